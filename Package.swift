@@ -1,0 +1,61 @@
+// swift-tools-version: 6.2
+//
+// DeferredDeepLinks: a deferred deep-link core (`DeepLinkCore`) and the harness that proves it
+// (`DeepLinkHarness`, `deeplink-bench`). Dependencies point one way:
+// DeepLinkCore <- DeepLinkHarness <- deeplink-bench. The core knows nothing of jemalloc or the CLI.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "DeferredDeepLinks",
+    products: [
+        .library(name: "DeepLinkCore", targets: ["DeepLinkCore"]),
+        .library(name: "DeepLinkHarness", targets: ["DeepLinkHarness"]),
+        .executable(name: "deeplink-bench", targets: ["deeplink-bench"]),
+        .executable(name: "CoreBenchmarks", targets: ["CoreBenchmarks"]),
+    ],
+    targets: [
+        // The embeddable core: no Foundation in hot paths, no jemalloc.
+        .target(name: "DeepLinkCore", swiftSettings: strictSettings),
+        // jemalloc's `mallctl`, for per-thread allocation counters (Debian: libjemalloc-dev).
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
+        // Everything the CLI does, as a testable library.
+        .target(
+            name: "DeepLinkHarness",
+            dependencies: ["DeepLinkCore", "CJemalloc"],
+            swiftSettings: strictSettings
+        ),
+        // Thin `main` over DeepLinkHarness; jemalloc is the process allocator (linked via CJemalloc).
+        .executableTarget(
+            name: "deeplink-bench",
+            dependencies: ["DeepLinkHarness"],
+            swiftSettings: strictSettings
+        ),
+        // Speed, measured as ratios against peers in the same run.
+        .executableTarget(
+            name: "CoreBenchmarks",
+            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            path: "Benchmarks/CoreBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DeepLinkCoreTests",
+            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DeepLinkHarnessTests",
+            dependencies: ["DeepLinkHarness", "DeepLinkCore"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

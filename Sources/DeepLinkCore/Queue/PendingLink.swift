@@ -1,0 +1,41 @@
+/// Where a pending link was captured.
+public enum LinkSource: UInt8, Sendable, Hashable, CaseIterable {
+    /// iOS: an App Clip wrote the invocation URL into the shared App Group container.
+    case appClip
+    /// Android: the Play Install Referrer API returned the link's payload.
+    case installReferrer
+    /// The app was already installed: a universal link / App Link opened it directly.
+    case universalLink
+}
+
+/// One captured link waiting for the resolver: a fixed-size record (no references) so that the
+/// pending-link queue can store it inline in preallocated slots.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct PendingLink: Sendable, Hashable {
+    /// The validated destination.
+    public var link: DeepLink
+    /// The capture mechanism.
+    public var source: LinkSource
+    /// When the link was captured (the handoff's timestamp), in nanoseconds on the resolver's clock.
+    public var capturedAtNanos: UInt64
+    /// A unique id for this capture (handoff id for App Clips).
+    public var id: UInt64
+    /// For `installReferrer`: Play's install-begin timestamp, which identifies the install and
+    /// stays the same on every re-delivery of the same referrer. Zero otherwise.
+    public var installBeginTimestamp: UInt64
+
+    public init(
+        link: DeepLink,
+        source: LinkSource,
+        capturedAtNanos: UInt64,
+        id: UInt64,
+        installBeginTimestamp: UInt64 = 0
+    ) {
+        self.link = link
+        self.source = source
+        self.capturedAtNanos = capturedAtNanos
+        self.id = id
+        self.installBeginTimestamp = installBeginTimestamp
+    }
+}

@@ -1,0 +1,77 @@
+/// What a subcommand says about itself: its name, a one-line abstract, usage and options. `--help`
+/// is rendered from this.
+public struct CommandConfiguration: Sendable {
+    public var name: String
+    public var abstract: String
+    public var usage: String
+    public var discussion: String
+    public var options: [OptionSpec]
+
+    public init(name: String, abstract: String, usage: String, discussion: String = "", options: [OptionSpec]) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.discussion = discussion
+        self.options = options + [.flag("--help", help: "Show this help and exit.")]
+    }
+
+    /// The `--help` text.
+    public var help: String {
+        var text = "OVERVIEW: \(abstract)\n\nUSAGE: deeplink-bench \(usage)\n"
+        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+        text += "\nOPTIONS:\n"
+        let labels = options.map { option in option.valueName.map { "\(option.name) <\($0)>" } ?? option.name }
+        let width = labels.map(\.count).max() ?? 0
+        for (label, option) in zip(labels, options) {
+            text += "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help + "\n"
+        }
+        return text
+    }
+}
+
+/// One `deeplink-bench` subcommand. `init(arguments:)` validates everything before anything runs;
+/// `run(io:)` does the work and returns the exit status.
+public protocol BenchCommand: SendableMetatype {
+    static var configuration: CommandConfiguration { get }
+    init(arguments: ParsedArguments) throws(CLIError)
+    mutating func run(io: CommandIO) throws -> Int32
+}
+
+/// Where a command reads and writes: the process's standard streams, or buffers in tests.
+///
+/// Thread safety: not thread-safe; a command uses its `CommandIO` from the thread that runs it.
+public final class CommandIO {
+    private let writeOut: (String) -> Void
+    private let writeErr: (String) -> Void
+    private let readIn: () -> [UInt8]?
+    private let flushOut: () -> Void
+    /// Whether standard error is an interactive terminal (progress bars) or not (plain lines).
+    public let stderrIsTerminal: Bool
+
+    public init(
+        stdout: @escaping (String) -> Void,
+        stderr: @escaping (String) -> Void,
+        readLine: @escaping () -> [UInt8]?,
+        flush: @escaping () -> Void = {},
+        stderrIsTerminal: Bool = false
+    ) {
+        self.writeOut = stdout
+        self.writeErr = stderr
+        self.readIn = readLine
+        self.flushOut = flush
+        self.stderrIsTerminal = stderrIsTerminal
+    }
+
+    /// Writes `text` to standard output as is (add your own newline).
+    public func out(_ text: String) { writeOut(text) }
+
+    /// Writes `text` to standard error as is.
+    public func err(_ text: String) { writeErr(text) }
+
+    /// The next line of standard input without its `\n` (any bytes, not necessarily UTF-8), or
+    /// `nil` at end of input.
+    public func readLineBytes() -> [UInt8]? { readIn() }
+
+    /// Pushes buffered standard output out.
+    public func flush() { flushOut() }
+}

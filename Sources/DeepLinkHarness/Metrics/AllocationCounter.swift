@@ -1,0 +1,41 @@
+import CJemalloc
+
+/// Reads jemalloc's per-thread allocation counters, so that tests and benchmarks can count the
+/// bytes an operation allocates exactly (not estimate them).
+///
+/// Counters are per thread: measure on the thread that does the work. They count only when
+/// jemalloc is the process allocator (the harness, the benchmarks and the test binary link it);
+/// ``isJemallocActive`` tells whether it is (it is not under the address or thread sanitizers,
+/// whose runtimes bring their own allocator).
+///
+/// Thread safety: all members may be called from any thread; each reads the caller's own counter.
+public enum AllocationCounter {
+    /// Total bytes allocated so far by the calling thread (jemalloc `thread.allocated`).
+    ///
+    /// - Complexity: O(1); one `mallctl` call, which does not allocate.
+    @inline(never)
+    public static func threadAllocatedBytes() -> UInt64 {
+        var value: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        let status = mallctl("thread.allocated", &value, &size, nil, 0)
+        return status == 0 ? value : 0
+    }
+
+    /// Bytes allocated by the calling thread while `body` runs.
+    @inlinable
+    public static func bytesAllocated<E: Error>(_ body: () throws(E) -> Void) throws(E) -> UInt64 {
+        let before = threadAllocatedBytes()
+        try body()
+        return threadAllocatedBytes() &- before
+    }
+
+    /// Whether allocations of this process are served (and counted) by jemalloc: a probe
+    /// allocation must move the calling thread's counter.
+    public static var isJemallocActive: Bool {
+        let before = threadAllocatedBytes()
+        let pointer = malloc(4096)
+        let after = threadAllocatedBytes()
+        free(pointer)
+        return after &- before >= 4096
+    }
+}
