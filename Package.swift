@@ -11,6 +11,12 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Under `swift test --sanitize=…` the sanitizer's runtime must own malloc; jemalloc linked beside it
+// splits allocations between two allocators. `.ci/run` sets DEEPLINK_SANITIZER for those runs, and
+// then nothing links jemalloc (allocation counters read 0 and their assertions are skipped).
+let sanitizerRun = (Context.environment["DEEPLINK_SANITIZER"] ?? "").isEmpty == false
+let jemalloc: [Target.Dependency] = sanitizerRun ? [] : ["CJemalloc"]
+
 let package = Package(
     name: "DeferredDeepLinks",
     products: [
@@ -31,7 +37,7 @@ let package = Package(
         // Everything the CLI does, as a testable library.
         .target(
             name: "DeepLinkHarness",
-            dependencies: ["DeepLinkCore", "CJemalloc"],
+            dependencies: ["DeepLinkCore"] + jemalloc,
             swiftSettings: strictSettings
         ),
         // Thin `main` over DeepLinkHarness; jemalloc is the process allocator (linked via CJemalloc).

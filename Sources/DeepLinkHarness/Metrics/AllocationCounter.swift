@@ -1,4 +1,9 @@
+#if canImport(CJemalloc)
 import CJemalloc
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads jemalloc's per-thread allocation counters, so that tests and benchmarks can count the
 /// bytes an operation allocates exactly (not estimate them).
@@ -15,10 +20,14 @@ public enum AllocationCounter {
     /// - Complexity: O(1); one `mallctl` call, which does not allocate.
     @inline(never)
     public static func threadAllocatedBytes() -> UInt64 {
+        #if canImport(CJemalloc)
         var value: UInt64 = 0
         var size = MemoryLayout<UInt64>.size
         let status = mallctl("thread.allocated", &value, &size, nil, 0)
         return status == 0 ? value : 0
+        #else
+        return 0
+        #endif
     }
 
     /// Bytes allocated by the calling thread while `body` runs.
