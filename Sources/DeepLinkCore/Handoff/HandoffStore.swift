@@ -1,0 +1,67 @@
+/// The App Group container stand-in: where captured links wait, durably, until they are routed.
+///
+/// The article's snippet removes the link from the container when it is read; a process kill before
+/// login then loses it. A `HandoffStore` keeps a link until the resolver has *consumed* it, and
+/// remembers what it consumed so that a re-delivered referrer (Play returns the same one for 90
+/// days) or a handoff read by two racing launches is routed once per install.
+///
+/// Protocol of use (what the resolver does):
+/// 1. a capture source calls ``save(_:)`` (the clip writes its handoff; the referrer callback saves
+///    what it fetched);
+/// 2. at launch the app calls ``loadPending()`` and captures every link it returns;
+/// 3. before calling the router, the resolver calls ``markConsumed(_:)``; a kill after this and
+///    before the router call is the one window where a link is lost (*at most once* across a crash);
+/// 4. superseded, expired and rejected links are dropped with ``discard(_:)``.
+///
+/// Thread safety: implementations must be safe to call from any thread.
+public protocol HandoffStore: Sendable {
+    /// Durably records `link` as pending, replacing a pending record with the same id.
+    func save(_ link: PendingLink) throws(HandoffStoreError)
+
+    /// Every pending link (saved, neither consumed nor discarded), oldest capture first, plus the
+    /// records that could not be read (each with its named error; they are skipped, nothing else
+    /// is lost). Allocates: called once per launch, not on a hot path.
+    func loadPending() throws(HandoffStoreError) -> HandoffLoad
+
+    /// Durably marks `link` consumed (by its id and, for referrer links, its install-begin
+    /// timestamp) and removes its pending record.
+    func markConsumed(_ link: PendingLink) throws(HandoffStoreError)
+
+    /// Whether a link with the same id, or (for referrer links) the same install-begin timestamp,
+    /// was consumed before.
+    func wasConsumed(_ link: PendingLink) -> Bool
+
+    /// Drops the pending record of `link` without routing it (superseded, expired, rejected).
+    func discard(_ link: PendingLink) throws(HandoffStoreError)
+}
+
+/// What ``HandoffStore/loadPending()`` found.
+public struct HandoffLoad: Sendable {
+    /// Readable pending links, oldest capture first.
+    public var pending: [PendingLink]
+    /// Records that were skipped, each with the reason.
+    public var skipped: [HandoffStoreError]
+
+    public init(pending: [PendingLink], skipped: [HandoffStoreError] = []) {
+        self.pending = pending
+        self.skipped = skipped
+    }
+}
+
+/// Why a handoff record could not be written or read.
+public enum HandoffStoreError: Error, Sendable, Hashable {
+    /// The record's checksum does not match its contents.
+    case corruptRecord(name: String)
+    /// The record ends before its declared length.
+    case truncatedRecord(name: String)
+    /// The record is larger than any valid record can be.
+    case oversizedRecord(name: String)
+    /// The record was written by a layout version this build does not know.
+    case unknownVersion(name: String, version: Int)
+    /// The record decodes but holds an invalid link or field.
+    case invalidRecord(name: String)
+    /// The store has no room left (in-memory stores have a fixed capacity).
+    case full
+    /// An operating-system call failed (`errno`), e.g. opening, writing, fsync or rename.
+    case io(operation: String, errno: Int32)
+}
