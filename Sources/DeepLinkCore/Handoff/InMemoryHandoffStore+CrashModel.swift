@@ -1,3 +1,12 @@
+/// A write operation of a ``HandoffStore``.
+///
+/// Thread safety: a value type; `Sendable`.
+public enum HandoffOperation: Sendable, Hashable, CaseIterable {
+    case save
+    case markConsumed
+    case discard
+}
+
 /// A step of an ``InMemoryHandoffStore`` at which the simulated process dies.
 ///
 /// Each store operation is atomic (it persists entirely or not at all), so a kill can land only
@@ -7,11 +16,7 @@
 /// Thread safety: a value type; `Sendable`.
 public struct KillPoint: Sendable, Hashable {
     /// The store operations a kill can be placed around.
-    public enum Operation: Sendable, Hashable, CaseIterable {
-        case save
-        case markConsumed
-        case discard
-    }
+    public typealias Operation = HandoffOperation
 
     /// Whether the kill lands before the operation (it does not persist) or after it (it does).
     public enum Timing: Sendable, Hashable, CaseIterable {

@@ -23,9 +23,80 @@ public final class InMemoryHandoffStore: HandoffStore {
         var consumed: [ConsumedMark]
         var consumedCount = 0
         var killPoint: KillPoint?
-        var operationCounts: [Int] = Array(repeating: 0, count: KillPoint.Operation.allCases.count)
+        var saves = 0
+        var consumedMarks = 0
+        var discards = 0
+        var currentOccurrence = 0
+
+        /// Counts one more `operation` and returns its occurrence number (1 = first).
+        mutating func countOccurrence(of operation: HandoffOperation) -> Int {
+            switch operation {
+            case .save:
+                saves += 1
+                return saves
+            case .markConsumed:
+                consumedMarks += 1
+                return consumedMarks
+            case .discard:
+                discards += 1
+                return discards
+            }
+        }
         var frozen = false
         var crashWindow: PendingLink?
+
+        /// Whether a consumed mark matches `link` (index loop: a slice would retain the buffer and
+        /// make the next write copy it).
+        func isConsumed(_ link: PendingLink) -> Bool {
+            for index in 0..<consumedCount where consumed[index].matches(link) { return true }
+            return false
+        }
+
+        /// Starts a write: false when it must not persist (the store is frozen or the armed kill
+        /// lands before it, killing `process`).
+        mutating func begin(_ operation: HandoffOperation, in process: SimulatedProcess) -> Bool {
+            guard !frozen, process.isAlive else {
+                frozen = true
+                return false
+            }
+            currentOccurrence = countOccurrence(of: operation)
+            if let point = killPoint, point.operation == operation, point.occurrence == currentOccurrence,
+                point.timing == .before
+            {
+                frozen = true
+                process.kill()
+                return false
+            }
+            return true
+        }
+
+        /// Ends a write that persisted: the armed kill may land right after it.
+        mutating func end(_ operation: HandoffOperation, of link: PendingLink, in process: SimulatedProcess) {
+            if let point = killPoint, point.operation == operation, point.occurrence == currentOccurrence,
+                point.timing == .after
+            {
+                frozen = true
+                if operation == .markConsumed { crashWindow = link }
+                process.kill()
+            }
+        }
+
+        // Index loops rather than `firstIndex(where:)`: unspecialized in debug builds, that one
+        // allocates per call, and these run on the routing path.
+        func recordIndex(id: UInt64) -> Int? {
+            for index in records.indices where records[index]?.id == id { return index }
+            return nil
+        }
+
+        func freeRecordIndex() -> Int? {
+            for index in records.indices where records[index] == nil { return index }
+            return nil
+        }
+
+        func hasMark(_ mark: ConsumedMark) -> Bool {
+            for index in 0..<consumedCount where consumed[index] == mark { return true }
+            return false
+        }
     }
 
     private let storage: Mutex<Storage>
@@ -49,7 +120,10 @@ public final class InMemoryHandoffStore: HandoffStore {
         self.storage = Mutex(
             Storage(
                 records: Array(repeating: nil, count: max(1, capacity)),
-                consumed: Array(repeating: ConsumedMark(id: 0, installBeginTimestamp: 0), count: max(1, consumedCapacity))
+                consumed: Array(
+                    repeating: ConsumedMark(id: 0, installBeginTimestamp: 0),
+                    count: max(1, consumedCapacity)
+                )
             )
         )
     }
@@ -109,50 +183,20 @@ public final class InMemoryHandoffStore: HandoffStore {
         )
     }
 
-    /// Runs `write` unless the store is frozen, killing the process before or after it when the
-    /// armed kill point says so.
-    private func mutate(
-        _ operation: KillPoint.Operation,
-        _ link: PendingLink,
-        _ write: (inout Storage) throws(HandoffStoreError) -> Void
-    ) throws(HandoffStoreError) {
-        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
-            guard !storage.frozen, process.isAlive else {
-                storage.frozen = true
-                return
-            }
-            let slot = KillPoint.Operation.allCases.firstIndex(of: operation)!
-            storage.operationCounts[slot] += 1
-            let count = storage.operationCounts[slot]
-            if let point = storage.killPoint, point.operation == operation, point.occurrence == count,
-                point.timing == .before
-            {
-                storage.frozen = true
-                process.kill()
-                return
-            }
-            try write(&storage)
-            if let point = storage.killPoint, point.operation == operation, point.occurrence == count,
-                point.timing == .after
-            {
-                storage.frozen = true
-                if operation == .markConsumed { storage.crashWindow = link }
-                process.kill()
-            }
-        }
-    }
 }
 
 extension InMemoryHandoffStore {
     public func save(_ link: PendingLink) throws(HandoffStoreError) {
-        try mutate(.save, link) { (storage: inout Storage) throws(HandoffStoreError) in
-            if let existing = storage.records.firstIndex(where: { $0?.id == link.id }) {
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            guard storage.begin(.save, in: process) else { return }
+            if let existing = storage.recordIndex(id: link.id) {
                 storage.records[existing] = link
-                return
+            } else {
+                guard let free = storage.freeRecordIndex() else { throw .full }
+                storage.records[free] = link
+                storage.recordCount += 1
             }
-            guard let free = storage.records.firstIndex(where: { $0 == nil }) else { throw .full }
-            storage.records[free] = link
-            storage.recordCount += 1
+            storage.end(.save, of: link, in: process)
         }
     }
 
@@ -161,8 +205,7 @@ extension InMemoryHandoffStore {
             var pending: [PendingLink] = []
             pending.reserveCapacity(storage.recordCount)
             for case let link? in storage.records {
-                let consumed = storage.consumed[0..<storage.consumedCount].contains { $0.matches(link) }
-                if !consumed { pending.append(link) }
+                if !storage.isConsumed(link) { pending.append(link) }
             }
             pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
             return HandoffLoad(pending: pending)
@@ -170,31 +213,35 @@ extension InMemoryHandoffStore {
     }
 
     public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
-        try mutate(.markConsumed, link) { (storage: inout Storage) throws(HandoffStoreError) in
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            guard storage.begin(.markConsumed, in: process) else { return }
             let mark = ConsumedMark(link)
-            if !storage.consumed[0..<storage.consumedCount].contains(mark) {
+            if !storage.hasMark(mark) {
                 guard storage.consumedCount < storage.consumed.count else { throw .full }
                 storage.consumed[storage.consumedCount] = mark
                 storage.consumedCount += 1
             }
             Self.removeRecord(id: link.id, from: &storage)
+            storage.end(.markConsumed, of: link, in: process)
         }
     }
 
     public func wasConsumed(_ link: PendingLink) -> Bool {
         storage.withLock { storage in
-            storage.consumed[0..<storage.consumedCount].contains { $0.matches(link) }
+            storage.isConsumed(link)
         }
     }
 
     public func discard(_ link: PendingLink) throws(HandoffStoreError) {
-        try mutate(.discard, link) { (storage: inout Storage) throws(HandoffStoreError) in
+        storage.withLock { storage in
+            guard storage.begin(.discard, in: process) else { return }
             Self.removeRecord(id: link.id, from: &storage)
+            storage.end(.discard, of: link, in: process)
         }
     }
 
     private static func removeRecord(id: UInt64, from storage: inout Storage) {
-        guard let index = storage.records.firstIndex(where: { $0?.id == id }) else { return }
+        guard let index = storage.recordIndex(id: id) else { return }
         storage.records[index] = nil
         storage.recordCount -= 1
     }

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Where the resolver reads "now", in nanoseconds, to decide expiry. Injected so that the harness
 /// can run journeys on virtual time (``ManualClock``).

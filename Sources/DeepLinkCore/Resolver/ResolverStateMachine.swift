@@ -138,13 +138,13 @@ public struct ResolverStateMachine: Sendable {
         if consumedBefore || wasRouted(link) {
             return .ignoreDuplicate(link, discardRecord: true)
         }
-        if let original = slots.firstIndex(where: { $0.map { Self.isDuplicate(link, of: $0.link) } ?? false }) {
-            let sameRecord = slots[original]!.link.id == link.id
-            return .ignoreDuplicate(link, discardRecord: !sameRecord)
+        for index in slots.indices {
+            guard let original = slots[index], Self.isDuplicate(link, of: original.link) else { continue }
+            return .ignoreDuplicate(link, discardRecord: original.link.id != link.id)
         }
         arrivals &+= 1
         let slot = Slot(link: link, requires: policy.requirements(for: link.link), arrival: arrivals)
-        if let free = slots.firstIndex(where: { $0 == nil }) {
+        if let free = indexOfFreeSlot() {
             slots[free] = slot
             pendingCount += 1
             return nextAction(now: now)
@@ -245,7 +245,7 @@ public struct ResolverStateMachine: Sendable {
         let candidate = slots[newest]!
         let missing = candidate.requires.subtracting(satisfied)
         if missing.isEmpty {
-            if let older = slots.indices.first(where: { $0 != newest && slots[$0] != nil }) {
+            if let older = indexOfAnyPending(except: newest) {
                 let superseded = slots[older]!.link
                 slots[older] = nil
                 pendingCount -= 1
@@ -322,6 +322,18 @@ public struct ResolverStateMachine: Sendable {
         return best
     }
 
+    // Index loops rather than `firstIndex(where:)`, which allocates per call when unspecialized
+    // (debug builds); the machine runs on the routing path.
+    private func indexOfFreeSlot() -> Int? {
+        for index in slots.indices where slots[index] == nil { return index }
+        return nil
+    }
+
+    private func indexOfAnyPending(except excluded: Int) -> Int? {
+        for index in slots.indices where index != excluded && slots[index] != nil { return index }
+        return nil
+    }
+
     private func newestLink() -> PendingLink? {
         indexOfNewest().map { slots[$0]!.link }
     }
@@ -329,7 +341,8 @@ public struct ResolverStateMachine: Sendable {
     @inline(__always)
     private func _checkInvariants() {
         #if DEBUG
-        let occupied = slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        var occupied = 0
+        for index in slots.indices where slots[index] != nil { occupied += 1 }
         precondition(occupied == pendingCount, "pendingCount out of sync")
         switch state {
         case .starting(let satisfied):
@@ -341,8 +354,8 @@ public struct ResolverStateMachine: Sendable {
         }
         for index in slots.indices {
             guard let slot = slots[index] else { continue }
-            for other in slots[(index + 1)...] {
-                guard let other else { continue }
+            for otherIndex in (index + 1)..<slots.count {
+                guard let other = slots[otherIndex] else { continue }
                 precondition(!Self.isDuplicate(slot.link, of: other.link), "duplicate pending links")
             }
         }
