@@ -277,7 +277,8 @@ public struct ResolverStateMachine: Sendable {
     }
 
     private func wasRouted(_ link: PendingLink) -> Bool {
-        for case let entry? in routed {
+        for index in routed.indices {
+            guard let entry = routed[index] else { continue }
             if entry.id == link.id { return true }
             if link.source == .installReferrer, link.installBeginTimestamp != 0,
                 entry.installBeginTimestamp == link.installBeginTimestamp

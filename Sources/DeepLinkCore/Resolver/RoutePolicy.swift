@@ -67,9 +67,10 @@ public struct RoutePolicy: Sendable {
     ///
     /// - Complexity: O(r · p) for r rules of prefix length p; no allocation.
     public func requirements(for link: DeepLink) -> GateEvents {
-        for rule in rules {
-            let matches = rule.prefix.withUTF8Bytes { link.hasPathPrefix(bytes: $0) }
-            if matches { return rule.requires.union(.appReady) }
+        // An index loop: `for rule in rules` allocates an iterator per call in debug builds.
+        for index in rules.indices {
+            let matches = rules[index].prefix.withUTF8Bytes { link.hasPathPrefix(bytes: $0) }
+            if matches { return rules[index].requires.union(.appReady) }
         }
         return defaultRequirements.union(.appReady)
     }
