@@ -42,6 +42,10 @@ import Testing
         }
         #expect(table.rows[dangerous.count] == ["safe", "-3.5", "ok"])
         #expect(table.rows[dangerous.count + 1][1] == "'=1+1", "non-numbers in numeric columns are neutralised")
+        for text in dangerous + ["'", "'=x", "''", "plain", "", "'plain"] {
+            #expect(CSVWriter.unneutralised(CSVWriter.neutralised(text)) == text, "\(text)")
+        }
+        #expect(CSVWriter.neutralised("'quote") == "''quote")
     }
 
     @Test func plainNumbers() {

@@ -5,7 +5,8 @@
 ///
 /// Formula-injection neutralisation: in a ``ColumnKind/text`` column, a cell starting with `=`,
 /// `+`, `-`, `@`, a tab or CR is written with a `'` in front, so that spreadsheets show it as text
-/// instead of evaluating it. ``ColumnKind/numeric`` columns are left alone when the cell is a
+/// instead of evaluating it; a cell starting with `'` gets one more, so the escape is reversible
+/// (``unneutralised(_:)``). ``ColumnKind/numeric`` columns are left alone when the cell is a
 /// plain number (`-12`, `3.5`); anything else in them is neutralised like text.
 ///
 /// Thread safety: a value type; use each writer from one thread.
@@ -71,11 +72,23 @@ public struct CSVWriter: Sendable {
     }
 
     /// `field` with a `'` in front when it starts with a character that spreadsheets treat as the
-    /// start of a formula (`=`, `+`, `-`, `@`, tab, CR); unchanged otherwise.
+    /// start of a formula (`=`, `+`, `-`, `@`, tab, CR), or with `'` itself (so that
+    /// ``unneutralised(_:)`` can undo it exactly); unchanged otherwise.
     public static func neutralised(_ field: String) -> String {
         guard let first = field.unicodeScalars.first else { return field }
         switch first {
-        case "=", "+", "-", "@", "\t", "\r": return "'" + field
+        case "=", "+", "-", "@", "\t", "\r", "'": return "'" + field
+        default: return field
+        }
+    }
+
+    /// Undoes ``neutralised(_:)``: drops a leading `'` when a formula character or `'` follows it.
+    public static func unneutralised(_ field: String) -> String {
+        var scalars = field.unicodeScalars[...]
+        guard scalars.first == "'" else { return field }
+        scalars = scalars.dropFirst()
+        switch scalars.first {
+        case "=", "+", "-", "@", "\t", "\r", "'": return String(String.UnicodeScalarView(scalars))
         default: return field
         }
     }

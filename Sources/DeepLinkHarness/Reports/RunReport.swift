@@ -203,3 +203,9 @@ public enum Metric {
         return known + others
     }
 }
+
+// Reports compare by value: a report read back from its directory equals the one written, and a
+// merge of shards equals the unsharded run (tests rely on both). Synthesised, so declared here.
+extension StrategyReport: Equatable {}
+
+extension RunReport: Equatable {}
