@@ -8,13 +8,15 @@ public struct GateCommand: BenchCommand {
         abstract: "Compare a run with a baseline: correctness and allocation fail hard, timing is noise-aware.",
         usage: "gate --baseline DIR[,DIR...] --current DIR[,DIR...] [--time-tolerance PCT] [--repetitions N]",
         discussion: """
-            A DIR is a report directory, or a directory of repetition subdirectories (each a report). \
-            Hard failures: any core violation; bytes_per_journey above the baseline. Timing \
-            (journeys_per_s, p50/p99 latencies): with two or more runs per side a bootstrap 95% \
-            confidence interval of the regression decides pass/fail/inconclusive; with one run a change \
-            beyond the tolerance is inconclusive. --repetitions N runs this binary N times with the \
-            baseline's command line into DIR/rep-1..N (the --current DIR). Exit 0 pass, 1 regression, \
-            2 usage or input error.
+            A DIR is a report directory, or a directory of repetition subdirectories (each a report).
+            Hard failures: any core violation; bytes_per_journey above the baseline.
+            Timing (journeys_per_s, p50/p99 latencies): with two or more runs per side, a bootstrap
+            95% confidence interval of the regression decides pass / fail / inconclusive; with one
+            run per side a change beyond the tolerance is inconclusive (reported, not failing).
+            --repetitions N first runs this binary N times with the baseline's command line
+            (from its manifest.json) into CURRENT/rep-1..N.
+            Runs on different hosts (CPU model, cores, allocator) are refused unless
+            --allow-host-mismatch. Writes gate.csv. Exit 0 pass, 1 regression, 2 usage or input error.
             """,
         options: [
             OptionSpec("--baseline", value: "dirs", help: "Baseline report directories (comma-separated)."),
