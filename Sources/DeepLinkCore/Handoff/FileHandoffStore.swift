@@ -45,8 +45,8 @@ public final class FileHandoffStore: HandoffStore {
     /// Distinguishes the temporary files of concurrent writes in this process.
     private let _temporaryCounter = Atomic<UInt64>(0)
 
-    /// Opens the store in `directory`, creating the directory if needed, and removes temporary
-    /// files left by writers that no longer run.
+    /// Opens the store in `directory`, creating the directory (not its parents) if needed, and
+    /// removes temporary files left by writers that no longer run.
     ///
     /// - Parameter slowWritesForCrashTesting: write every file 8 bytes per `write(2)` with a short
     ///   pause in between, so that a process killed at a random instant is often killed in the
