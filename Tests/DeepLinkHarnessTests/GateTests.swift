@@ -154,6 +154,18 @@ import Testing
         #expect(abs(change - 200) < 0.5, "\(change)")
     }
 
+    @Test func coreViolationsFailEvenWithoutACoreBaseline() {
+        var baseline = RegressionGate.RunValues()
+        baseline.strategies = ["naive"]
+        baseline.summary["naive"] = ["journeys_per_s": 10, "bytes_per_journey": 5, "violations": 3]
+        var current = baseline
+        current.strategies.append("core")
+        current.summary["core"] = ["journeys_per_s": 10, "bytes_per_journey": 5, "violations": 2]
+        let checks = RegressionGate(hardOnly: true).evaluate(baseline: [baseline], current: [current])
+        #expect(checks.contains { $0.strategy == "core" && $0.metric == "violations" && $0.verdict == .fail })
+        #expect(!checks.contains { $0.strategy == "naive" && $0.verdict == .fail })
+    }
+
     @Test func repetitionsGiveBootstrapVerdicts() {
         let gate = RegressionGate(timeTolerance: 0.1)
         let base = [1000.0, 1010, 990, 1005, 995]

@@ -74,8 +74,11 @@ public struct RegressionGate: Sendable {
     public func evaluate(baseline: [RunValues], current: [RunValues]) -> [Check] {
         guard let baseRun = baseline.first, let currentRun = current.first else { return [] }
         var checks: [Check] = []
-        for strategy in baseRun.strategies {
+        // `core` is held to zero violations even when the baseline has no `core` row.
+        let currentOnly = currentRun.strategies.filter { baseRun.summary[$0] == nil }
+        for strategy in baseRun.strategies + currentOnly {
             let present = current.allSatisfy { $0.summary[strategy] != nil }
+            let inBaseline = baseRun.summary[strategy] != nil
             if !present {
                 checks.append(
                     Check(
@@ -105,6 +108,7 @@ public struct RegressionGate: Sendable {
                     )
                 )
             }
+            guard inBaseline else { continue }
             let bytesBefore = Self.median(baseline.compactMap { $0.summary[strategy]?["bytes_per_journey"] })
             let bytesNow = Self.median(current.compactMap { $0.summary[strategy]?["bytes_per_journey"] })
             checks.append(
