@@ -125,6 +125,12 @@ import Testing
         #expect(commandLine.last == "dir \"quoted\" \\ back\nslash")
         let decoded = try JSONDecoder().decode(RunManifest.self, from: data)
         #expect(decoded == ReportFixtures.manifest())
+        #expect(object["shard"] == nil && object["merged_from"] == nil, "absent for a plain run")
+        var shard = ReportFixtures.manifest()
+        shard.shard = "1/4"
+        shard.mergedFrom = ["a", "b"]
+        let encoded = try JSONEncoder().encode(shard)
+        #expect(try JSONDecoder().decode(RunManifest.self, from: encoded) == shard)
     }
 
     @Test func currentManifestDescribesThisHost() {

@@ -145,7 +145,9 @@ public struct GateCommand: BenchCommand {
             let cells = row.enumerated().map { column, cell in
                 cell + String(repeating: " ", count: widths[column] - cell.count)
             }
-            text += cells.joined(separator: "  ") + "\n"
+            var line = cells.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            text += line + "\n"
         }
         return text
     }
@@ -171,12 +173,14 @@ public struct GateCommand: BenchCommand {
         value == value.rounded() ? ReportSchema.decimal(value, digits: 0) : ReportSchema.decimal(value, digits: 2)
     }
 
-    /// Runs this process's executable (`/proc/self/exe`) with `arguments`, inheriting stdout and
-    /// stderr; returns its exit status (127 when it cannot start).
+    /// Runs this process's executable (`/proc/self/exe`) with `arguments`, its stdout and stderr
+    /// both sent to this process's stderr; returns its exit status (127 when it cannot start).
     @Sendable public static func launchSelf(_ arguments: [String]) -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = arguments
+        // The child's summary goes to stderr: stdout carries only the gate's own table.
+        process.standardOutput = FileHandle.standardError
         do {
             try process.run()
         } catch {
