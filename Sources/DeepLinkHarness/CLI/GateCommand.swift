@@ -2,6 +2,8 @@ import Foundation
 
 /// `deeplink-bench gate`: compares a run with a baseline (see ``RegressionGate``), prints a table
 /// and writes `gate.csv`. Exit 0 pass, 1 regression, 2 usage or input error.
+///
+/// Thread safety: a value type run by one thread (``launcher`` is `@Sendable`).
 public struct GateCommand: BenchCommand {
     public static let configuration = CommandConfiguration(
         name: "gate",

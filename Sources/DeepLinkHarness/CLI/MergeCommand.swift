@@ -1,5 +1,7 @@
 /// `deeplink-bench merge --out DIR DIR...`: merges the report directories of a sharded run into
 /// one report directory (see ``ReportMerger``).
+///
+/// Thread safety: a value type run by one thread.
 public struct MergeCommand: BenchCommand {
     public static let configuration = CommandConfiguration(
         name: "merge",

@@ -94,6 +94,9 @@ public struct Histogram: Sendable {
         count &+= other.count
         lowest = Swift.min(lowest, other.lowest)
         highest = Swift.max(highest, other.highest)
+        #if DEBUG
+        _checkInvariants()
+        #endif
     }
 
     /// The value at percentile `p` (0…100; outside values are clamped): the highest value

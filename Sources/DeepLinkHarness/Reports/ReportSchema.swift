@@ -1,5 +1,7 @@
 /// The files and columns of a report directory, in their stable order. `Reports/README.md`
 /// documents each of them; ``ReportWriter`` writes them and ``ReportReader`` reads them back.
+///
+/// Thread safety: constants and pure functions.
 public enum ReportSchema {
     public static let summaryFile = "summary.csv"
     public static let latencyFile = "latency.csv"
