@@ -164,5 +164,7 @@ import Testing
         #expect(ReportSchema.decimal(4999.5, digits: 0) == "5000")
         #expect(ReportSchema.decimal(-1.5, digits: 1) == "-1.5")
         #expect(ReportSchema.decimal(.nan, digits: 2) == "0")
+        #expect(ReportSchema.decimal(1e23, digits: 0) == "1e+23", "no trap beyond Int64")
+        #expect(ReportSchema.decimal(-1e300, digits: 2) == "-1e+300")
     }
 }

@@ -53,7 +53,8 @@ public enum ReportSchema {
         for _ in 0..<digits { scale *= 10 }
         let negative = value < 0
         let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e18 else { return String(Int64(value)) }
+        // Beyond 64-bit integers (only from doctored input): Swift's shortest round-trip form.
+        guard scaled < 9e18 else { return "\(value)" }
         let units = UInt64(scaled)
         let whole = units / UInt64(scale)
         var text = (negative && units != 0 ? "-" : "") + String(whole)
