@@ -14,7 +14,7 @@ public struct GateCommand: BenchCommand {
             Hard failures: any core violation; bytes_per_journey above the baseline.
             Timing (journeys_per_s, p50/p99 latencies): with two or more runs per side, a bootstrap
             95% confidence interval of the regression decides pass / fail / inconclusive; with one
-            run per side a change beyond the tolerance is inconclusive (reported, not failing).
+            run per side timing is always inconclusive (reported, not failing).
             --repetitions N first runs this binary N times with the baseline's command line
             (from its manifest.json) into CURRENT/rep-1..N.
             Runs on different hosts (CPU model, cores, allocator) are refused unless
