@@ -168,3 +168,25 @@ import Testing
         #expect(ReportSchema.decimal(-1e300, digits: 2) == "-1e+300")
     }
 }
+
+@Suite struct ReportDocumentationTests {
+    @Test func readmeDocumentsEveryFileAndColumn() throws {
+        // Tests/DeepLinkHarnessTests/ThisFile.swift → repository root → Reports/README.md
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("Reports/README.md"), encoding: .utf8)
+        let files = [
+            ReportSchema.summaryFile, ReportSchema.latencyFile, ReportSchema.outcomesFile,
+            ReportSchema.violationsFile, ReportSchema.histogramsFile, ReportSchema.manifestFile, "gate.csv",
+        ]
+        for file in files { #expect(readme.contains("## \(file)"), "no section for \(file)") }
+        let columns =
+            ReportSchema.summaryColumns + ReportSchema.latencyColumns + ReportSchema.outcomesColumns
+            + ReportSchema.violationsColumns + ReportSchema.histogramsColumns
+        for column in columns { #expect(readme.contains("`\(column.name)`"), "column \(column.name) undocumented") }
+        for key in ["commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time"] {
+            #expect(readme.contains("`\(key)`"), "manifest key \(key) undocumented")
+        }
+        for percentile in ReportSchema.percentiles { #expect(readme.contains("`\(percentile)`")) }
+    }
+}
