@@ -171,6 +171,25 @@ import Testing
         #expect(!checks.contains { $0.strategy == "naive" && $0.verdict == .fail })
     }
 
+    @Test func directoriesOfRepetitionsAreReadAndGetTheGateFile() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-dirs")
+        for repetition in 1...3 {
+            try ReportWriter.write(Self.standardReport(), to: root + "/base/rep-\(repetition)")
+            try ReportWriter.write(Self.standardReport(latencyScale: 2), to: root + "/cur/rep-\(repetition)")
+        }
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(result.status == 1, "identical repetitions, latency doubled: a certain regression")
+        #expect(result.out.contains("baseline: 3 run(s), current: 3 run(s)"))
+        let csv = try ReportFixtures.read(root + "/cur", "gate.csv")
+        let p50 = try #require(csv.records.first { $0["strategy"] == "core" && $0["metric"] == "journey/p50" })
+        #expect(p50["verdict"] == "fail" && p50["detail"]?.contains("95% CI") == true)
+        let listed = Self.gate([
+            "--baseline", root + "/base/rep-1," + root + "/base/rep-2", "--current", root + "/base",
+        ])
+        #expect(listed.status == 0, "\(listed.out)")
+        #expect(listed.out.contains("baseline: 2 run(s), current: 3 run(s)"))
+    }
+
     @Test func repetitionsGiveBootstrapVerdicts() {
         let gate = RegressionGate(timeTolerance: 0.1)
         let base = [1000.0, 1010, 990, 1005, 995]

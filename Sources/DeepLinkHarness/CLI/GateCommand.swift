@@ -25,7 +25,7 @@ public struct GateCommand: BenchCommand {
             OptionSpec("--current", value: "dirs", help: "Current report directories (comma-separated)."),
             OptionSpec("--time-tolerance", value: "pct", help: "Tolerated timing regression in percent (default 10)."),
             OptionSpec("--repetitions", value: "n", help: "Run the current binary N times into --current first."),
-            OptionSpec("--out", value: "dir", help: "Where to write gate.csv (default: the first current directory)."),
+            OptionSpec("--out", value: "dir", help: "Where to write gate.csv (default: --current, or its first DIR)."),
             .flag("--allow-host-mismatch", help: "Compare even if CPU model, cores or allocator differ."),
             .flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines)."),
         ]
@@ -110,7 +110,8 @@ public struct GateCommand: BenchCommand {
             let names = failures.map { "\($0.strategy) \($0.metric)" }.joined(separator: ", ")
             io.out("gate: FAIL: \(names) (\(sides))\n")
         }
-        let directory = output ?? (repetitions > 0 ? current : currentDirectories[0])
+        // One --current path (a report, or a directory of repetitions) receives gate.csv itself.
+        let directory = output ?? (current.contains(",") ? currentDirectories[0] : current)
         try ReportWriter.writeFile(try Self.csv(checks), named: "gate.csv", in: directory)
         return failures.isEmpty ? 0 : 1
     }
