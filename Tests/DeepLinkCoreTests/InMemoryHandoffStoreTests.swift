@@ -116,7 +116,7 @@ import Testing
             try store.discard(link)
         }
         try cycle()
-        let bytes = try ResolverAllocations.netBytes { () throws(HandoffStoreError) in
+        let bytes = try AllocationCounter.bytesAllocated { () throws(HandoffStoreError) in
             for _ in 0..<1_000 { try cycle() }
         }
         #expect(bytes == 0)

@@ -1,5 +1,6 @@
 import DeepLinkCore
 import DeepLinkHarness
+import Synchronization
 
 /// Builders shared by the resolver and handoff-store suites.
 enum ResolverFixtures {
@@ -37,17 +38,87 @@ extension ResolverStateMachine {
     }
 }
 
-enum ResolverAllocations {
-    /// Bytes the calling thread allocates while `body` runs, net of the counter's own cost: in debug
-    /// builds reading jemalloc's counter allocates a small constant itself (measured here by two
-    /// back-to-back reads), which would otherwise show up as a fake allocation.
-    static func netBytes<E: Error>(_ body: () throws(E) -> Void) throws(E) -> UInt64 {
-        let probeStart = AllocationCounter.threadAllocatedBytes()
-        let probeEnd = AllocationCounter.threadAllocatedBytes()
-        let readCost = probeEnd &- probeStart
-        let before = AllocationCounter.threadAllocatedBytes()
-        try body()
-        let raw = AllocationCounter.threadAllocatedBytes() &- before
-        return raw > readCost ? raw - readCost : 0
+/// Records every router call.
+final class RecordingRouter: Router {
+    private let calls = Mutex<[PendingLinkRoute]>([])
+    /// Called inside `route`, after recording (for re-entrancy tests).
+    let onRoute: (@Sendable (DeepLink) -> Void)?
+
+    init(onRoute: (@Sendable (DeepLink) -> Void)? = nil) { self.onRoute = onRoute }
+
+    func route(_ link: DeepLink, source: LinkSource) {
+        calls.withLock { $0.append(PendingLinkRoute(link: link, source: source)) }
+        onRoute?(link)
+    }
+
+    var routes: [PendingLinkRoute] { calls.withLock { $0 } }
+    var paths: [String] { routes.map(\.link.string) }
+}
+
+struct PendingLinkRoute: Sendable, Equatable {
+    var link: DeepLink
+    var source: LinkSource
+}
+
+/// Records every decision.
+final class RecordingObserver: ResolverObserver {
+    private let recorded = Mutex<[ResolverDecision]>([])
+
+    func resolverDecided(_ decision: ResolverDecision) {
+        recorded.withLock { $0.append(decision) }
+    }
+
+    var decisions: [ResolverDecision] { recorded.withLock { $0 } }
+
+    /// Decisions other than waiting notices.
+    var terminal: [ResolverDecision] {
+        decisions.filter {
+            if case .waitingForGate = $0 { return false }
+            return true
+        }
+    }
+}
+
+/// One simulated process: a store, a resolver and their shared life.
+struct SimulatedApp {
+    let process: SimulatedProcess
+    let store: InMemoryHandoffStore
+    let resolver: LinkResolver
+
+    init(
+        image: HandoffImage? = nil,
+        router: any Router,
+        observer: any ResolverObserver,
+        clock: any ResolverClock = ManualClock(),
+        configuration: LinkResolver.Configuration = LinkResolver.Configuration(timeToLiveNanos: 1_000)
+    ) {
+        let process = SimulatedProcess()
+        self.process = process
+        self.store =
+            image.map { InMemoryHandoffStore(relaunchingFrom: $0, process: process) }
+            ?? InMemoryHandoffStore(capacity: 8, consumedCapacity: 64, process: process)
+        self.resolver = LinkResolver(
+            configuration: configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: clock,
+            process: process
+        )
+    }
+
+    /// Kills this process and starts the next one from what survived (launching it).
+    func relaunch(
+        router: any Router,
+        observer: any ResolverObserver,
+        clock: any ResolverClock = ManualClock()
+    )
+        -> SimulatedApp
+    {
+        resolver.simulateKill()
+        let image = store.simulateKill()
+        let next = SimulatedApp(image: image, router: router, observer: observer, clock: clock)
+        _ = try? next.resolver.launch()
+        return next
     }
 }

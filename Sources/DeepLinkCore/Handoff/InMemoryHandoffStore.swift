@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The App Group container for the hot simulation: a fixed-capacity in-memory ``HandoffStore``
 /// with a crash model.
 ///
@@ -12,7 +10,7 @@ import Synchronization
 /// After the kill the store is frozen: writes are ignored (a dead process persists nothing) and
 /// reads answer from the frozen image.
 ///
-/// Thread safety: all state is behind one `Mutex`; every member may be called from any thread.
+/// Thread safety: all state is behind one lock; every member may be called from any thread.
 ///
 /// - Complexity: `save`, `markConsumed`, `discard` and `wasConsumed` are O(capacity) and allocate
 ///   nothing (slots are preallocated); `loadPending` and the image allocate.
@@ -99,7 +97,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         }
     }
 
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
     /// The process this store lives in; killed by an armed ``KillPoint``.
     public let process: SimulatedProcess
     /// How many pending records fit.
@@ -117,7 +115,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         self.capacity = max(1, capacity)
         self.consumedCapacity = max(1, consumedCapacity)
         self.process = process
-        self.storage = Mutex(
+        self.storage = Locked(
             Storage(
                 records: Array(repeating: nil, count: max(1, capacity)),
                 consumed: Array(

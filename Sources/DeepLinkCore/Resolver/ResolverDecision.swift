@@ -1,7 +1,8 @@
 /// One decision of a ``LinkResolver``, as reported to its ``ResolverObserver``.
 ///
 /// Each captured link ends in exactly one of `routed`, `superseded`, `expired`, `duplicate` or
-/// `crashWindow` (the last only in a simulation); `waitingForGate` may precede any of them and is
+/// `crashWindow` (the last only in a simulation); each rejected payload is reported once as
+/// `rejected`; `waitingForGate` may precede any of them and is
 /// reported again whenever what the newest link waits for changes.
 ///
 /// Thread safety: a value type; `Sendable`.
@@ -15,6 +16,9 @@ public enum ResolverDecision: Sendable, Equatable {
     /// The same capture was routed or is pending already (same id, or same install-begin
     /// timestamp for referrer links), in this process or, per the store, before a relaunch.
     case duplicate(PendingLink)
+    /// A payload from `source` failed validation: never routed, the app stays on (falls back to)
+    /// its home route. Reported through ``LinkResolver/captureRejected(_:source:)``.
+    case rejected(LinkRejection, source: LinkSource)
     /// The newest pending link waits for `missing` (it always needs `appReady` too).
     case waitingForGate(PendingLink, missing: GateEvents)
     /// Simulation only: the process was killed after the link's consumed mark was written and

@@ -22,7 +22,7 @@
 /// terminal action: `route`, `supersede`, `expire` or `ignoreDuplicate`.
 ///
 /// Thread safety: a value type with no shared state; confine each instance to one thread or guard
-/// it with a lock (``LinkResolver`` keeps it in a `Mutex`).
+/// it with a lock (``LinkResolver`` keeps it behind one).
 ///
 /// - Complexity: every event is O(`pendingCapacity` + `routedMemory`); nothing allocates after
 ///   `init` (slots are preallocated and mutated in place).
