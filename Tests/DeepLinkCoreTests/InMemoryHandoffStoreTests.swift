@@ -90,6 +90,25 @@ import Testing
         #expect(relaunched.wasConsumed(link))
     }
 
+    @Test func relaunchKillsAndCarriesOverWhatSurvived() throws {
+        let store = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8)
+        let pending = F.link("/orders/1", id: 1)
+        let routed = F.link("/product/2", id: 2)
+        try store.save(pending)
+        try store.save(routed)
+        try store.markConsumed(routed)
+        let next = store.relaunch()
+        #expect(!store.process.isAlive)
+        #expect(next.process.isAlive)
+        #expect(next.capacity == 4)
+        #expect(next.consumedCapacity == 8)
+        #expect(try next.loadPending().pending == [pending])
+        #expect(next.wasConsumed(routed))
+        // The dead store no longer persists anything.
+        try store.save(F.link("/late", id: 3))
+        #expect(store.currentImage().pending == [pending])
+    }
+
     @Test func killBeforeMarkConsumedKeepsTheLinkPending() throws {
         let store = InMemoryHandoffStore(capacity: 4)
         let link = F.link("/orders/1", id: 1)

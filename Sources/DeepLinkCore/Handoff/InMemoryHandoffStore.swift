@@ -159,6 +159,12 @@ public final class InMemoryHandoffStore: HandoffStore {
         }
     }
 
+    /// Kills this store's process (if still alive) and returns the store the next process finds:
+    /// what survived, living in `process`.
+    public func relaunch(in process: SimulatedProcess = SimulatedProcess()) -> InMemoryHandoffStore {
+        InMemoryHandoffStore(relaunchingFrom: simulateKill(), process: process)
+    }
+
     /// What the store holds now (for inspection; does not kill).
     public func currentImage() -> HandoffImage {
         storage.withLock { image(of: $0) }

@@ -53,9 +53,11 @@ public final class LinkResolver: Sendable {
         public var policy: RoutePolicy
         /// Links older than this (nanoseconds on the resolver's clock) expire.
         public var timeToLiveNanos: UInt64
-        /// How many links may wait at once in the machine (older ones are superseded beyond it).
+        /// How many links may wait at once in the machine; beyond it the oldest is superseded early
+        /// (it would lose to the newer one anyway).
         public var pendingCapacity: Int
-        /// Capacity of the capture queue (rounded up to a power of two).
+        /// Capacity of the capture queue (rounded up to a power of two). It only holds captures that
+        /// arrive while another thread drains; when it is full, captures go to the machine directly.
         public var queueCapacity: Int
 
         /// Seven days: longer than any install takes, short enough that a stale link is not routed.
@@ -64,8 +66,8 @@ public final class LinkResolver: Sendable {
         public init(
             policy: RoutePolicy = .standard,
             timeToLiveNanos: UInt64 = defaultTimeToLiveNanos,
-            pendingCapacity: Int = 8,
-            queueCapacity: Int = 64
+            pendingCapacity: Int = 4,
+            queueCapacity: Int = 16
         ) {
             self.policy = policy
             self.timeToLiveNanos = timeToLiveNanos
