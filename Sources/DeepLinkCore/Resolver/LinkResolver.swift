@@ -15,11 +15,14 @@ import Synchronization
 /// ```
 ///
 /// ## How it decides
-/// The decisions are made by a ``ResolverStateMachine`` (a side-effect-free value type) kept in a
-/// lock (`Locked`, a pthread mutex that ThreadSanitizer can see). Captures do not take that lock: they save the link to the store and push it into a
-/// lock-free ``PendingLinkQueue``. Signals take the lock briefly to apply the event. The machine's
-/// actions go into a fixed-capacity outbox, and whoever holds the *drain role* carries them out
-/// outside the lock: for a route, ``HandoffStore/markConsumed(_:)`` first, then ``Router``.
+/// The decisions are made by a ``ResolverStateMachine`` (a side-effect-free value type) behind a
+/// lock (a pthread mutex, which ThreadSanitizer can see). A capture does not take that lock: it
+/// saves the link to the store and pushes it into the lock-free ``PendingLinkQueue``; queued links
+/// move into the machine under the lock (one consumer at a time), first when a signal applies its
+/// event (so a capture made before a signal on the same thread is seen before it) and otherwise
+/// when the drainer, below, runs. The machine's actions go into a fixed-capacity outbox, and
+/// whoever holds the *drain role* carries them out outside the lock: for a route,
+/// ``HandoffStore/markConsumed(_:)`` first, then ``Router``.
 ///
 /// The drain role is a counter of unprocessed inputs: every input increments it after making
 /// itself visible (enqueue / outbox write); the caller that moves it from 0 becomes the drainer and
@@ -33,6 +36,8 @@ import Synchronization
 /// - *At most once* across a kill: the consumed mark is written before the router is called; a kill
 ///   in between is reported as ``ResolverDecision/crashWindow(_:)`` (simulation).
 /// - A decision is linearized when the machine makes it (under the lock); the router call follows.
+///   A `loggedOut` signalled on another thread after that point does not recall the route; an app
+///   that needs its navigation ordered after its logout signals and navigates on one thread.
 ///
 /// ## Rejected payloads
 /// A payload the validator rejects never becomes a ``PendingLink`` and never reaches the router:
