@@ -1,4 +1,4 @@
-public import DeepLinkHarness
+import DeepLinkHarness
 
 #if canImport(Glibc)
 import Glibc
@@ -67,7 +67,7 @@ public struct BenchmarkRunner: Sendable {
     }
 
     /// The quick configuration: fewer, shorter samples (still interleaved, still ≥ 9 pairs).
-    public static let quick = BenchmarkRunner(repetitions: 9, sampleNanos: 2_000_000, allocationOperations: 200)
+    public static let quick = BenchmarkRunner(repetitions: 9, sampleNanos: 10_000_000, allocationOperations: 200)
 
     public func run(_ comparison: Comparison) -> ComparisonResult {
         let subjectOps = calibrate(comparison.subject)

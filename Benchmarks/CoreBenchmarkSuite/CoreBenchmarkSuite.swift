@@ -1,4 +1,4 @@
-public import DeepLinkHarness
+import DeepLinkHarness
 import Foundation
 
 /// The core against its peers, side by side in one run: every comparison times our subject and a
@@ -16,12 +16,13 @@ public enum CoreBenchmarkSuite {
 
     /// The benchmarks whose subject must allocate nothing per operation (the targets).
     public static let zeroAllocationBenchmarks: Set<String> = [
-        "link-validate", "queue-1thread", "queue-1thread-pthread", "queue-2threads", "queue-2threads-pthread",
+        "referrer-parse", "referrer-parse-strings", "link-validate", "queue-1thread", "queue-1thread-pthread", "queue-2threads", "queue-2threads-pthread",
     ]
 
     /// Every comparison, over corpora of `corpusSize` inputs.
     public static func comparisons(corpusSize: Int) -> [Comparison] {
-        ValidationComparisons.all(corpusSize: corpusSize) + QueueComparisons.all()
+        ReferrerComparisons.all(corpusSize: corpusSize) + ValidationComparisons.all(corpusSize: corpusSize)
+            + QueueComparisons.all()
     }
 
     /// Runs the comparisons whose benchmark name contains `filter` (all when nil), calling
