@@ -8,6 +8,8 @@ public enum DeepLinkBench {
     /// Every subcommand, in the order `--help` lists them.
     public static var commands: [any BenchCommand.Type] {
         [
+            InspectCommand.self,
+            GateCommand.self,
             MergeCommand.self,
             // Internal: the child process of the handoff store's crash test.
             HandoffWriteLoopCommand.self,
