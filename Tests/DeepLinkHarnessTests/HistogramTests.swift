@@ -120,6 +120,15 @@ struct TestRandom {
         #expect(histogram.encodedBuckets.isEmpty)
     }
 
+    @Test func hugeCountsFromInputDoNotTrap() throws {
+        let histogram = try Histogram(count: .max, min: 5, max: 5, encodedBuckets: "5:\(UInt64.max)")
+        #expect(histogram.value(atPercentile: 100) == 5)
+        #expect(histogram.value(atPercentile: 50) == 5)
+        #expect(Histogram.rank(ofPercentile: 100, count: .max) == .max)
+        #expect(Histogram.rank(ofPercentile: 50, count: 3) == 2)
+        #expect(Histogram.rank(ofPercentile: .nan, count: 3) == 1)
+    }
+
     @Test func valuesAboveTheTopAreCountedAndMaxStaysExact() {
         var histogram = Histogram()
         histogram.record(.max)
