@@ -41,8 +41,9 @@ enum ReferrerCorpus {
         let encoded: String
         switch random.next() % 3 {
         case 0: encoded = percentEncodeAll(payload)  // deeplink=%2Fproduct%2F42%3Fref%3Dshare
-        case 1: encoded = payload.replacingAll("?", with: "%3F").replacingAll("&", with: "%26")
-            .replacingAll("=", with: "%3D")
+        case 1:
+            encoded = payload.replacingAll("?", with: "%3F").replacingAll("&", with: "%26")
+                .replacingAll("=", with: "%3D")
         default: encoded = "https%3A%2F%2Fnerdy.pro" + percentEncodeAll(payload)
         }
         let position = Int(random.next() % UInt64(fields.count + 1))

@@ -43,7 +43,9 @@ let results = CoreBenchmarkSuite.run(
 print(CoreBenchmarkSuite.table(results), terminator: "")
 let directory = (output as NSString).deletingLastPathComponent
 do {
-    if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+    if !directory.isEmpty {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
     try CoreBenchmarkSuite.csv(results).write(toFile: output, atomically: true, encoding: .utf8)
 } catch {
     fail("cannot write \(output): \(error.localizedDescription)")
