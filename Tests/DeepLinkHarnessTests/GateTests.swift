@@ -40,6 +40,7 @@ import Testing
 
     @Test func identicalRunsPass() throws {
         let root = ReportFixtures.temporaryDirectory("gate-same")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(), to: root + "/cur")
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
@@ -61,6 +62,7 @@ import Testing
 
     @Test func oneCoreViolationFails() throws {
         let root = ReportFixtures.temporaryDirectory("gate-violation")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(coreViolations: 1), to: root + "/cur")
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur", "--hard-only"])
@@ -70,6 +72,7 @@ import Testing
 
     @Test func violationCountedFromKindsEvenIfTheTotalColumnSaysZero() throws {
         let root = ReportFixtures.temporaryDirectory("gate-doctored")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(), to: root + "/cur")
         // Doctor the file by hand: one lost journey, the violations column left at 0.
@@ -88,6 +91,7 @@ import Testing
 
     @Test func moreBytesPerJourneyFails() throws {
         let root = ReportFixtures.temporaryDirectory("gate-bytes")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(coreBytes: 101), to: root + "/cur")
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
@@ -100,6 +104,7 @@ import Testing
 
     @Test func missingColumnExitsTwoNamingIt() throws {
         let root = ReportFixtures.temporaryDirectory("gate-column")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(), to: root + "/cur")
         let table = try ReportFixtures.read(root + "/cur", ReportSchema.summaryFile)
@@ -117,6 +122,7 @@ import Testing
 
     @Test func inputErrorsExitTwo() throws {
         let root = ReportFixtures.temporaryDirectory("gate-input")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         let missing = Self.gate(["--baseline", root + "/base", "--current", root + "/nothing"])
         #expect(missing.status == 2 && missing.err.contains("missing file"))
@@ -134,6 +140,7 @@ import Testing
 
     @Test func hostMismatchIsRefusedUnlessAllowed() throws {
         let root = ReportFixtures.temporaryDirectory("gate-host")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(cpu: "Other CPU"), to: root + "/cur")
         let refused = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
@@ -146,6 +153,7 @@ import Testing
 
     @Test func singleRunTimingRegressionIsInconclusiveNotFailing() throws {
         let root = ReportFixtures.temporaryDirectory("gate-single")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(latencyScale: 3), to: root + "/cur")
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
@@ -173,6 +181,7 @@ import Testing
 
     @Test func directoriesOfRepetitionsAreReadAndGetTheGateFile() throws {
         let root = ReportFixtures.temporaryDirectory("gate-dirs")
+        defer { ReportFixtures.remove(root) }
         for repetition in 1...3 {
             try ReportWriter.write(Self.standardReport(), to: root + "/base/rep-\(repetition)")
             try ReportWriter.write(Self.standardReport(latencyScale: 2), to: root + "/cur/rep-\(repetition)")
@@ -237,6 +246,7 @@ import Testing
 
     @Test func repetitionsRunTheBaselineCommandLine() throws {
         let root = ReportFixtures.temporaryDirectory("gate-reps")
+        defer { ReportFixtures.remove(root) }
         var baseline = Self.standardReport()
         baseline.manifest.commandLine = ["deeplink-bench", "run", "--journeys", "2000", "--out", "old", "--quiet"]
         try ReportWriter.write(baseline, to: root + "/base")

@@ -52,6 +52,7 @@ import Testing
 
     @Test func fourShardsMergeIntoTheUnshardedReport() throws {
         let root = ReportFixtures.temporaryDirectory("merge")
+        defer { ReportFixtures.remove(root) }
         let total: UInt64 = Sanitizer.isActive ? 8000 : 20_000
         try ReportWriter.write(Self.report(journeys: 0..<total), to: root + "/whole")
         var shardDirectories: [String] = []
@@ -97,6 +98,8 @@ import Testing
         #expect(ReportMerger.missingShards([nil, nil]).isEmpty)
 
         let root = ReportFixtures.temporaryDirectory("merge-shards")
+
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.report(journeys: 0..<100, shard: "0/2"), to: root + "/a")
         var err = ""
         let io = CommandIO(stdout: { _ in }, stderr: { err += $0 }, readLine: { nil })
@@ -117,6 +120,7 @@ import Testing
 
     @Test func readBackEqualsWhatWasWritten() throws {
         let directory = ReportFixtures.temporaryDirectory("roundtrip")
+        defer { ReportFixtures.remove(directory) }
         let report = Self.report(journeys: 0..<5000)
         try ReportWriter.write(report, to: directory)
         let read = try ReportReader.read(directory)
@@ -125,6 +129,7 @@ import Testing
 
     @Test func mergeRejectsDifferentSeedsAndBadInputByName() throws {
         let root = ReportFixtures.temporaryDirectory("mergebad")
+        defer { ReportFixtures.remove(root) }
         var other = Self.report(journeys: 0..<10)
         other.seed = 6
         try ReportWriter.write(Self.report(journeys: 0..<10), to: root + "/a")

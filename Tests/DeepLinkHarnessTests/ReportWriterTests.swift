@@ -5,6 +5,7 @@ import Testing
 @Suite struct ReportWriterTests {
     @Test func writesEveryFileAndTheyParseBack() throws {
         let directory = ReportFixtures.temporaryDirectory("writer")
+        defer { ReportFixtures.remove(directory) }
         let report = ReportFixtures.report(strategies: [
             ReportFixtures.strategy("core"), ReportFixtures.strategy("naive", violations: 1200),
         ])
@@ -46,6 +47,7 @@ import Testing
 
     @Test func summaryArithmetic() throws {
         let directory = ReportFixtures.temporaryDirectory("summary")
+        defer { ReportFixtures.remove(directory) }
         let report = ReportFixtures.report(strategies: [ReportFixtures.strategy("naive", violations: 7)])
         try ReportWriter.write(report, to: directory)
         let summary = try ReportFixtures.read(directory, ReportSchema.summaryFile)
@@ -84,6 +86,7 @@ import Testing
 
     @Test func latencyRowsCarryPercentilesAndCounts() throws {
         let directory = ReportFixtures.temporaryDirectory("latency")
+        defer { ReportFixtures.remove(directory) }
         let strategy = ReportFixtures.strategy("core", journeys: 1000)
         try ReportWriter.write(ReportFixtures.report(strategies: [strategy]), to: directory)
         let latency = try ReportFixtures.read(directory, ReportSchema.latencyFile)
@@ -98,7 +101,9 @@ import Testing
 
     @Test func outputIsDeterministicAndOutcomesSorted() throws {
         let first = ReportFixtures.temporaryDirectory("det1")
+        defer { ReportFixtures.remove(first) }
         let second = ReportFixtures.temporaryDirectory("det2")
+        defer { ReportFixtures.remove(second) }
         let report = ReportFixtures.report(strategies: [
             ReportFixtures.strategy("core"), ReportFixtures.strategy("naive"),
         ])
@@ -116,6 +121,7 @@ import Testing
 
     @Test func manifestIsValidEscapedJSON() throws {
         let directory = ReportFixtures.temporaryDirectory("manifest")
+        defer { ReportFixtures.remove(directory) }
         try ReportWriter.write(ReportFixtures.report(strategies: []), to: directory)
         let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
