@@ -100,7 +100,7 @@ private struct StressRun {
         precondition(!singleConsumer || consumers == 1)
         let perProducer = recordCount / producers
         let queue = PendingLinkQueue(capacity: capacity, startingPosition: startingPosition)
-        let shared = Shared(producers: producers)
+        let shared = Shared(producers: producers, consumers: consumers)
         let links = Self.links(producers: producers)
         let deadline = ContinuousClock.now + PendingLinkQueueStressTests.timeLimit
 
@@ -126,11 +126,11 @@ private struct StressRun {
                             }
                         }
                     }
-                    shared.producerFinished(failure: failure)
+                    shared.producerFinished(producer, failure: failure)
                 }
             )
         }
-        for _ in 0..<consumers {
+        for consumer in 0..<consumers {
             threads.append(
                 Thread {
                     let report = Self.consume(
@@ -142,7 +142,7 @@ private struct StressRun {
                         singleConsumer: singleConsumer,
                         deadline: deadline
                     )
-                    shared.consumerFinished(report)
+                    shared.consumerFinished(consumer, report: report)
                 }
             )
         }
@@ -266,42 +266,53 @@ private struct StressRun {
 }
 
 /// State shared by a run's threads: the abort flag, completion counts, and the reports.
+///
+/// Only atomics and per-thread boxes: `Synchronization.Mutex` is built on futexes inside an
+/// uninstrumented library, so ThreadSanitizer cannot see its ordering and reports false races.
 private final class Shared: Sendable {
     let abort = Atomic<Bool>(false)
     private let producerCount: Int
+    private let threadCount: Int
     private let producersDone = Atomic<Int>(0)
-    private let state = Mutex<(finished: Int, reports: [StressRun.ConsumerReport], producerFailures: [String])>(
-        (0, [], [])
-    )
+    private let threadsDone = Atomic<Int>(0)
+    private let producerFailures: [ResultBox<String>]
+    private let consumerReports: [ResultBox<StressRun.ConsumerReport>]
 
-    init(producers: Int) {
+    init(producers: Int, consumers: Int) {
         producerCount = producers
+        threadCount = producers + consumers
+        producerFailures = (0..<producers).map { _ in ResultBox() }
+        consumerReports = (0..<consumers).map { _ in ResultBox() }
     }
 
-    /// Release: everything this producer enqueued happens before a consumer that acquires the
-    /// final count.
-    func producerFinished(failure: String?) {
-        state.withLock {
-            $0.finished += 1
-            if let failure { $0.producerFailures.append(failure) }
-        }
+    /// Release: everything this producer enqueued (and its failure) happens before a consumer
+    /// or the test that acquires the counts.
+    func producerFinished(_ producer: Int, failure: String?) {
+        producerFailures[producer].value = failure
         producersDone.add(1, ordering: .releasing)
+        threadsDone.add(1, ordering: .releasing)
     }
 
     var allProducersFinished: Bool {
         producersDone.load(ordering: .acquiring) == producerCount
     }
 
-    func consumerFinished(_ report: StressRun.ConsumerReport) {
-        state.withLock {
-            $0.finished += 1
-            $0.reports.append(report)
-        }
+    func consumerFinished(_ consumer: Int, report: StressRun.ConsumerReport) {
+        consumerReports[consumer].value = report
+        threadsDone.add(1, ordering: .releasing)
     }
 
-    var finishedThreads: Int { state.withLock { $0.finished } }
+    var finishedThreads: Int { threadsDone.load(ordering: .acquiring) }
 
+    /// Read only after ``finishedThreads`` reached the thread count (acquire).
     var results: ([StressRun.ConsumerReport], [String]) {
-        state.withLock { ($0.reports, $0.producerFailures) }
+        precondition(finishedThreads == threadCount)
+        return (consumerReports.compactMap(\.value), producerFailures.compactMap(\.value))
     }
+}
+
+/// One thread's result: written once by that thread before a releasing increment of a counter,
+/// read by the test only after acquiring the final count (hence `@unchecked Sendable`).
+private final class ResultBox<Value>: @unchecked Sendable {
+    var value: Value?
 }
