@@ -131,36 +131,10 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1) plus retries when other producers claim positions concurrently.
     public func tryEnqueue(_ link: PendingLink) -> EnqueueResult {
         _storage.withUnsafeHandle { handle in
-            let tail = handle.enqueuePosition
-            var position = tail.pointee.load(ordering: .relaxed)
-            while true {
-                let slot = handle.slot(for: position)
-                // Acquire: pairs with the release by which the previous lap's consumer freed the
-                // slot, so its read of the old payload happens before our write.
-                let sequence = slot.sequence.pointee.load(ordering: .acquiring)
-                let lead = Int(bitPattern: sequence &- _UnsafeHandle.sequence(freeFor: position))
-                if lead == 0 {
-                    let (exchanged, current) = tail.pointee.weakCompareExchange(
-                        expected: position,
-                        desired: position &+ 1,
-                        successOrdering: .relaxed,
-                        failureOrdering: .relaxed
-                    )
-                    if exchanged {
-                        slot.payload.initialize(to: link)
-                        // Release: publishes the payload to the consumer that acquires `2p + 1`.
-                        slot.sequence.pointee.store(_UnsafeHandle.sequence(holding: position), ordering: .releasing)
-                        return .enqueued
-                    }
-                    position = current
-                } else if lead < 0 {
-                    // The slot still holds the element of position `p - capacity`: full.
-                    return .full
-                } else {
-                    // Another producer took this position already; catch up.
-                    position = tail.pointee.load(ordering: .relaxed)
-                }
-            }
+            guard let claim = handle.claimEnqueuePosition() else { return .full }
+            claim.slot.payload.initialize(to: link)
+            handle.publish(claim)
+            return .enqueued
         }
     }
 
@@ -170,38 +144,10 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently.
     public func tryDequeue() -> PendingLink? {
         _storage.withUnsafeHandle { handle -> PendingLink? in
-            let head = handle.dequeuePosition
-            var position = head.pointee.load(ordering: .relaxed)
-            while true {
-                let slot = handle.slot(for: position)
-                // Acquire: pairs with the producer's release of `2p + 1`, making its payload visible.
-                let sequence = slot.sequence.pointee.load(ordering: .acquiring)
-                let lead = Int(bitPattern: sequence &- _UnsafeHandle.sequence(holding: position))
-                if lead == 0 {
-                    let (exchanged, current) = head.pointee.weakCompareExchange(
-                        expected: position,
-                        desired: position &+ 1,
-                        successOrdering: .relaxed,
-                        failureOrdering: .relaxed
-                    )
-                    if exchanged {
-                        let link = slot.payload.move()
-                        // Release: orders our read before the next lap's producer writes the slot.
-                        slot.sequence.pointee.store(
-                            _UnsafeHandle.sequence(freeFor: position &+ UInt(handle.capacity)),
-                            ordering: .releasing
-                        )
-                        return link
-                    }
-                    position = current
-                } else if lead < 0 {
-                    // Position `p` has not been published yet: empty.
-                    return nil
-                } else {
-                    // Another consumer took this position already; catch up.
-                    position = head.pointee.load(ordering: .relaxed)
-                }
-            }
+            guard let claim = handle.claimDequeuePosition() else { return nil }
+            // The slot is freed only after the payload has been moved into the result.
+            defer { handle.free(claim) }
+            return claim.slot.payload.move()
         }
     }
 
@@ -220,25 +166,9 @@ public final class PendingLinkQueue: Sendable {
             precondition(!wasConsuming, "PendingLinkQueue.tryDequeueSingleConsumer called from two threads at once")
             defer { handle.singleConsumerGuard.pointee.store(false, ordering: .releasing) }
             #endif
-            let head = handle.dequeuePosition
-            // Relaxed: this thread is the only writer of the head.
-            let position = head.pointee.load(ordering: .relaxed)
-            let slot = handle.slot(for: position)
-            // Acquire: pairs with the producer's release of `2p + 1`, making its payload visible.
-            let sequence = slot.sequence.pointee.load(ordering: .acquiring)
-            let lead = Int(bitPattern: sequence &- _UnsafeHandle.sequence(holding: position))
-            guard lead == 0 else {
-                assert(lead < 0, "PendingLinkQueue.tryDequeueSingleConsumer raced with another consumer")
-                return nil
-            }
-            head.pointee.store(position &+ 1, ordering: .relaxed)
-            let link = slot.payload.move()
-            // Release: orders our read before the next lap's producer writes the slot.
-            slot.sequence.pointee.store(
-                _UnsafeHandle.sequence(freeFor: position &+ UInt(handle.capacity)),
-                ordering: .releasing
-            )
-            return link
+            guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return nil }
+            defer { handle.free(claim) }
+            return claim.slot.payload.move()
         }
     }
 
