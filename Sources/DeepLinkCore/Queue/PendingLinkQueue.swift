@@ -34,7 +34,9 @@ public enum EnqueueResult: Sendable, Equatable {
 /// claims by advancing the head, moves the payload out, then stores `2(p + capacity)` with
 /// *release*; the next producer's *acquire* load of that sequence orders the consumer's read
 /// before its own write. Every payload access is therefore ordered by a release/acquire pair on
-/// the slot's sequence — no fences, which ThreadSanitizer cannot model — so TSan sees no race.
+/// the slot's sequence — no fences, which ThreadSanitizer cannot model — so TSan sees no race
+/// (with this toolchain it checks the payload copies only under
+/// `TSAN_OPTIONS=ignore_interceptors_accesses=0`; see `PendingLinkQueueStressTests`).
 /// Positions are `UInt` and wrap around; differences are read as signed, which is exact as long
 /// as `capacity` is far below `2^62`.
 ///
