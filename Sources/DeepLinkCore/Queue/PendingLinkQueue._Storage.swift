@@ -291,6 +291,22 @@ extension PendingLinkQueue {
         }
     }
 
+    /// Testing: the addresses of the enqueue position, the dequeue position and the first two
+    /// slots' sequence words, so that tests can check the cache-line layout of a real instance.
+    @_spi(Testing)
+    public func _layoutAddresses() -> (enqueue: UInt, dequeue: UInt, firstSlot: UInt, secondSlot: UInt) {
+        _storage.withUnsafeHandle { handle in
+            let first = handle.slot(for: 0).sequence
+            let second = handle.slot(for: 1).sequence
+            return (
+                UInt(bitPattern: handle.enqueuePosition),
+                UInt(bitPattern: handle.dequeuePosition),
+                UInt(bitPattern: first),
+                UInt(bitPattern: second)
+            )
+        }
+    }
+
     /// Debug builds: traps when ``_quiescentInvariantViolation()`` finds a broken invariant.
     /// Call only when no other thread uses the queue (after `init`, in `deinit`, in tests).
     @_spi(Testing)

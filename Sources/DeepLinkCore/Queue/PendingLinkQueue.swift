@@ -56,7 +56,9 @@ public enum EnqueueResult: Sendable, Equatable {
 /// ## Memory
 ///
 /// No heap allocation after `init`: enqueue copies the record into its slot and dequeue moves it
-/// out (both O(size of `PendingLink`)).
+/// out (both O(size of `PendingLink`)). The allocation is 256 bytes of positions plus
+/// `capacity` slots of 576 bytes (an 8-byte sequence and the 544-byte record, rounded up to whole
+/// 64-byte lines).
 ///
 /// Thread safety: `Sendable`. ``tryEnqueue(_:)``, ``tryDequeue()`` and ``approximateCount`` may
 /// be called from any number of threads at once. ``tryDequeueSingleConsumer()`` may be used by
@@ -128,8 +130,8 @@ public final class PendingLinkQueue: Sendable {
     /// Appends `link` if a slot is free; never blocks.
     ///
     /// - Returns: ``EnqueueResult/enqueued``, or ``EnqueueResult/full`` when every slot holds a
-    ///   link (or the slot one lap ahead is still being read by a consumer); then `link` was not
-    ///   stored.
+    ///   link (or the next slot's previous link is still being moved out by a consumer); then
+    ///   `link` was not stored.
     /// - Complexity: O(1) plus retries when other producers claim positions concurrently.
     public func tryEnqueue(_ link: PendingLink) -> EnqueueResult {
         _storage.withUnsafeHandle { handle in
@@ -181,8 +183,9 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1).
     public var approximateCount: Int {
         _storage.withUnsafeHandle { handle in
-            // Head first: it only grows towards the tail, so a later tail read keeps the
-            // difference from going negative in all but wrap-around-racing corner cases (clamped).
+            // Head first: the tail never trails the head, so a later tail read keeps the difference
+            // non-negative; relaxed loads of two words may still disagree on weakly ordered CPUs,
+            // hence the clamp.
             let head = handle.dequeuePosition.pointee.load(ordering: .relaxed)
             let tail = handle.enqueuePosition.pointee.load(ordering: .relaxed)
             return min(max(Int(bitPattern: tail &- head), 0), handle.capacity)
