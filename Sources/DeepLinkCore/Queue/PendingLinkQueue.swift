@@ -47,11 +47,12 @@ public enum EnqueueResult: Sendable, Equatable {
 ///
 /// Neither side ever blocks or spins on another thread: `tryEnqueue` answers ``EnqueueResult/full``
 /// and `tryDequeue` answers `nil` instead of waiting. Retries happen only when another thread of
-/// the same side won the race for a position, so some thread always makes progress. Like every
-/// Vyukov queue it is not strictly linearizable at the edges: while a producer that claimed
-/// position `p` has not yet published it, consumers report the queue empty at `p` even if later
-/// positions are ready, and while a consumer that claimed a slot has not yet freed it, producers
-/// one lap ahead report full.
+/// the same side won the race for a position, so one of the racing threads always succeeds. As
+/// with every Vyukov queue, a thread preempted between claiming and finishing holds up its slot
+/// (the queue is not lock-free in the strict sense, though no caller ever waits): while a producer
+/// that claimed position `p` has not yet published it, consumers report the queue empty at `p`
+/// even if later positions are ready, and while a consumer that claimed a slot has not yet freed
+/// it, producers one lap ahead report full.
 ///
 /// ## Memory
 ///
