@@ -32,10 +32,11 @@ public enum CoreBenchmarkSuite {
         runner: BenchmarkRunner,
         corpusSize: Int,
         filter: String?,
+        skipping skipped: Set<String> = [],
         progress: (String) -> Void = { _ in }
     ) -> [ComparisonResult] {
         let selected = comparisons(corpusSize: corpusSize).filter { comparison in
-            filter.map { comparison.benchmark.contains($0) } ?? true
+            !skipped.contains(comparison.benchmark) && (filter.map { comparison.benchmark.contains($0) } ?? true)
         }
         return selected.map { comparison in
             let result = runner.run(comparison)

@@ -39,7 +39,10 @@ import Testing
     /// asserted.
     @Test func quickestRunWritesWellFormedCSVWithZeroAllocationColumns() throws {
         let runner = BenchmarkRunner(repetitions: 9, sampleNanos: 100_000, allocationOperations: 50)
-        let results = CoreBenchmarkSuite.run(runner: runner, corpusSize: 20, filter: nil)
+        // `Synchronization.Mutex` is invisible to ThreadSanitizer on Linux, so the two-thread run of
+        // the Mutex-guarded peer (not our code) is reported as a race there; it is left out only then.
+        let skipped: Set<String> = Sanitizer.isActive ? ["queue-2threads"] : []
+        let results = CoreBenchmarkSuite.run(runner: runner, corpusSize: 20, filter: nil, skipping: skipped)
         let lines = CoreBenchmarkSuite.csv(results).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first.map(String.init) == CoreBenchmarkSuite.columns.joined(separator: ","))
         #expect(lines.last == "")
@@ -50,7 +53,9 @@ import Testing
             for column in 3...8 { #expect(Double(row[column]) != nil, "column \(column) of \(row)") }
         }
         let names = Set(results.map(\.benchmark))
-        for expected in CoreBenchmarkSuite.zeroAllocationBenchmarks { #expect(names.contains(expected)) }
+        for expected in CoreBenchmarkSuite.zeroAllocationBenchmarks.subtracting(skipped) {
+            #expect(names.contains(expected))
+        }
         guard !Sanitizer.isActive else { return }
         #expect(AllocationCounter.isJemallocActive)
         for result in results where CoreBenchmarkSuite.zeroAllocationBenchmarks.contains(result.benchmark) {
