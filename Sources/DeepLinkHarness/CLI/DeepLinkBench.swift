@@ -6,7 +6,7 @@ import Glibc
 /// runs it. Usage errors print one line and exit 2.
 public enum DeepLinkBench {
     /// Every subcommand, in the order `--help` lists them.
-    public static var commands: [any BenchCommand.Type] { [] }
+    public static var commands: [any BenchCommand.Type] { [RunCommand.self, ReplayCommand.self] }
 
     public static let overview = """
         OVERVIEW: Drive synthetic install / launch / login journeys through DeepLinkCore, check them \
