@@ -60,7 +60,8 @@ public struct ReplayCommand: BenchCommand {
     public func replay() -> Replay {
         let generator = JourneyGenerator(seed: seed, mix: mix, raceShare: raceShare)
         let journey = generator.journey(at: index)
-        let expectation = Oracle(mix: mix).expect(journey)
+        let oracle = Oracle(mix: mix)
+        let expectation = oracle.expect(journey)
         let context = StrategyContext(mix: mix)
         var actual: [(StrategyKind, JourneyOutcome, StrategyObservation)] = []
         for kind in strategies {
@@ -68,7 +69,7 @@ public struct ReplayCommand: BenchCommand {
             var observation = StrategyObservation()
             strategy.run(journey, into: &observation)
             strategy.finish()
-            actual.append((kind, Oracle.classify(observation, expectation: expectation, journey: journey), observation))
+            actual.append((kind, oracle.classify(observation, expectation: expectation, journey: journey), observation))
         }
         return Replay(journey: journey, expectation: expectation, actual: actual)
     }

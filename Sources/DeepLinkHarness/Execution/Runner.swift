@@ -265,7 +265,7 @@ private struct Worker {
                     previous = now
                     let journey = journeys[position]
                     let expectation = expectations[position]
-                    let outcome = Oracle.classify(observation, expectation: expectation, journey: journey)
+                    let outcome = oracle.classify(observation, expectation: expectation, journey: journey)
                     tally.counts[journey.scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
                     if outcome.isViolation, tally.violations.count < limit {
                         tally.violations.append(

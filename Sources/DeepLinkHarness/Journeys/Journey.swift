@@ -45,6 +45,15 @@ public struct Journey: Sendable {
     /// The catalog id of tap number `slot` (0 or 1).
     public func link(slot: UInt8) -> UInt8 { slot == 0 ? links.0 : links.1 }
 
+    /// When tap `slot` happened (the first event's time when there was no such tap).
+    public func tapTime(slot: UInt8) -> UInt32 {
+        for step in 0..<eventCount {
+            let event = events[step]
+            if event.kind == .tap, event.argument == slot { return event.atSeconds }
+        }
+        return eventCount > 0 ? events[0].atSeconds : 0
+    }
+
     /// Appends `event`; returns false (and drops it) when the script is full.
     @discardableResult
     public mutating func append(_ event: JourneyEvent) -> Bool {

@@ -28,10 +28,14 @@ public struct Oracle: Sendable {
 
     /// Classifies what a strategy did (`observation`) against what must happen (`expectation`).
     ///
-    /// Order of judgement: a router call to any link but the expected one is *misrouted*; more than
-    /// one call is *duplicated*; a call at a step where the oracle's gate was closed is
-    /// *premature*; no call when one was expected is *lost*; otherwise the expected outcome.
-    public static func classify(
+    /// The only link that may ever be routed is the one the user tapped last (the oracle's target
+    /// when it routes one), and only while it is fresh. Order of judgement: a router call to any
+    /// other link, or to a link older than the time-to-live, is *misrouted*; more than one call is
+    /// *duplicated*; a call at a step where the oracle's gate for that link was closed is
+    /// *premature*; no call when the oracle routes is *lost*; otherwise the expected outcome. A
+    /// strategy whose capture mechanism delivers the tapped link where the deterministic path could
+    /// not (for example under `FEATURE_NOT_SUPPORTED`) and routes it once, in time, is *routed*.
+    public func classify(
         _ observation: StrategyObservation,
         expectation: Expectation,
         journey: Journey
@@ -44,15 +48,22 @@ public struct Oracle: Sendable {
                 return expectation.outcome
             }
         }
-        guard let targetSlot = expectation.targetSlot else { return .misrouted }
+        var targetSlot = expectation.targetSlot
+        if targetSlot == nil, journey.linkCount > 0, LinkCatalog.entry(journey.latestLink).verdict.isRoutable {
+            targetSlot = journey.linkCount >= 2 ? 1 : 0
+        }
+        guard let targetSlot else { return .misrouted }
         let target = journey.link(slot: targetSlot)
+        let tappedAt = journey.tapTime(slot: targetSlot)
         let recorded = min(observation.routeCount, StrategyObservation.capacity)
-        for index in 0..<recorded where !LinkCatalog.sameDestination(observation.routeLinks[index], target) {
-            return .misrouted
+        for index in 0..<recorded {
+            guard LinkCatalog.sameDestination(observation.routeLinks[index], target) else { return .misrouted }
+            let step = Int(observation.routeSteps[index])
+            let routedAt = step < journey.eventCount ? journey.events[step].atSeconds : journey.endSeconds
+            if routedAt &- tappedAt > ttlSeconds { return .misrouted }
         }
         if observation.routeCount > 1 { return .duplicated }
-        let step = Int(observation.routeSteps[0])
-        if !expectation.gateWasOpen(slot: targetSlot, step: step) { return .premature }
+        if !expectation.gateWasOpen(slot: targetSlot, step: Int(observation.routeSteps[0])) { return .premature }
         switch expectation.outcome {
         case .superseded: return .superseded
         case .routed, .misrouted, .duplicated, .premature, .lost, .expired, .rejected, .organic, .notSet, .noLink,
