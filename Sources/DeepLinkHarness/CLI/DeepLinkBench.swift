@@ -6,7 +6,15 @@ import Glibc
 /// runs it. Usage errors print one line and exit 2.
 public enum DeepLinkBench {
     /// Every subcommand, in the order `--help` lists them.
-    public static var commands: [any BenchCommand.Type] { [RunCommand.self, ReplayCommand.self] }
+    public static var commands: [any BenchCommand.Type] {
+        [
+            RunCommand.self,
+            ReplayCommand.self,
+            MergeCommand.self,
+            // Internal: the child process of the handoff store's crash test.
+            HandoffWriteLoopCommand.self,
+        ]
+    }
 
     public static let overview = """
         OVERVIEW: Drive synthetic install / launch / login journeys through DeepLinkCore, check them \

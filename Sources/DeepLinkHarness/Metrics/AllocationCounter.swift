@@ -38,6 +38,18 @@ public enum AllocationCounter {
         return threadAllocatedBytes() &- before
     }
 
+    /// jemalloc's version string (`mallctl("version")`), or `nil` when jemalloc is not linked.
+    public static var jemallocVersion: String? {
+        #if canImport(CJemalloc)
+        var pointer: UnsafePointer<CChar>?
+        var size = MemoryLayout<UnsafePointer<CChar>?>.size
+        guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
+        return String(cString: pointer)
+        #else
+        return nil
+        #endif
+    }
+
     /// Whether allocations of this process are served (and counted) by jemalloc: a probe
     /// allocation must move the calling thread's counter.
     public static var isJemallocActive: Bool {

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The store's system calls. Every failure becomes `HandoffStoreError.io` with the failing call's
+// name and `errno`; `EINTR` is retried.
+
+extension FileHandoffStore {
+    func _path(_ name: String) -> String { directory + "/" + name }
+
+    /// Writes `bytes` to a temporary file, `fsync`s it, moves it to `name` and `fsync`s the
+    /// directory. `exclusive`: fail with `EEXIST` instead of replacing an existing `name`
+    /// (`link(2)` then `unlink(2)` of the temporary name, instead of `rename(2)`).
+    func _writeDurably(_ bytes: [UInt8], to name: String, exclusive: Bool) throws(HandoffStoreError) {
+        let temporaryPath = _path(_temporaryName(for: name))
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
+        var failure: HandoffStoreError?
+        if let writeErrno = Self._writeAll(bytes, to: descriptor) {
+            failure = .io(operation: "write", errno: writeErrno)
+        } else if fsync(descriptor) != 0 {
+            failure = .io(operation: "fsync", errno: errno)
+        }
+        if close(descriptor) != 0, failure == nil { failure = .io(operation: "close", errno: errno) }
+        if failure == nil {
+            if exclusive {
+                if link(temporaryPath, _path(name)) != 0 {
+                    failure = .io(operation: errno == EEXIST ? "markConsumed" : "link", errno: errno)
+                }
+            } else if rename(temporaryPath, _path(name)) != 0 {
+                failure = .io(operation: "rename", errno: errno)
+            }
+        }
+        // After a rename the temporary name is gone; after a link or a failure it must go.
+        if exclusive || failure != nil { _ = unlink(temporaryPath) }
+        if let failure { throw failure }
+        try _syncDirectory()
+    }
+
+    /// Removes `name` (already absent is fine) and makes the removal durable.
+    func _remove(_ name: String) throws(HandoffStoreError) {
+        if unlink(_path(name)) != 0 {
+            guard errno == ENOENT else { throw .io(operation: "unlink", errno: errno) }
+            return
+        }
+        try _syncDirectory()
+    }
+
+    func _exists(_ name: String) -> Bool {
+        access(_path(name), F_OK) == 0
+    }
+
+    /// The record in `name` (at most one byte more than the largest valid record is read), or
+    /// `nil` when the file no longer exists.
+    func _readRecord(_ name: String) -> Result<PendingLink, HandoffStoreError>? {
+        let descriptor = open(_path(name), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            return .failure(.io(operation: "open", errno: errno))
+        }
+        defer { _ = close(descriptor) }
+        let limit = FileHandoffRecord.maximumByteCount + 1
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + count, limit - count)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return .failure(.io(operation: "read", errno: errno))
+            }
+            if result == 0 { break }
+            count += result
+        }
+        bytes.removeLast(limit - count)
+        return FileHandoffRecord.decode(bytes, name: name)
+    }
+
+    /// The names in the directory, except `.` and `..`.
+    func _listNames() throws(HandoffStoreError) -> [String] {
+        guard let stream = opendir(directory) else { throw .io(operation: "opendir", errno: errno) }
+        defer { _ = closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
+                    String(cString: $0)
+                }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `fsync` of the directory, so that renames, links and unlinks in it are durable.
+    func _syncDirectory() throws(HandoffStoreError) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(operation: "open directory", errno: errno) }
+        defer { _ = close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw .io(operation: "fsync directory", errno: errno) }
+    }
+
+    /// Removes `.tmp.<pid>.…` files whose writer is not running (or is a previous process that
+    /// had this process's pid). A running writer's files are left alone.
+    func _removeAbandonedTemporaryFiles() throws(HandoffStoreError) {
+        let ownPID = getpid()
+        for name in try _listNames() where name.hasPrefix(Self._temporaryPrefix) {
+            let afterPrefix = name.utf8.dropFirst(Self._temporaryPrefix.utf8.count)
+            let pidText = afterPrefix.prefix { $0 != UInt8(ascii: ".") }
+            guard let text = String(pidText), let pid = pid_t(text) else {
+                _ = unlink(_path(name))  // not ours in form: nobody can be writing it
+                continue
+            }
+            let writerIsRunning = pid != ownPID && (kill(pid, 0) == 0 || errno == EPERM)
+            if !writerIsRunning { _ = unlink(_path(name)) }
+        }
+    }
+
+    /// Writes all of `bytes`; returns `errno` on failure.
+    static func _writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``HandoffStore`` in a directory: the stand-in for the App Group container, where a pending
+/// link must survive the app being killed at any instant.
+///
+/// Files (all records in the ``FileHandoffRecord`` layout, ids and timestamps as 16 hex digits):
+/// - `pending-<id>.rec` — one per pending link;
+/// - `consumed-id-<id>.rec` — the link with this id was consumed;
+/// - `consumed-ibt-<timestamp>.rec` — the referrer with this install-begin timestamp was consumed;
+/// - `.tmp.<pid>.<n>.<name>` — a write in progress; ignored, and removed by ``init(directory:)``
+///   once the process that wrote it is gone.
+///
+/// Durability: every file is written to a temporary name, `fsync`ed, then renamed (or hard-linked)
+/// to its final name, and the directory is `fsync`ed; a reader sees either the complete record or
+/// none. ``markConsumed(_:)`` is read–mark–remove: the consumed markers are made durable *before*
+/// the pending record is removed, so a kill at any point leaves the link either pending or
+/// consumed. A pending record whose id marker exists is the trace of a consume interrupted between
+/// the two steps; ``loadPending()`` completes it (removes the record) instead of returning it.
+///
+/// Exactly once across processes: markers are created exclusively (`link(2)` fails if the name
+/// exists), so when two launches race to consume the same handoff only one ``markConsumed(_:)``
+/// succeeds; the other throws `HandoffStoreError.io(operation: "markConsumed", errno: EEXIST)`
+/// and must not route.
+///
+/// Bad files: a corrupt, truncated, oversized or unknown-version `pending-*` record is reported in
+/// ``HandoffLoad/skipped`` with its named error and left in place (evidence, never routed); every
+/// other record still loads.
+///
+/// Thread safety: safe to call from any thread and from several processes sharing the directory;
+/// each call is a short sequence of system calls on distinct files. Not a hot path: calls allocate
+/// and block on `fsync`.
+public final class FileHandoffStore: HandoffStore {
+    /// The directory holding the records.
+    public let directory: String
+
+    /// Distinguishes the temporary files of concurrent writes in this process.
+    private let _temporaryCounter = Atomic<UInt64>(0)
+
+    /// Opens the store in `directory`, creating the directory if needed, and removes temporary
+    /// files left by writers that no longer run.
+    ///
+    /// - Throws: ``HandoffStoreError/io(operation:errno:)`` when the directory cannot be created
+    ///   or listed.
+    public init(directory: String) throws(HandoffStoreError) {
+        self.directory = directory
+        if mkdir(directory, 0o755) != 0, errno != EEXIST { throw .io(operation: "mkdir", errno: errno) }
+        try _removeAbandonedTemporaryFiles()
+    }
+
+    public func save(_ link: PendingLink) throws(HandoffStoreError) {
+        try _writeDurably(FileHandoffRecord.encode(link), to: Self._pendingName(link.id), exclusive: false)
+    }
+
+    public func loadPending() throws(HandoffStoreError) -> HandoffLoad {
+        var pending: [PendingLink] = []
+        var skipped: [HandoffStoreError] = []
+        for name in try _listNames() where name.hasPrefix(Self._pendingPrefix) && name.hasSuffix(Self._suffix) {
+            guard let id = Self._parseHex(name, prefix: Self._pendingPrefix) else {
+                skipped.append(.invalidRecord(name: name))
+                continue
+            }
+            if _exists(Self._consumedIDName(id)) {
+                // A consume interrupted after its marker: finish it.
+                try _remove(name)
+                continue
+            }
+            switch _readRecord(name) {
+            case .none:
+                continue  // removed since it was listed
+            case .some(.success(let link)):
+                if link.id == id { pending.append(link) } else { skipped.append(.invalidRecord(name: name)) }
+            case .some(.failure(let error)):
+                skipped.append(error)
+            }
+        }
+        pending.sort { ($0.capturedAtNanos, $0.id) < ($1.capturedAtNanos, $1.id) }
+        return HandoffLoad(pending: pending, skipped: skipped)
+    }
+
+    public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
+        let record = FileHandoffRecord.encode(link)
+        // The install-begin marker first: a kill between the two markers then leaves the link
+        // pending but recognizably a duplicate, never routable twice.
+        if link.installBeginTimestamp != 0 {
+            try _writeDurably(record, to: Self._consumedTimestampName(link.installBeginTimestamp), exclusive: true)
+        }
+        try _writeDurably(record, to: Self._consumedIDName(link.id), exclusive: true)
+        try _remove(Self._pendingName(link.id))
+    }
+
+    public func wasConsumed(_ link: PendingLink) -> Bool {
+        if _exists(Self._consumedIDName(link.id)) { return true }
+        return link.installBeginTimestamp != 0 && _exists(Self._consumedTimestampName(link.installBeginTimestamp))
+    }
+
+    public func discard(_ link: PendingLink) throws(HandoffStoreError) {
+        try _remove(Self._pendingName(link.id))
+    }
+
+    // MARK: - Names
+
+    static let _pendingPrefix = "pending-"
+    static let _consumedIDPrefix = "consumed-id-"
+    static let _consumedTimestampPrefix = "consumed-ibt-"
+    static let _temporaryPrefix = ".tmp."
+    static let _suffix = ".rec"
+
+    static func _pendingName(_ id: UInt64) -> String { _pendingPrefix + _hex(id) + _suffix }
+    static func _consumedIDName(_ id: UInt64) -> String { _consumedIDPrefix + _hex(id) + _suffix }
+    static func _consumedTimestampName(_ timestamp: UInt64) -> String {
+        _consumedTimestampPrefix + _hex(timestamp) + _suffix
+    }
+
+    /// `value` as exactly 16 lowercase hex digits.
+    static func _hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The id in `<prefix><16 hex digits>.rec`, or `nil` when `name` has another form.
+    static func _parseHex(_ name: String, prefix: String) -> UInt64? {
+        let middle = name.utf8.dropFirst(prefix.utf8.count).dropLast(_suffix.utf8.count)
+        guard middle.count == 16, let text = String(middle) else { return nil }
+        guard text.utf8.allSatisfy({ byte in _isLowercaseHexDigit(byte) }) else { return nil }
+        return UInt64(text, radix: 16)
+    }
+
+    static func _isLowercaseHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+    }
+
+    func _temporaryName(for finalName: String) -> String {
+        let sequence = _temporaryCounter.wrappingAdd(1, ordering: .relaxed).oldValue
+        return Self._temporaryPrefix + String(getpid()) + "." + String(sequence) + "." + finalName
+    }
+}

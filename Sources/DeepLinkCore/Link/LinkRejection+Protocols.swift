@@ -1,0 +1,3 @@
+extension LinkRejection: CustomStringConvertible {
+    public var description: String { name }
+}

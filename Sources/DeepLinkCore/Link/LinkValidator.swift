@@ -1,0 +1,94 @@
+/// Turns a decoded deep-link payload into a canonical ``DeepLink`` or a named ``LinkRejection``.
+///
+/// The input is the payload as the referrer parser (or the App Clip handoff) delivers it: already
+/// form-decoded exactly once. The validator never percent-decodes it again; it only *looks through*
+/// percent-encoding where an encoded byte would be dangerous once a router decodes the path
+/// (`%2e%2e`, `%5C`, `%0A`, `/%2F`).
+///
+/// Accepted:
+/// - an app-internal path: `/product/42?ref=share`;
+/// - an `https` URL whose host is on ``Configuration/allowedHosts`` (ASCII case-insensitive,
+///   optional port 443 or an empty port), reduced to its path and query:
+///   `https://NERDY.pro:443/product/42?ref=share#top` becomes `/product/42?ref=share`, and
+///   `https://nerdy.pro` or `https://nerdy.pro?x=1` become `/` or `/?x=1`.
+///
+/// The canonical form is the path plus an optional `?query`; the fragment (`#…`) is dropped. Every
+/// accepted link starts with `/` (but not `//`), is strict UTF-8, holds no control character, no
+/// backslash and no dot segment, and fits in ``DeepLink/capacity`` bytes. When a route table is
+/// configured, its path also matches one route.
+///
+/// Which reason is reported when several apply is fixed; see ``LinkRejection``.
+///
+/// ```swift
+/// let validator = LinkValidator(configuration: .init(routes: ["/product/", "/orders/"]))
+/// validator.validate("/product/42?ref=share")   // .success(/product/42?ref=share)
+/// validator.validate("/%2e%2e/admin")            // .failure(.dotSegment)
+/// ```
+///
+/// Thread safety: an immutable value; `Sendable`, one validator may be shared by all threads.
+///
+/// - Complexity: ``validate(_:)-(UnsafeRawBufferPointer)`` is O(n + h + r) in the payload length n,
+///   the total length h of the allowed hosts (only for `https` URLs) and the total length r of the
+///   routes, and allocates nothing.
+public struct LinkValidator: Sendable {
+    /// What the validator accepts beyond plain paths: hosts and, optionally, routes.
+    ///
+    /// Thread safety: a value type; `Sendable`.
+    public struct Configuration: Sendable, Hashable {
+        /// The hosts whose `https` URLs are accepted and reduced to their path, compared ASCII
+        /// case-insensitively (write internationalized names in their `xn--` form). Empty: only
+        /// app-internal paths are accepted.
+        public var allowedHosts: [String]
+
+        /// Path prefixes the app can route, e.g. `["/product/", "/orders/"]`; `nil` accepts any
+        /// path. A prefix matches a path that starts with it byte for byte and continues with `/`
+        /// or ends there, unless the prefix itself ends with `/`: `/product` matches `/product`
+        /// and `/product/42`, not `/productivity`. The query is not part of the path.
+        public var routes: [String]?
+
+        /// The app's own web hosts, used when no allowlist is given.
+        public static let defaultAllowedHosts = ["nerdy.pro", "www.nerdy.pro"]
+
+        public init(allowedHosts: [String] = Configuration.defaultAllowedHosts, routes: [String]? = nil) {
+            self.allowedHosts = allowedHosts
+            self.routes = routes
+        }
+    }
+
+    /// The configuration this validator was created with.
+    public let configuration: Configuration
+
+    /// ``Configuration/allowedHosts`` as lowercase UTF-8 bytes, so that a check compares bytes
+    /// without allocating.
+    internal let _allowedHosts: [[UInt8]]
+
+    /// ``Configuration/routes`` as UTF-8 bytes.
+    internal let _routes: [[UInt8]]?
+
+    /// Creates a validator; host names and routes are converted once, here.
+    ///
+    /// - Complexity: O(total length of hosts and routes).
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        self._allowedHosts = configuration.allowedHosts.map { host in
+            host.utf8.map { byte in Self._asciiLowercased(byte) }
+        }
+        self._routes = configuration.routes.map { routes in routes.map { Array($0.utf8) } }
+    }
+
+    /// Validates the decoded payload `decodedPayload` (any bytes) without allocating.
+    ///
+    /// - Returns: the canonical link, or the first reason in ``LinkRejection/precedence`` that
+    ///   applies.
+    /// - Complexity: O(n) in the payload length (plus the host and route tables), no allocation.
+    public func validate(_ decodedPayload: UnsafeRawBufferPointer) -> Result<DeepLink, LinkRejection> {
+        _validate(decodedPayload)
+    }
+
+    /// Validates a decoded payload given as a `String` (always valid UTF-8, so never
+    /// ``LinkRejection/invalidUTF8``). Allocates only if the string is not stored contiguously.
+    public func validate(_ payload: String) -> Result<DeepLink, LinkRejection> {
+        var contiguous = payload
+        return contiguous.withUTF8 { bytes in _validate(UnsafeRawBufferPointer(bytes)) }
+    }
+}

@@ -1,0 +1,165 @@
+/// Byte-level decoding of WHATWG `application/x-www-form-urlencoded` names and values: `+` is a
+/// space, a `%` followed by two hex digits is the byte they spell, and any other `%` stays literal.
+///
+/// Every function works on borrowed bytes and either streams the decoded bytes (``DecodedBytes``),
+/// compares them with expected bytes, or writes them into a buffer the caller owns; none of them
+/// allocates. Decoding never makes bytes longer, so a destination as large as the raw bytes is
+/// always enough.
+///
+/// The decoded bytes are not necessarily UTF-8 (`%FF` decodes to the byte 0xFF): display code reads
+/// them with U+FFFD for invalid sequences (as WHATWG does), validation sees them as they are.
+///
+/// Thread safety: stateless; every member may be called from any thread.
+public enum FormDecoding {
+    /// The decoded bytes of one raw name or value, produced one at a time.
+    ///
+    /// Thread safety: a value type over borrowed bytes; use it only while those bytes are alive.
+    public struct DecodedBytes: Sequence, IteratorProtocol {
+        @usableFromInline
+        internal let _raw: UnsafeRawBufferPointer
+
+        @usableFromInline
+        internal var _index: Int
+
+        /// Decodes `raw`, which must stay valid while this value is used.
+        @inlinable
+        public init(_ raw: UnsafeRawBufferPointer) {
+            self._raw = raw
+            self._index = 0
+        }
+
+        /// The next decoded byte, or `nil` at the end.
+        ///
+        /// - Complexity: O(1).
+        @inlinable
+        public mutating func next() -> UInt8? {
+            let count = _raw.count
+            guard _index < count else { return nil }
+            let byte = _raw[_index]
+            switch byte {
+            case UInt8(ascii: "+"):
+                _index += 1
+                return UInt8(ascii: " ")
+            case UInt8(ascii: "%"):
+                if _index + 2 < count {
+                    let high = FormDecoding.hexValue(_raw[_index + 1])
+                    let low = FormDecoding.hexValue(_raw[_index + 2])
+                    if high | low < 16 {
+                        _index += 3
+                        return high &<< 4 | low
+                    }
+                }
+                _index += 1
+                return byte
+            default:
+                _index += 1
+                return byte
+            }
+        }
+    }
+
+    /// The value of a hex digit (`0-9`, `a-f`, `A-F`), or 0xFF for any other byte.
+    @inlinable
+    public static func hexValue(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
+        default: 0xFF
+        }
+    }
+
+    /// The number of bytes `raw` decodes to.
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    public static func decodedCount(_ raw: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        var bytes = DecodedBytes(raw)
+        while bytes.next() != nil { count += 1 }
+        return count
+    }
+
+    /// Decodes `raw` into `destination` and returns the number of bytes written, or `nil` (with
+    /// `destination` partly written) when it does not fit. A destination of `raw.count` bytes always
+    /// suffices.
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    public static func decode(_ raw: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int? {
+        var written = 0
+        var bytes = DecodedBytes(raw)
+        while let byte = bytes.next() {
+            guard written < destination.count else { return nil }
+            destination[written] = byte
+            written += 1
+        }
+        return written
+    }
+
+    /// Whether `raw` decodes to exactly `expected`, compared byte by byte without materialising.
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    public static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: UnsafeRawBufferPointer) -> Bool {
+        // A decoded byte takes one to three raw bytes, which bounds the raw length quickly.
+        guard raw.count >= expected.count, raw.count <= expected.count &* 3 else { return false }
+        var bytes = DecodedBytes(raw)
+        for index in 0..<expected.count {
+            guard let byte = bytes.next(), byte == expected[index] else { return false }
+        }
+        return bytes.next() == nil
+    }
+
+    /// Whether `raw` decodes to exactly the UTF-8 of `expected` (no allocation).
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    public static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: StaticString) -> Bool {
+        expected.withUTF8Buffer { decoded(raw, equals: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether `raw` decodes to exactly the UTF-8 of `expected`, without copying or allocating for
+    /// native strings.
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    public static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: String) -> Bool {
+        let contiguous = expected.utf8.withContiguousStorageIfAvailable {
+            decoded(raw, equals: UnsafeRawBufferPointer($0))
+        }
+        if let contiguous { return contiguous }
+        var bytes = DecodedBytes(raw)
+        for expectedByte in expected.utf8 {
+            guard let byte = bytes.next(), byte == expectedByte else { return false }
+        }
+        return bytes.next() == nil
+    }
+
+    /// Whether `raw` looks like a form that was percent-encoded a second time: it has no raw `=`
+    /// and no raw `&`, but an encoded one (`%3D` or `%26`, either case) inside. Such referrers are
+    /// decoded once and parsed again.
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    public static func isDoubleEncoded(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var sawEncodedSeparator = false
+        var index = 0
+        let count = raw.count
+        while index < count {
+            let byte = raw[index]
+            if byte == UInt8(ascii: "=") || byte == UInt8(ascii: "&") { return false }
+            if byte == UInt8(ascii: "%"), index + 2 < count {
+                let high = raw[index + 1]
+                let low = raw[index + 2]
+                if (high == UInt8(ascii: "3") && (low == UInt8(ascii: "D") || low == UInt8(ascii: "d")))
+                    || (high == UInt8(ascii: "2") && low == UInt8(ascii: "6"))
+                {
+                    sawEncodedSeparator = true
+                }
+            }
+            index += 1
+        }
+        return sawEncodedSeparator
+    }
+}

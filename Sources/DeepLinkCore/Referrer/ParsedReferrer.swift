@@ -1,0 +1,72 @@
+/// A referrer that passed the parser's limits, as views into its bytes: the WHATWG fields as given,
+/// the fields that count (after undoing double encoding), the payload field and the attribution
+/// fields. Nothing is decoded until asked for.
+///
+/// Lent by ``ReferrerParser/withReferrer(in:_:)`` and valid only inside that closure; never store it.
+///
+/// Thread safety: not `Sendable`; it borrows the caller's bytes (and, for a double-encoded
+/// referrer, the parser's stack scratch).
+public struct ParsedReferrer {
+    /// The WHATWG fields of the input exactly as given (what `parse_qsl` would list).
+    public let fields: ReferrerFields
+
+    /// The fields the verdict is read from: ``fields`` itself, or for a double-encoded referrer the
+    /// fields of the input decoded once.
+    public let effectiveFields: ReferrerFields
+
+    /// Whether the input was double-encoded (no raw `=` or `&`, but `%3D`/`%26` inside) and was
+    /// therefore decoded once and parsed again.
+    public let isDoubleEncoded: Bool
+
+    /// The number of ``effectiveFields`` (at most ``ReferrerParser/Configuration/maxFields``).
+    public let fieldCount: Int
+
+    /// The first effective field named by ``ReferrerParser/Configuration/payloadKey``, or `nil`.
+    public let payload: ReferrerField?
+
+    @usableFromInline
+    internal init(
+        fields: ReferrerFields,
+        effectiveFields: ReferrerFields,
+        isDoubleEncoded: Bool,
+        fieldCount: Int,
+        payload: ReferrerField?
+    ) {
+        self.fields = fields
+        self.effectiveFields = effectiveFields
+        self.isDoubleEncoded = isDoubleEncoded
+        self.fieldCount = fieldCount
+        self.payload = payload
+        #if DEBUG
+        _checkInvariants()
+        #endif
+    }
+
+    /// The first effective field for `attribution` (e.g. `utm_source`), or `nil`.
+    ///
+    /// - Complexity: O(n) in the byte count.
+    public func field(_ attribution: AttributionField) -> ReferrerField? {
+        effectiveFields.first(named: attribution.key)
+    }
+
+    /// Play's placeholder, when `utm_source` and `utm_medium` (their first occurrences, decoded)
+    /// are `google-play`/`organic` or both `(not set)`; otherwise `nil`.
+    ///
+    /// - Complexity: O(n) in the byte count.
+    public var placeholder: PlayPlaceholder? {
+        guard let source = field(.utmSource), let medium = field(.utmMedium) else { return nil }
+        if source.valueEquals("google-play"), medium.valueEquals("organic") { return .organic }
+        if source.valueEquals("(not set)"), medium.valueEquals("(not set)") { return .notSet }
+        return nil
+    }
+
+    #if DEBUG
+    internal func _checkInvariants() {
+        assert(fieldCount == effectiveFields.count, "fieldCount must count the effective fields")
+        assert(isDoubleEncoded || effectiveFields.bytes.baseAddress == fields.bytes.baseAddress)
+        if let payload, let base = effectiveFields.bytes.baseAddress, let name = payload.rawName.baseAddress {
+            assert(name >= base && name + payload.rawName.count <= base + effectiveFields.bytes.count)
+        }
+    }
+    #endif
+}

@@ -1,0 +1,8 @@
+extension ReferrerError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .inputTooLong(let length, let limit): "inputTooLong (\(length) bytes, limit \(limit))"
+        case .tooManyFields(let count, let limit): "tooManyFields (\(count) fields, limit \(limit))"
+        }
+    }
+}

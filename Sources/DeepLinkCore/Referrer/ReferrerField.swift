@@ -1,0 +1,105 @@
+/// One `name=value` field of a referrer, as a view into the parsed bytes: nothing is copied or
+/// decoded until asked for.
+///
+/// ``rawName`` and ``rawValue`` are the bytes as they appear in the input (still encoded). The
+/// decoded forms are produced lazily: compared against a literal (``nameEquals(_:)-(StaticString)``),
+/// written into a buffer the caller supplies (``decodeValue(into:)``), lent to a closure
+/// (``withDecodedValue(_:)``) or, for display only, materialised as a `String` with U+FFFD for
+/// invalid UTF-8 (``decodedName``).
+///
+/// A field is only valid inside the closure that received it (``ReferrerParser/withReferrer(in:_:)``
+/// or iteration of ``ReferrerFields`` over bytes that closure lends); never store one.
+///
+/// Thread safety: not `Sendable`; it borrows bytes owned by the caller of the parser.
+public struct ReferrerField {
+    /// The name as it appears in the input (before `=`), still encoded.
+    public let rawName: UnsafeRawBufferPointer
+
+    /// The value as it appears in the input (after the first `=`), still encoded; empty when the
+    /// field has no `=`.
+    public let rawValue: UnsafeRawBufferPointer
+
+    /// Whether the field contained a `=` (`key=` and `key` both have an empty value).
+    public let hasSeparator: Bool
+
+    @inlinable
+    internal init(rawName: UnsafeRawBufferPointer, rawValue: UnsafeRawBufferPointer, hasSeparator: Bool) {
+        self.rawName = rawName
+        self.rawValue = rawValue
+        self.hasSeparator = hasSeparator
+    }
+
+    /// The whole field as it appears in the input (`name=value` or `name`).
+    @inlinable
+    public var rawField: UnsafeRawBufferPointer {
+        guard hasSeparator, let base = rawName.baseAddress else { return rawName }
+        return UnsafeRawBufferPointer(start: base, count: rawName.count + 1 + rawValue.count)
+    }
+
+    /// Whether the decoded name equals `literal` (no allocation, no materialisation).
+    ///
+    /// - Complexity: O(n) in the name's length.
+    @inlinable
+    public func nameEquals(_ literal: StaticString) -> Bool { FormDecoding.decoded(rawName, equals: literal) }
+
+    /// Whether the decoded name equals the UTF-8 of `name` (no allocation for native strings).
+    ///
+    /// - Complexity: O(n) in the name's length.
+    @inlinable
+    public func nameEquals(_ name: String) -> Bool { FormDecoding.decoded(rawName, equals: name) }
+
+    /// Whether the decoded value equals `literal` (no allocation, no materialisation).
+    ///
+    /// - Complexity: O(n) in the value's length.
+    @inlinable
+    public func valueEquals(_ literal: StaticString) -> Bool { FormDecoding.decoded(rawValue, equals: literal) }
+
+    /// The decoded name's length in bytes (decodes without storing).
+    public var decodedNameCount: Int { FormDecoding.decodedCount(rawName) }
+
+    /// The decoded value's length in bytes (decodes without storing).
+    public var decodedValueCount: Int { FormDecoding.decodedCount(rawValue) }
+
+    /// Decodes the name into `destination`; returns the byte count, or `nil` when it does not fit
+    /// (`rawName.count` bytes always fit).
+    @inlinable
+    public func decodeName(into destination: UnsafeMutableRawBufferPointer) -> Int? {
+        FormDecoding.decode(rawName, into: destination)
+    }
+
+    /// Decodes the value into `destination`; returns the byte count, or `nil` when it does not fit
+    /// (`rawValue.count` bytes always fit).
+    @inlinable
+    public func decodeValue(into destination: UnsafeMutableRawBufferPointer) -> Int? {
+        FormDecoding.decode(rawValue, into: destination)
+    }
+
+    /// Lends `body` the decoded name, decoded into scratch space on the stack (no heap allocation
+    /// for names up to ``ReferrerParser/Configuration/inputBytesCeiling`` bytes). The bytes are
+    /// valid only inside `body` and may be invalid UTF-8.
+    public func withDecodedName<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try _withDecoded(rawName, body)
+    }
+
+    /// Lends `body` the decoded value (see ``withDecodedName(_:)``).
+    public func withDecodedValue<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try _withDecoded(rawValue, body)
+    }
+
+    /// The decoded name as a `String`, invalid UTF-8 replaced by U+FFFD (allocates; for display).
+    public var decodedName: String { withDecodedName { String(decoding: $0, as: UTF8.self) } }
+
+    /// The decoded value as a `String`, invalid UTF-8 replaced by U+FFFD (allocates; for display).
+    public var decodedValue: String { withDecodedValue { String(decoding: $0, as: UTF8.self) } }
+
+    private func _withDecoded<R, E: Error>(
+        _ raw: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
+        try _withScratchBytes(capacity: raw.count) { (scratch: UnsafeMutableRawBufferPointer) throws(E) -> R in
+            // The scratch holds raw.count bytes and decoding never grows the bytes.
+            let count = FormDecoding.decode(raw, into: scratch) ?? 0
+            return try body(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+        }
+    }
+}

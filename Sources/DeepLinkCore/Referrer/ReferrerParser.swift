@@ -1,0 +1,133 @@
+/// Parses Google Play Install Referrer strings without copying or allocating, and turns them into a
+/// ``ReferrerVerdict``.
+///
+/// A referrer such as `utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42` is read per WHATWG
+/// `application/x-www-form-urlencoded`: split on `&`, skip empty pieces, split at the first `=`,
+/// `+` is a space, valid `%XX` escapes decode and invalid ones stay literal. Fields are views into
+/// the input (``ReferrerFields``, ``ReferrerField``); decoding is lazy, into stack scratch space or
+/// a buffer the caller supplies.
+///
+/// On top of the grammar the parser knows what Play sends in the wild:
+/// - the payload key (``Configuration/payloadKey``, default `deeplink`) and the attribution fields
+///   (``AttributionField``);
+/// - Play's placeholders, `utm_source=google-play&utm_medium=organic` (``ReferrerVerdict/organic``)
+///   and `utm_source=(not%20set)&utm_medium=(not%20set)` (``ReferrerVerdict/notSet``);
+/// - double-encoded referrers (no raw `=` or `&`, but `%3D`/`%26` inside), which are decoded once
+///   into stack scratch space and parsed again;
+/// - bare tokens (`1234567`), which carry no payload.
+///
+/// Limits (``Configuration/maxInputBytes``, ``Configuration/maxFields``) are checked before anything
+/// else and reported as a named ``ReferrerError``. Any byte sequence at all is safe to pass.
+///
+/// When a referrer carries a payload *and* a placeholder, the payload wins: the placeholders are
+/// what Play sends instead of a campaign, not alongside one. When the payload key occurs more than
+/// once, the first occurrence counts (as `URLSearchParams.get` does).
+///
+/// Thread safety: an immutable value; `Sendable`. One parser may serve any number of threads.
+///
+/// - Complexity: Every operation is O(n) in the input length (a few passes); none allocates.
+public struct ReferrerParser: Sendable {
+    /// What the parser looks for and how much input it accepts.
+    ///
+    /// Thread safety: a value type; `Sendable`.
+    public struct Configuration: Sendable, Hashable {
+        /// The largest ``maxInputBytes`` the parser supports: the size of its fixed stack scratch
+        /// space for double-encoded referrers and decoded values.
+        public static let inputBytesCeiling = 8192
+
+        /// The field that carries the deep link (default `deeplink`), compared with decoded names.
+        public var payloadKey: String
+
+        /// Inputs longer than this many bytes are refused with ``ReferrerError/inputTooLong(length:limit:)``.
+        /// Between 0 and ``inputBytesCeiling`` (values outside are clamped). Default 4,096.
+        public var maxInputBytes: Int {
+            didSet { maxInputBytes = Self._clampedInputBytes(maxInputBytes) }
+        }
+
+        /// Inputs with more non-empty fields than this are refused with
+        /// ``ReferrerError/tooManyFields(count:limit:)``. At least 0 (negative values are clamped).
+        /// Default 64.
+        public var maxFields: Int {
+            didSet { maxFields = max(0, maxFields) }
+        }
+
+        public init(payloadKey: String = "deeplink", maxInputBytes: Int = 4096, maxFields: Int = 64) {
+            self.payloadKey = payloadKey
+            self.maxInputBytes = Self._clampedInputBytes(maxInputBytes)
+            self.maxFields = max(0, maxFields)
+        }
+
+        private static func _clampedInputBytes(_ value: Int) -> Int { min(max(0, value), inputBytesCeiling) }
+    }
+
+    /// The configuration this parser applies.
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Checks the limits, undoes double encoding, finds the payload, and lends `body` the result.
+    /// Returns `body`'s result, or the limit that `input` broke.
+    ///
+    /// Everything `body` receives is a view into `input` (or into stack scratch space) and valid
+    /// only while `body` runs.
+    ///
+    /// - Complexity: O(n) in `input.count`; no heap allocation.
+    public func withReferrer<R, E: Error>(
+        in input: UnsafeRawBufferPointer,
+        _ body: (ParsedReferrer) throws(E) -> R
+    ) throws(E) -> Result<R, ReferrerError> {
+        guard input.count <= configuration.maxInputBytes else {
+            return .failure(.inputTooLong(length: input.count, limit: configuration.maxInputBytes))
+        }
+        let fields = ReferrerFields(unsafeBytes: input)
+        let outerCount = fields.count
+        guard outerCount <= configuration.maxFields else {
+            return .failure(.tooManyFields(count: outerCount, limit: configuration.maxFields))
+        }
+        guard FormDecoding.isDoubleEncoded(input) else {
+            let parsed = ParsedReferrer(
+                fields: fields,
+                effectiveFields: fields,
+                isDoubleEncoded: false,
+                fieldCount: outerCount,
+                payload: fields.first(named: configuration.payloadKey)
+            )
+            return .success(try body(parsed))
+        }
+        return try _withScratchBytes(capacity: input.count) {
+            (scratch: UnsafeMutableRawBufferPointer) throws(E) -> Result<R, ReferrerError> in
+            // The scratch holds input.count bytes and decoding never grows the bytes.
+            let decodedCount = FormDecoding.decode(input, into: scratch) ?? 0
+            let inner = ReferrerFields(unsafeBytes: UnsafeRawBufferPointer(rebasing: scratch[0..<decodedCount]))
+            let innerCount = inner.count
+            guard innerCount <= configuration.maxFields else {
+                return .failure(.tooManyFields(count: innerCount, limit: configuration.maxFields))
+            }
+            let parsed = ParsedReferrer(
+                fields: fields,
+                effectiveFields: inner,
+                isDoubleEncoded: true,
+                fieldCount: innerCount,
+                payload: inner.first(named: configuration.payloadKey)
+            )
+            return .success(try body(parsed))
+        }
+    }
+
+    /// Lends `body` the decoded value of the first effective field named `key` (after undoing double
+    /// encoding), or `nil` when there is none; or returns the limit `input` broke. The value may be
+    /// invalid UTF-8 and is valid only inside `body`.
+    ///
+    /// - Complexity: O(n) in `input.count`; no heap allocation.
+    public func withValue<R, E: Error>(
+        forKey key: String,
+        in input: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer?) throws(E) -> R
+    ) throws(E) -> Result<R, ReferrerError> {
+        try withReferrer(in: input) { (parsed: ParsedReferrer) throws(E) -> R in
+            try parsed.effectiveFields.withValue(forKey: key, body)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// `deeplink-bench merge --out DIR DIR...`: merges the report directories of a sharded run into
+/// one report directory (see ``ReportMerger``).
+public struct MergeCommand: BenchCommand {
+    public static let configuration = CommandConfiguration(
+        name: "merge",
+        abstract: "Merge the report directories of a sharded run into one report.",
+        usage: "merge --out DIR SHARD_DIR...",
+        discussion: """
+            Counters and allocated bytes are summed, latency histograms merged exactly (from \
+            histograms.csv), violations united, manifests combined. Exit 0 on success, 2 on a usage \
+            or input error (named).
+            """,
+        options: [OptionSpec("--out", value: "dir", help: "Directory to write the merged report to.")]
+    )
+
+    public var output: String
+    public var inputs: [String]
+    public var commandLine: [String]
+
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        guard let output = arguments.string("--out"), !output.isEmpty else { throw .missingArgument("--out DIR") }
+        guard !arguments.positionals.isEmpty else { throw .missingArgument("at least one shard report directory") }
+        self.output = output
+        self.inputs = arguments.positionals
+        self.commandLine = ["deeplink-bench", "merge", "--out", output] + arguments.positionals
+    }
+
+    public mutating func run(io: CommandIO) throws -> Int32 {
+        do {
+            var reports: [RunReport] = []
+            for input in inputs { reports.append(try ReportReader.read(input)) }
+            let merged = try ReportMerger.merge(reports, sources: inputs, commandLine: commandLine)
+            try ReportWriter.write(merged, to: output)
+            let journeys = merged.strategies.map(\.journeys).max() ?? 0
+            io.out("merged \(inputs.count) reports (\(journeys) journeys per strategy) into \(output)\n")
+            return 0
+        } catch let error as ReportError {
+            io.err("error: merge: \(error)\n")
+            return 2
+        }
+    }
+}

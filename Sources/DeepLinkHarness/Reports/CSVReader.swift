@@ -1,0 +1,197 @@
+/// A strict RFC 4180 CSV parser: the first record is the header; every record must have as many
+/// fields as the header; quoted fields may hold commas, doubled quotes, CR and LF. Records may end
+/// with CRLF or LF, and the last one may have no terminator. Anything else is a named
+/// ``CSVError`` (never a crash): an unterminated quote, a stray quote, a ragged row, a missing or
+/// duplicate column.
+///
+/// Thread safety: a value type holding parsed text; immutable after parsing.
+public struct CSVTable: Sendable, Equatable {
+    /// The header row's column names, in file order.
+    public let header: [String]
+    /// The records after the header, each with `header.count` fields.
+    public let rows: [[String]]
+    /// For each row, the physical line it starts on (for error messages).
+    public let rowLines: [Int]
+
+    /// Parses `text`.
+    ///
+    /// - Complexity: O(n) in the length of `text`.
+    public init(parsing text: String) throws(CSVError) {
+        var records = try CSVReader.records(in: text)
+        guard !records.isEmpty else { throw .empty }
+        let headerRecord = records.removeFirst()
+        var seen = Set<String>()
+        for name in headerRecord.fields where !seen.insert(name).inserted { throw .duplicateColumn(name) }
+        for record in records where record.fields.count != headerRecord.fields.count {
+            throw .raggedRow(line: record.line, expected: headerRecord.fields.count, found: record.fields.count)
+        }
+        header = headerRecord.fields
+        rows = records.map(\.fields)
+        rowLines = records.map(\.line)
+    }
+
+    /// Parses UTF-8 `bytes`.
+    public init(parsing bytes: [UInt8]) throws(CSVError) {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+        try self.init(parsing: text)
+    }
+
+    /// The position of the column named `name`, or ``CSVError/missingColumn(_:)``.
+    public func columnIndex(_ name: String) throws(CSVError) -> Int {
+        guard let index = header.firstIndex(of: name) else { throw .missingColumn(name) }
+        return index
+    }
+
+    /// Checks that every column in `names` is present; throws for the first one missing.
+    public func require(_ names: [String]) throws(CSVError) {
+        for name in names { _ = try columnIndex(name) }
+    }
+
+    /// The rows as dictionaries keyed by column name.
+    public var records: [[String: String]] {
+        rows.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    /// The unsigned integer in column `name` of row `row`, or a named error.
+    public func unsigned(_ name: String, row: Int) throws(CSVError) -> UInt64 {
+        let value = rows[row][try columnIndex(name)]
+        guard let number = UInt64(value) else {
+            throw .invalidNumber(column: name, line: rowLines[row], value: value)
+        }
+        return number
+    }
+
+    /// The number in column `name` of row `row`, or a named error.
+    public func double(_ name: String, row: Int) throws(CSVError) -> Double {
+        let value = rows[row][try columnIndex(name)]
+        guard CSVWriter.isPlainNumber(value), let number = Double(value) else {
+            throw .invalidNumber(column: name, line: rowLines[row], value: value)
+        }
+        return number
+    }
+
+    /// The text in column `name` of row `row`.
+    public func string(_ name: String, row: Int) throws(CSVError) -> String {
+        rows[row][try columnIndex(name)]
+    }
+}
+
+/// The record scanner behind ``CSVTable``.
+public enum CSVReader {
+    /// One record: its fields and the physical line it starts on.
+    public struct Record: Sendable, Equatable {
+        public var fields: [String]
+        public var line: Int
+    }
+
+    private enum State {
+        /// At the start of a field (after a comma or at the start of a record).
+        case fieldStart
+        /// Inside an unquoted field.
+        case unquoted
+        /// Inside a quoted field.
+        case quoted
+        /// Just read a `"` inside a quoted field: a doubled quote or the closing one.
+        case quoteInQuoted
+    }
+
+    /// Splits `text` into records without checking field counts.
+    ///
+    /// - Complexity: O(n).
+    public static func records(in text: String) throws(CSVError) -> [Record] {
+        var records: [Record] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var state = State.fieldStart
+        var line = 1
+        var recordLine = 1
+        var quoteLine = 1
+        var inRecord = false
+        let bytes = Array(text.utf8)
+        var index = 0
+
+        func endField() {
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+        }
+        func endRecord() {
+            endField()
+            records.append(Record(fields: fields, line: recordLine))
+            fields.removeAll(keepingCapacity: true)
+            inRecord = false
+        }
+
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if !inRecord {
+                inRecord = true
+                recordLine = line
+            }
+            switch state {
+            case .fieldStart, .unquoted:
+                switch byte {
+                case UInt8(ascii: ","):
+                    endField()
+                    state = .fieldStart
+                case UInt8(ascii: "\n"):
+                    endRecord()
+                    line += 1
+                    state = .fieldStart
+                case UInt8(ascii: "\r"):
+                    // CRLF ends a record; a bare CR in an unquoted field is not allowed by RFC 4180.
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else {
+                        throw .bareCarriageReturn(line: line)
+                    }
+                    index += 1
+                    endRecord()
+                    line += 1
+                    state = .fieldStart
+                case UInt8(ascii: "\""):
+                    guard state == .fieldStart else { throw .unexpectedQuote(line: line) }
+                    quoteLine = line
+                    state = .quoted
+                default:
+                    field.append(byte)
+                    state = .unquoted
+                }
+            case .quoted:
+                if byte == UInt8(ascii: "\"") {
+                    state = .quoteInQuoted
+                } else {
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    field.append(byte)
+                }
+            case .quoteInQuoted:
+                switch byte {
+                case UInt8(ascii: "\""):
+                    field.append(byte)
+                    state = .quoted
+                case UInt8(ascii: ","):
+                    endField()
+                    state = .fieldStart
+                case UInt8(ascii: "\n"):
+                    endRecord()
+                    line += 1
+                    state = .fieldStart
+                case UInt8(ascii: "\r"):
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else {
+                        throw .bareCarriageReturn(line: line)
+                    }
+                    index += 1
+                    endRecord()
+                    line += 1
+                    state = .fieldStart
+                default:
+                    throw .unexpectedQuote(line: line)
+                }
+            }
+        }
+        switch state {
+        case .quoted: throw .unterminatedQuote(line: quoteLine)
+        case .fieldStart, .unquoted, .quoteInQuoted:
+            if inRecord { endRecord() }
+        }
+        return records
+    }
+}

@@ -1,0 +1,83 @@
+/// Combines the reports of the shards of one run (`deeplink-bench run --shard i/n`) into the
+/// report of the whole run: counters and bytes summed, histograms merged exactly, violations
+/// united (the writer keeps the lowest journey indices, which the shards' own first 1,000 contain,
+/// so the merged violations.csv equals an unsharded run's), manifests combined.
+///
+/// Run-level fields: `journeys` summed; `wallNanos` and each strategy's wall time the largest
+/// (shards run side by side), so `journeys_per_s` is the aggregate rate; `threads` the largest;
+/// peak RSS the largest (per machine). Shards must share the seed (else they are not one run).
+///
+/// Thread safety: stateless.
+public enum ReportMerger {
+    /// The merged report of `reports` (at least one).
+    ///
+    /// - Parameters:
+    ///   - sources: the directories they were read from, recorded in the manifest.
+    ///   - commandLine: the merge's own command line, recorded in the manifest.
+    public static func merge(
+        _ reports: [RunReport],
+        sources: [String],
+        commandLine: [String]
+    ) throws(ReportError)
+        -> RunReport
+    {
+        guard let first = reports.first else { throw .incompatible("nothing to merge: no report directories given") }
+        for (index, report) in reports.enumerated() where report.seed != first.seed {
+            let source = index < sources.count ? sources[index] : "report \(index)"
+            throw .incompatible("\(source) has seed \(report.seed), the first report has \(first.seed): not one run")
+        }
+        var strategies: [StrategyReport] = []
+        for report in reports {
+            for strategy in report.strategies {
+                guard let index = strategies.firstIndex(where: { $0.name == strategy.name }) else {
+                    strategies.append(strategy)
+                    continue
+                }
+                strategies[index].journeys += strategy.journeys
+                strategies[index].wallNanos = Swift.max(strategies[index].wallNanos, strategy.wallNanos)
+                strategies[index].allocatedBytes &+= strategy.allocatedBytes
+                for (key, count) in strategy.outcomeCounts {
+                    strategies[index].outcomeCounts[key, default: 0] &+= count
+                }
+                for (metric, histogram) in strategy.histograms {
+                    strategies[index].histograms[metric, default: Histogram()].merge(histogram)
+                }
+                strategies[index].violations += strategy.violations
+            }
+        }
+        let runIDs = unique(reports.map(\.runID))
+        return RunReport(
+            runID: runIDs.count == 1 ? runIDs[0] : runIDs.joined(separator: "+"),
+            seed: first.seed,
+            journeys: reports.reduce(0) { $0 + $1.journeys },
+            threads: reports.map(\.threads).max() ?? 0,
+            wallNanos: reports.map(\.wallNanos).max() ?? 0,
+            peakRSSBytes: reports.map(\.peakRSSBytes).max() ?? 0,
+            manifest: combine(reports.map(\.manifest), sources: sources, commandLine: commandLine),
+            strategies: strategies
+        )
+    }
+
+    /// One manifest for merged shards: each field kept when equal everywhere, else the distinct
+    /// values joined with " | "; start time the earliest; `mergedFrom` the sources.
+    public static func combine(_ manifests: [RunManifest], sources: [String], commandLine: [String]) -> RunManifest {
+        func joined(_ values: [String]) -> String { unique(values).joined(separator: " | ") }
+        let cores = unique(manifests.map { String($0.cores) })
+        return RunManifest(
+            commit: joined(manifests.map(\.commit)),
+            toolchain: joined(manifests.map(\.toolchain)),
+            cpuModel: joined(manifests.map(\.cpuModel)),
+            cores: cores.count == 1 ? (manifests.first?.cores ?? 0) : (manifests.map(\.cores).max() ?? 0),
+            allocator: joined(manifests.map(\.allocator)),
+            commandLine: commandLine,
+            startTime: manifests.map(\.startTime).min { ReportSchema.precedes($0, $1) } ?? "",
+            shard: nil,
+            mergedFrom: sources
+        )
+    }
+
+    private static func unique(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+    }
+}

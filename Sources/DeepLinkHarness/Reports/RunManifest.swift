@@ -1,0 +1,112 @@
+/// The environment of a run, written as `manifest.json`: which code (commit, toolchain), on what
+/// (CPU model, cores, allocator), how it was invoked (command line) and when (start time, ISO 8601
+/// UTC). ``RunManifest/current(commandLine:)`` gathers it; `gate` refuses to compare runs whose
+/// CPU model, cores or allocator differ.
+///
+/// A merged report (`deeplink-bench merge`) combines shard manifests: fields equal in every shard
+/// are kept, differing ones are joined with " | ", and ``mergedFrom`` lists the shard directories.
+///
+/// Thread safety: a value type.
+public struct RunManifest: Sendable, Equatable, Codable {
+    /// `git rev-parse HEAD` at run time, else the `DEEPLINK_COMMIT` environment variable, else
+    /// "unknown".
+    public var commit: String
+    /// The compiler that built the binary (from `#if compiler(...)`) and the language mode.
+    public var toolchain: String
+    public var cpuModel: String
+    public var cores: Int
+    /// "jemalloc <version>" or "system".
+    public var allocator: String
+    public var commandLine: [String]
+    /// ISO 8601 UTC, millisecond precision, e.g. `2026-11-30T22:41:37.123Z`.
+    public var startTime: String
+    /// `i/n` for a shard of a sharded run, nil otherwise.
+    public var shard: String?
+    /// The report directories a merged report was made from; empty for a run.
+    public var mergedFrom: [String]
+
+    public init(
+        commit: String,
+        toolchain: String,
+        cpuModel: String,
+        cores: Int,
+        allocator: String,
+        commandLine: [String],
+        startTime: String,
+        shard: String? = nil,
+        mergedFrom: [String] = []
+    ) {
+        self.commit = commit
+        self.toolchain = toolchain
+        self.cpuModel = cpuModel
+        self.cores = cores
+        self.allocator = allocator
+        self.commandLine = commandLine
+        self.startTime = startTime
+        self.shard = shard
+        self.mergedFrom = mergedFrom
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case commit
+        case toolchain
+        case cpuModel = "cpu_model"
+        case cores
+        case allocator
+        case commandLine = "command_line"
+        case startTime = "start_time"
+        case shard
+        case mergedFrom = "merged_from"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        commit = try container.decode(String.self, forKey: .commit)
+        toolchain = try container.decode(String.self, forKey: .toolchain)
+        cpuModel = try container.decode(String.self, forKey: .cpuModel)
+        cores = try container.decode(Int.self, forKey: .cores)
+        allocator = try container.decode(String.self, forKey: .allocator)
+        commandLine = try container.decode([String].self, forKey: .commandLine)
+        startTime = try container.decode(String.self, forKey: .startTime)
+        shard = try container.decodeIfPresent(String.self, forKey: .shard)
+        mergedFrom = try container.decodeIfPresent([String].self, forKey: .mergedFrom) ?? []
+    }
+
+    /// The manifest of this process now: commit, toolchain, CPU, cores, allocator, `commandLine`
+    /// and the current time.
+    public static func current(commandLine: [String]) -> RunManifest {
+        RunManifest(
+            commit: Self.currentCommit(),
+            toolchain: Self.toolchain,
+            cpuModel: ResourceUsage.cpuModel(),
+            cores: ResourceUsage.coreCount(),
+            allocator: ResourceUsage.allocator(),
+            commandLine: commandLine,
+            startTime: Self.iso8601(nanosecondsSinceEpoch: Self.nowNanosecondsSinceEpoch())
+        )
+    }
+
+    /// The compiler version this binary was built with, from `#if compiler(...)`.
+    public static var toolchain: String {
+        #if compiler(>=6.4)
+        let compiler = "Swift compiler >= 6.4"
+        #elseif compiler(>=6.3)
+        let compiler = "Swift compiler 6.3"
+        #elseif compiler(>=6.2)
+        let compiler = "Swift compiler 6.2"
+        #else
+        let compiler = "Swift compiler < 6.2"
+        #endif
+        #if swift(>=6.0)
+        let mode = "language mode 6"
+        #else
+        let mode = "language mode 5"
+        #endif
+        #if DEBUG
+        let configuration = "debug"
+        #else
+        let configuration = "release"
+        #endif
+        return "\(compiler), \(mode), \(configuration) build"
+    }
+}

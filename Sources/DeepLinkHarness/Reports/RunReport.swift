@@ -1,0 +1,211 @@
+/// One journey's outcome in one scenario class: the key of a strategy's outcome counters.
+///
+/// `outcome` is one of ``Outcome``'s names: `routed`, `misrouted`, `duplicated`, `premature`,
+/// `lost`, `expired`, `rejected:<reason>`, `superseded`, `organic`, `notSet`, `noLink`,
+/// `crashWindow`.
+///
+/// Thread safety: a value type.
+public struct OutcomeKey: Sendable, Hashable {
+    public var scenarioClass: String
+    public var outcome: String
+
+    public init(scenarioClass: String, outcome: String) {
+        self.scenarioClass = scenarioClass
+        self.outcome = outcome
+    }
+}
+
+/// One violating journey (misrouted, duplicated, premature or lost), with what is needed to replay
+/// it: strategy, seed and journey index, plus the expected and actual outcome and the event trace.
+///
+/// Thread safety: a value type.
+public struct ViolationRecord: Sendable, Equatable {
+    public var strategy: String
+    public var seed: UInt64
+    public var journey: UInt64
+    public var scenarioClass: String
+    public var expected: String
+    public var actual: String
+    public var trace: String
+
+    public init(
+        strategy: String,
+        seed: UInt64,
+        journey: UInt64,
+        scenarioClass: String,
+        expected: String,
+        actual: String,
+        trace: String
+    ) {
+        self.strategy = strategy
+        self.seed = seed
+        self.journey = journey
+        self.scenarioClass = scenarioClass
+        self.expected = expected
+        self.actual = actual
+        self.trace = trace
+    }
+}
+
+/// What one strategy did over a run: journeys, wall time, outcome counters per scenario class,
+/// latency histograms per metric, bytes allocated, and the first violating journeys.
+///
+/// `histograms` is keyed by metric name (``Metric``): `parse`, `validate`, `enqueue`,
+/// `gate_open_to_route`, `journey` (others are allowed and reported too).
+///
+/// Thread safety: a value type.
+public struct StrategyReport: Sendable {
+    public var name: String
+    public var journeys: Int
+    public var wallNanos: UInt64
+    public var outcomeCounts: [OutcomeKey: UInt64]
+    public var histograms: [String: Histogram]
+    public var allocatedBytes: UInt64
+    public var violations: [ViolationRecord]
+
+    public init(
+        name: String,
+        journeys: Int = 0,
+        wallNanos: UInt64 = 0,
+        outcomeCounts: [OutcomeKey: UInt64] = [:],
+        histograms: [String: Histogram] = [:],
+        allocatedBytes: UInt64 = 0,
+        violations: [ViolationRecord] = []
+    ) {
+        self.name = name
+        self.journeys = journeys
+        self.wallNanos = wallNanos
+        self.outcomeCounts = outcomeCounts
+        self.histograms = histograms
+        self.allocatedBytes = allocatedBytes
+        self.violations = violations
+    }
+
+    /// Journeys per outcome summed over scenario classes, keyed by summary column
+    /// (``Outcome/summaryColumn(for:)``): `rejected:<reason>` counts under `rejected`; an outcome
+    /// the report does not know counts under `unclassified`.
+    public var outcomeTotals: [String: UInt64] {
+        var totals: [String: UInt64] = [:]
+        for (key, value) in outcomeCounts {
+            totals[Outcome.summaryColumn(for: key.outcome), default: 0] &+= value
+        }
+        return totals
+    }
+
+    /// Misrouted + duplicated + premature + lost journeys.
+    public var violationCount: UInt64 {
+        let totals = outcomeTotals
+        return Outcome.violations.reduce(0) { $0 &+ totals[Outcome.summaryColumn(for: $1), default: 0] }
+    }
+
+    /// Journeys per second over this strategy's wall time (0 when no time was measured).
+    public var journeysPerSecond: Double {
+        wallNanos == 0 ? 0 : Double(journeys) * 1e9 / Double(wallNanos)
+    }
+
+    /// Bytes allocated per journey (0 with no journeys).
+    public var bytesPerJourney: Double {
+        journeys == 0 ? 0 : Double(allocatedBytes) / Double(journeys)
+    }
+}
+
+/// A whole run: its identity and parameters, resource use, environment, and one
+/// ``StrategyReport`` per strategy in the order they are reported.
+///
+/// Thread safety: a value type.
+public struct RunReport: Sendable {
+    public var runID: String
+    public var seed: UInt64
+    public var journeys: Int
+    public var threads: Int
+    public var wallNanos: UInt64
+    public var peakRSSBytes: UInt64
+    public var manifest: RunManifest
+    public var strategies: [StrategyReport]
+
+    public init(
+        runID: String,
+        seed: UInt64,
+        journeys: Int,
+        threads: Int,
+        wallNanos: UInt64,
+        peakRSSBytes: UInt64,
+        manifest: RunManifest,
+        strategies: [StrategyReport]
+    ) {
+        self.runID = runID
+        self.seed = seed
+        self.journeys = journeys
+        self.threads = threads
+        self.wallNanos = wallNanos
+        self.peakRSSBytes = peakRSSBytes
+        self.manifest = manifest
+        self.strategies = strategies
+    }
+}
+
+/// The outcome names and the metric names the reports know, in report order.
+public enum Outcome {
+    public static let routed = "routed"
+    public static let misrouted = "misrouted"
+    public static let duplicated = "duplicated"
+    public static let premature = "premature"
+    public static let lost = "lost"
+    public static let expired = "expired"
+    /// Rejections carry their reason: `rejected:<reason>`.
+    public static let rejectedPrefix = "rejected"
+    public static let superseded = "superseded"
+    public static let organic = "organic"
+    public static let notSet = "notSet"
+    public static let noLink = "noLink"
+    public static let crashWindow = "crashWindow"
+
+    /// The outcomes that count as violations.
+    public static let violations = [misrouted, duplicated, premature, lost]
+
+    /// `rejected:<reason>`.
+    public static func rejected(_ reason: String) -> String { "\(rejectedPrefix):\(reason)" }
+
+    /// Whether `outcome` is a violation (misrouted, duplicated, premature, lost).
+    public static func isViolation(_ outcome: String) -> Bool { violations.contains(outcome) }
+
+    /// The summary.csv column of each known outcome, in column order.
+    public static let summaryColumns: [(outcome: String, column: String)] = [
+        (routed, "routed"), (misrouted, "misrouted"), (duplicated, "duplicated"), (premature, "premature"),
+        (lost, "lost"), (expired, "expired"), (rejectedPrefix, "rejected"), (superseded, "superseded"),
+        (organic, "organic"), (notSet, "not_set"), (noLink, "no_link"), (crashWindow, "crash_window"),
+    ]
+
+    /// The summary.csv column an outcome counts under: its own, `rejected` for `rejected:<reason>`,
+    /// or `unclassified`.
+    public static func summaryColumn(for outcome: String) -> String {
+        if outcome == rejectedPrefix || outcome.hasPrefix(rejectedPrefix + ":") { return "rejected" }
+        for entry in summaryColumns where entry.outcome == outcome { return entry.column }
+        return "unclassified"
+    }
+}
+
+/// Latency metric names (histogram keys), in report order.
+public enum Metric {
+    public static let parse = "parse"
+    public static let validate = "validate"
+    public static let enqueue = "enqueue"
+    public static let gateOpenToRoute = "gate_open_to_route"
+    public static let journey = "journey"
+
+    public static let all = [parse, validate, enqueue, gateOpenToRoute, journey]
+
+    /// `names` in report order: the known metrics first in ``all``'s order, then others sorted.
+    public static func ordered(_ names: some Sequence<String>) -> [String] {
+        let set = Set(names)
+        let known = all.filter { set.contains($0) }
+        let others = set.subtracting(all).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return known + others
+    }
+}
+
+// Reports compare by value: a report read back from its directory equals the one written, and a
+// merge of shards equals the unsharded run (tests rely on both). Synthesised, so declared here.
+extension StrategyReport: Equatable {}
+
+extension RunReport: Equatable {}

@@ -1,0 +1,140 @@
+import DeepLinkCore
+import DeepLinkHarness
+import Testing
+
+/// A deliberately naive form parser over arrays, written straight from the WHATWG steps, to check
+/// the zero-copy parser against.
+enum ReferenceFormParser {
+    static func decode(_ raw: ArraySlice<UInt8>) -> [UInt8] {
+        let raw = Array(raw)
+        var output: [UInt8] = []
+        var index = 0
+        while index < raw.count {
+            let byte = raw[index]
+            if byte == 0x2B {
+                output.append(0x20)
+            } else if byte == 0x25, index + 2 < raw.count, let high = hex(raw[index + 1]), let low = hex(raw[index + 2])
+            {
+                output.append(high * 16 + low)
+                index += 2
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+        return output
+    }
+
+    static func hex(_ byte: UInt8) -> UInt8? {
+        guard let scalar = Unicode.Scalar(UInt32(byte)), let digit = Character(scalar).hexDigitValue else { return nil }
+        return UInt8(digit)
+    }
+
+    static func fields(_ input: [UInt8]) -> [DecodedField] {
+        input.split(separator: 0x26, omittingEmptySubsequences: true).map { piece in
+            if let equals = piece.firstIndex(of: 0x3D) {
+                return DecodedField(decode(piece[..<equals]), decode(piece[(equals + 1)...]))
+            }
+            return DecodedField(decode(piece), [])
+        }
+    }
+
+    static func isDoubleEncoded(_ input: [UInt8]) -> Bool {
+        guard !input.contains(0x3D), !input.contains(0x26) else { return false }
+        let text = String(decoding: input, as: Unicode.ASCII.self).uppercased()
+        return text.contains("%3D") || text.contains("%26")
+    }
+
+    static func summarize(_ input: [UInt8], maxBytes: Int, maxFields: Int) -> Result<ParsedSummary, ReferrerError> {
+        if input.count > maxBytes { return .failure(.inputTooLong(length: input.count, limit: maxBytes)) }
+        let outer = fields(input)
+        if outer.count > maxFields { return .failure(.tooManyFields(count: outer.count, limit: maxFields)) }
+        let doubleEncoded = isDoubleEncoded(input)
+        let effective = doubleEncoded ? fields(decode(input[...])) : outer
+        if effective.count > maxFields { return .failure(.tooManyFields(count: effective.count, limit: maxFields)) }
+        func first(_ name: String) -> [UInt8]? { effective.first { $0.name == Array(name.utf8) }?.value }
+        var placeholder: PlayPlaceholder?
+        if let source = first("utm_source"), let medium = first("utm_medium") {
+            if source == Array("google-play".utf8), medium == Array("organic".utf8) { placeholder = .organic }
+            if source == Array("(not set)".utf8), medium == Array("(not set)".utf8) { placeholder = .notSet }
+        }
+        return .success(
+            ParsedSummary(
+                fields: outer,
+                effectiveFields: effective,
+                isDoubleEncoded: doubleEncoded,
+                payload: first("deeplink"),
+                placeholder: placeholder
+            )
+        )
+    }
+}
+
+/// SplitMix64: small, fast, deterministic.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random referrers biased toward the bytes that matter to the grammar (`%`, `+`, `&`, `=`, hex
+/// digits) and the tokens that matter to the parser (keys, placeholders, encoded separators).
+func randomReferrer(using generator: inout SeededGenerator) -> [UInt8] {
+    let tokens = [
+        "deeplink", "utm_source", "utm_medium", "google-play", "organic", "(not%20set)", "(not+set)", "%3D", "%3d",
+        "%26", "%25", "%2F", "%FF", "%C3%A9",
+    ]
+    let alphabet = Array("%%%%++&&&&====0123456789abcdefABCDEFxyz3D26".utf8)
+    let length = Int.random(in: 0...40, using: &generator)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(length + 16)
+    while bytes.count < length {
+        switch Int.random(in: 0..<100, using: &generator) {
+        case 0..<12: bytes += Array(tokens.randomElement(using: &generator)!.utf8)
+        case 12..<20: bytes.append(UInt8.random(in: 0...255, using: &generator))
+        default: bytes.append(alphabet.randomElement(using: &generator)!)
+        }
+    }
+    return bytes
+}
+
+@Suite struct ReferrerPropertyTests {
+    @Test func agreesWithReferenceImplementationOnRandomBytes() {
+        let iterations = Sanitizer.isActive ? 20_000 : 100_000
+        var generator = SeededGenerator(seed: 0x5EED_2026)
+        let tight = ReferrerParser(configuration: .init(maxInputBytes: 32, maxFields: 4))
+        let roomy = ReferrerParser()
+        var mismatches = 0
+        var doubleEncodedSeen = 0
+        var errorsSeen = 0
+        for index in 0..<iterations {
+            let input = randomReferrer(using: &generator)
+            let useTight = index % 4 == 0
+            let parser = useTight ? tight : roomy
+            let actual = summarize(input, parser: parser)
+            let expected = ReferenceFormParser.summarize(
+                input,
+                maxBytes: parser.configuration.maxInputBytes,
+                maxFields: parser.configuration.maxFields
+            )
+            if actual != expected {
+                mismatches += 1
+                if mismatches <= 5 {
+                    Issue.record("mismatch for \(input): \(actual) vs reference \(expected)")
+                }
+            }
+            if case .success(let summary) = expected, summary.isDoubleEncoded { doubleEncodedSeen += 1 }
+            if case .failure = expected { errorsSeen += 1 }
+        }
+        #expect(mismatches == 0)
+        // The generator must actually reach the interesting paths.
+        #expect(doubleEncodedSeen > iterations / 200)
+        #expect(errorsSeen > iterations / 100)
+    }
+}

@@ -1,0 +1,128 @@
+import DeepLinkHarness
+import Foundation
+
+/// Report directories for tests: built with the real writer in a fresh temporary directory.
+enum ReportFixtures {
+    static func temporaryDirectory(_ name: String) -> String {
+        let path = NSTemporaryDirectory() + "deeplink-\(name)-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func manifest(cpu: String = "Test CPU @ 1GHz", cores: Int = 2) -> RunManifest {
+        RunManifest(
+            commit: "0123456789abcdef0123456789abcdef01234567",
+            toolchain: RunManifest.toolchain,
+            cpuModel: cpu,
+            cores: cores,
+            allocator: "jemalloc 5.3.0",
+            commandLine: ["deeplink-bench", "run", "--out", "dir \"quoted\" \\ back\nslash"],
+            startTime: "2026-11-30T22:41:37.123Z"
+        )
+    }
+
+    /// A strategy with known counts: `journeys` journeys split over outcomes, histograms recorded
+    /// from a fixed pattern scaled by `latencyScale`.
+    static func strategy(
+        _ name: String,
+        journeys: Int = 10_000,
+        violations: UInt64 = 0,
+        bytesPerJourney: UInt64 = 100,
+        latencyScale: UInt64 = 1,
+        seed: UInt64 = 1
+    ) -> StrategyReport {
+        var counts: [OutcomeKey: UInt64] = [:]
+        let routed = UInt64(journeys) - 200 - violations
+        counts[OutcomeKey(scenarioClass: "ios/clip/none", outcome: "routed")] = routed / 2
+        counts[OutcomeKey(scenarioClass: "android/referrer/kill", outcome: "routed")] = routed - routed / 2
+        counts[OutcomeKey(scenarioClass: "android/referrer/hostile", outcome: "rejected:openRedirect")] = 60
+        counts[OutcomeKey(scenarioClass: "android/referrer/hostile", outcome: "rejected:controlBytes")] = 40
+        counts[OutcomeKey(scenarioClass: "android/organic/none", outcome: "organic")] = 50
+        counts[OutcomeKey(scenarioClass: "ios/clip/ttl", outcome: "expired")] = 30
+        counts[OutcomeKey(scenarioClass: "android/notset/none", outcome: "notSet")] = 20
+        if violations > 0 {
+            counts[OutcomeKey(scenarioClass: "android/referrer/dup", outcome: "duplicated")] = violations
+        }
+        var histograms: [String: Histogram] = [:]
+        for (offset, metric) in Metric.all.enumerated() {
+            var histogram = Histogram()
+            for index in 0..<UInt64(journeys) {
+                histogram.record((100 + index % 1000 * UInt64(offset + 1)) * latencyScale)
+            }
+            histograms[metric] = histogram
+        }
+        let records = (0..<min(violations, 1500)).map { index in
+            ViolationRecord(
+                strategy: name,
+                seed: seed,
+                journey: 1500 - index,
+                scenarioClass: "android/referrer/dup",
+                expected: "routed",
+                actual: "duplicated",
+                trace: "=tap(https://x.example/a,b) -> \"install\"\nlaunch"
+            )
+        }
+        return StrategyReport(
+            name: name,
+            journeys: journeys,
+            wallNanos: 2_000_000_000,
+            outcomeCounts: counts,
+            histograms: histograms,
+            allocatedBytes: bytesPerJourney * UInt64(journeys),
+            violations: records
+        )
+    }
+
+    static func report(
+        strategies: [StrategyReport],
+        cpu: String = "Test CPU @ 1GHz",
+        runID: String = "run-1"
+    )
+        -> RunReport
+    {
+        RunReport(
+            runID: runID,
+            seed: 1,
+            journeys: strategies.first?.journeys ?? 0,
+            threads: 2,
+            wallNanos: 3_000_000_000,
+            peakRSSBytes: 50_000_000,
+            manifest: manifest(cpu: cpu),
+            strategies: strategies
+        )
+    }
+
+    static func read(_ directory: String, _ file: String) throws -> CSVTable {
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))
+        return try CSVTable(parsing: [UInt8](data))
+    }
+
+    /// Runs python3's csv module over `path`, returning (rows, header) or nil if python3 is absent.
+    static func pythonCSV(_ path: String) -> (rows: Int, header: [String])? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = """
+            import csv, sys
+            with open(sys.argv[1], newline='', encoding='utf-8') as f:
+                rows = list(csv.reader(f, strict=True))
+            print(len(rows) - 1)
+            print('\\x1f'.join(rows[0]))
+            """
+        process.arguments = ["python3", "-c", script, path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 2, let rows = Int(lines[0]) else { return nil }
+        return (rows, lines[1].split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    static var pythonAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")
+    }
+}

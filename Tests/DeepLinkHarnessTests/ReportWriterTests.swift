@@ -1,0 +1,162 @@
+import DeepLinkHarness
+import Foundation
+import Testing
+
+@Suite struct ReportWriterTests {
+    @Test func writesEveryFileAndTheyParseBack() throws {
+        let directory = ReportFixtures.temporaryDirectory("writer")
+        let report = ReportFixtures.report(strategies: [
+            ReportFixtures.strategy("core"), ReportFixtures.strategy("naive", violations: 1200),
+        ])
+        try ReportWriter.write(report, to: directory)
+
+        let summary = try ReportFixtures.read(directory, ReportSchema.summaryFile)
+        #expect(summary.header == ReportSchema.summaryColumns.map(\.name))
+        #expect(summary.rows.count == 2)
+        let latency = try ReportFixtures.read(directory, ReportSchema.latencyFile)
+        #expect(latency.header == ["strategy", "metric", "percentile", "value_ns", "count"])
+        #expect(latency.rows.count == 2 * Metric.all.count * ReportSchema.percentiles.count)
+        let outcomes = try ReportFixtures.read(directory, ReportSchema.outcomesFile)
+        #expect(outcomes.rows.count == 7 + 8)
+        let violations = try ReportFixtures.read(directory, ReportSchema.violationsFile)
+        #expect(violations.rows.count == ReportSchema.maxViolationRowsPerStrategy)
+        let histograms = try ReportFixtures.read(directory, ReportSchema.histogramsFile)
+        #expect(histograms.rows.count == 2 * Metric.all.count)
+
+        // The first violations by journey index, the trace neutralised and intact otherwise.
+        #expect(try violations.unsigned("journey", row: 0) == 301)
+        #expect(try violations.string("trace", row: 0) == "'=tap(https://x.example/a,b) -> \"install\"\nlaunch")
+        #expect(try violations.string("strategy", row: 0) == "naive")
+
+        if ReportFixtures.pythonAvailable {
+            for (file, table) in [
+                (ReportSchema.summaryFile, summary), (ReportSchema.latencyFile, latency),
+                (ReportSchema.outcomesFile, outcomes), (ReportSchema.violationsFile, violations),
+                (ReportSchema.histogramsFile, histograms),
+            ] {
+                let parsed = try #require(
+                    ReportFixtures.pythonCSV(directory + "/" + file),
+                    "python csv failed on \(file)"
+                )
+                #expect(parsed.rows == table.rows.count, "\(file)")
+                #expect(parsed.header == table.header, "\(file)")
+            }
+        }
+    }
+
+    @Test func summaryArithmetic() throws {
+        let directory = ReportFixtures.temporaryDirectory("summary")
+        let report = ReportFixtures.report(strategies: [ReportFixtures.strategy("naive", violations: 7)])
+        try ReportWriter.write(report, to: directory)
+        let summary = try ReportFixtures.read(directory, ReportSchema.summaryFile)
+        let row = summary.records[0]
+        #expect(row["run_id"] == "run-1")
+        #expect(row["journeys"] == "10000")
+        #expect(row["wall_ns"] == "2000000000")
+        #expect(row["journeys_per_s"] == "5000")
+        #expect(row["duplicated"] == "7")
+        #expect(row["violations"] == "7")
+        #expect(row["rejected"] == "100")
+        #expect(row["organic"] == "50")
+        #expect(row["not_set"] == "20")
+        #expect(row["expired"] == "30")
+        #expect(row["routed"] == String(10_000 - 200 - 7))
+        #expect(row["bytes_per_journey"] == "100.00")
+        #expect(row["allocated_bytes"] == "1000000")
+        #expect(row["peak_rss_bytes"] == "50000000")
+        // Every journey is counted once across the outcome columns.
+        let outcomeSum = Outcome.summaryColumns.map(\.column).reduce(0 as UInt64) { total, column in
+            total + (UInt64(row[column] ?? "") ?? 0)
+        }
+        #expect(outcomeSum == 10_000)
+    }
+
+    @Test func violationsSumTheFourKinds() {
+        var strategy = StrategyReport(name: "x", journeys: 10)
+        for (outcome, count) in [("misrouted", 1), ("duplicated", 2), ("premature", 3), ("lost", 4), ("routed", 5)] {
+            strategy.outcomeCounts[OutcomeKey(scenarioClass: "c", outcome: outcome)] = UInt64(count)
+        }
+        strategy.outcomeCounts[OutcomeKey(scenarioClass: "d", outcome: "lost")] = 10
+        strategy.outcomeCounts[OutcomeKey(scenarioClass: "d", outcome: "somethingNew")] = 1
+        #expect(strategy.violationCount == 20)
+        #expect(strategy.outcomeTotals["unclassified"] == 1)
+    }
+
+    @Test func latencyRowsCarryPercentilesAndCounts() throws {
+        let directory = ReportFixtures.temporaryDirectory("latency")
+        let strategy = ReportFixtures.strategy("core", journeys: 1000)
+        try ReportWriter.write(ReportFixtures.report(strategies: [strategy]), to: directory)
+        let latency = try ReportFixtures.read(directory, ReportSchema.latencyFile)
+        let journeyRows = latency.records.filter { $0["metric"] == "journey" }
+        #expect(journeyRows.map { $0["percentile"] ?? "" } == ReportSchema.percentiles)
+        let histogram = try #require(strategy.histograms["journey"])
+        #expect(journeyRows.first?["value_ns"] == String(histogram.min))
+        #expect(journeyRows.last?["value_ns"] == String(histogram.max))
+        #expect(journeyRows.allSatisfy { $0["count"] == "1000" })
+        #expect(latency.records.first?["metric"] == "parse", "metrics in report order")
+    }
+
+    @Test func outputIsDeterministicAndOutcomesSorted() throws {
+        let first = ReportFixtures.temporaryDirectory("det1")
+        let second = ReportFixtures.temporaryDirectory("det2")
+        let report = ReportFixtures.report(strategies: [
+            ReportFixtures.strategy("core"), ReportFixtures.strategy("naive"),
+        ])
+        try ReportWriter.write(report, to: first)
+        try ReportWriter.write(report, to: second)
+        for file in [ReportSchema.summaryFile, ReportSchema.outcomesFile, ReportSchema.latencyFile] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: first + "/" + file))
+            let b = try Data(contentsOf: URL(fileURLWithPath: second + "/" + file))
+            #expect(a == b, "\(file)")
+        }
+        let outcomes = try ReportFixtures.read(first, ReportSchema.outcomesFile)
+        let coreRows = outcomes.rows.filter { $0[0] == "core" }.map { $0[1] + "\u{0}" + $0[2] }
+        #expect(coreRows == coreRows.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    @Test func manifestIsValidEscapedJSON() throws {
+        let directory = ReportFixtures.temporaryDirectory("manifest")
+        try ReportWriter.write(ReportFixtures.report(strategies: []), to: directory)
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["cpu_model"] as? String == "Test CPU @ 1GHz")
+        #expect(object["cores"] as? Int == 2)
+        let commandLine = try #require(object["command_line"] as? [String])
+        #expect(commandLine.last == "dir \"quoted\" \\ back\nslash")
+        let decoded = try JSONDecoder().decode(RunManifest.self, from: data)
+        #expect(decoded == ReportFixtures.manifest())
+    }
+
+    @Test func currentManifestDescribesThisHost() {
+        let manifest = RunManifest.current(commandLine: ["deeplink-bench", "run"])
+        #expect(!manifest.commit.isEmpty)
+        #expect(manifest.cores >= 1)
+        #expect(!manifest.cpuModel.isEmpty)
+        #expect(manifest.toolchain.hasPrefix("Swift compiler"))
+        if !Sanitizer.isActive { #expect(manifest.allocator.hasPrefix("jemalloc ")) }
+        #expect(manifest.startTime.count == 24 && manifest.startTime.hasSuffix("Z"))
+        #expect(RunManifest.iso8601(nanosecondsSinceEpoch: 1_000_000_000_123_456_789) == "2001-09-09T01:46:40.123Z")
+    }
+
+    @Test func peakRSSIsReported() {
+        let current = ResourceUsage.currentRSSBytes()
+        let peak = ResourceUsage.peakRSSBytes()
+        #expect(peak > 1 << 20)
+        #expect(peak >= current, "the high-water mark, read after, is at least the RSS before")
+    }
+
+    @Test func unwritableDirectoryIsANamedError() {
+        #expect(throws: ReportError.self) {
+            try ReportWriter.write(ReportFixtures.report(strategies: []), to: "/proc/definitely/not/here")
+        }
+    }
+
+    @Test func decimalFormatting() {
+        #expect(ReportSchema.decimal(12.345, digits: 2) == "12.35")
+        #expect(ReportSchema.decimal(0.005, digits: 2) == "0.01")
+        #expect(ReportSchema.decimal(100, digits: 2) == "100.00")
+        #expect(ReportSchema.decimal(4999.5, digits: 0) == "5000")
+        #expect(ReportSchema.decimal(-1.5, digits: 1) == "-1.5")
+        #expect(ReportSchema.decimal(.nan, digits: 2) == "0")
+    }
+}
