@@ -75,23 +75,33 @@ public struct RunCommand: BenchCommand {
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         let configuration = configurationToRun
-        var lastLine = Runner.monotonicNanos()
-        let start = lastLine
-        let total = configuration.journeys
-        let showProgress = !quiet
+        let manifest = RunManifest.current(commandLine: commandLine)
+        let style = ProgressReporter.Style.choose(stderrIsTerminal: io.stderrIsTerminal, quiet: quiet)
+        var progress = ProgressReporter(
+            total: configuration.journeys,
+            style: style,
+            startNanos: ProgressReporter.monotonicNanos()
+        )
         let result = Runner.run(configuration) { done in
-            guard showProgress else { return }
-            let now = Runner.monotonicNanos()
-            guard now &- lastLine >= 5_000_000_000 || done == total else { return }
-            lastLine = now
-            let seconds = Double(now &- start) / 1e9
-            let rate = seconds > 0 ? Double(done) / seconds : 0
-            io.err("progress: \(done)/\(total) journeys, \(Int(rate)) journeys/s\n")
+            if let text = progress.update(completed: done, nowNanos: ProgressReporter.monotonicNanos()) { io.err(text) }
         }
+        if let text = progress.finish(completed: configuration.journeys, nowNanos: ProgressReporter.monotonicNanos()) {
+            io.err(text)
+        }
+        let runID = Self.runID(seed: configuration.seed, startTime: manifest.startTime)
+        let report = result.report(runID: runID, manifest: manifest, peakRSSBytes: ResourceUsage.peakRSSBytes())
+        try ReportWriter.write(report, to: outputDirectory)
         io.out(SummaryTable.render(result))
+        io.out("reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, manifest.json)\n")
         if result.undecidedJourneys > 0 {
-            io.err("warning: the oracle left \(result.undecidedJourneys) journeys undecided (generator defect)\n")
+            io.err("warning: the oracle left \(result.undecidedJourneys) journeys undecided (a generator defect)\n")
         }
         return 0
+    }
+
+    /// `20261130T224137Z-s42`: the start time (compact, UTC) and the seed.
+    static func runID(seed: UInt64, startTime: String) -> String {
+        let compact = String(startTime.unicodeScalars.filter { $0 != "-" && $0 != ":" }.prefix(15))
+        return "\(compact)Z-s\(seed)"
     }
 }

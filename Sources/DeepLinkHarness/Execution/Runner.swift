@@ -253,39 +253,55 @@ private struct Worker {
                 expectations.append(expectation)
             }
             for strategyIndex in strategies.indices {
-                let allocatedBefore = AllocationCounter.threadAllocatedBytes()
-                var tally = tallies[strategyIndex]
-                var previous = Runner.monotonicNanos()
-                let chunkStart = previous
-                for position in journeys.indices {
-                    var observation = StrategyObservation()
-                    strategies[strategyIndex].run(journeys[position], into: &observation, metrics: &tally.operationNanos)
-                    let now = Runner.monotonicNanos()
-                    tally.journeyNanos.record(now &- previous)
-                    previous = now
-                    let journey = journeys[position]
-                    let expectation = expectations[position]
-                    let outcome = oracle.classify(observation, expectation: expectation, journey: journey)
-                    tally.counts[journey.scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
-                    if outcome.isViolation, tally.violations.count < limit {
-                        tally.violations.append(
-                            JourneyViolation(
-                                index: journey.index,
-                                scenario: journey.scenario,
-                                expected: expectation.outcome,
-                                actual: outcome
-                            )
-                        )
-                    }
-                }
-                tally.busyNanos &+= Runner.monotonicNanos() &- chunkStart
-                tally.journeys &+= UInt64(journeys.count)
-                tally.allocatedBytes &+= AllocationCounter.threadAllocatedBytes() &- allocatedBefore
-                tallies[strategyIndex] = tally
+                // In place (inout array elements): no copy-on-write of the counters per chunk.
+                runChunk(
+                    strategy: &strategies[strategyIndex],
+                    tally: &tallies[strategyIndex],
+                    journeys: journeys,
+                    expectations: expectations,
+                    oracle: oracle,
+                    limit: limit
+                )
             }
             shared.completed.add(end - begin, ordering: .relaxed)
         }
         for index in strategies.indices { strategies[index].finish() }
         return WorkerResult(tallies: tallies, undecided: undecided)
+    }
+
+    /// Runs one strategy over one chunk, timing each journey and counting allocations.
+    func runChunk(
+        strategy: inout any Strategy,
+        tally: inout StrategyTally,
+        journeys: [Journey],
+        expectations: [Expectation],
+        oracle: Oracle,
+        limit: Int
+    ) {
+        let allocatedBefore = AllocationCounter.threadAllocatedBytes()
+        var previous = Runner.monotonicNanos()
+        let chunkStart = previous
+        for position in journeys.indices {
+            var observation = StrategyObservation()
+            strategy.run(journeys[position], into: &observation, metrics: &tally.operationNanos)
+            let now = Runner.monotonicNanos()
+            tally.journeyNanos.record(now &- previous)
+            previous = now
+            let outcome = oracle.classify(observation, expectation: expectations[position], journey: journeys[position])
+            tally.counts[journeys[position].scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
+            if outcome.isViolation, tally.violations.count < limit {
+                tally.violations.append(
+                    JourneyViolation(
+                        index: journeys[position].index,
+                        scenario: journeys[position].scenario,
+                        expected: expectations[position].outcome,
+                        actual: outcome
+                    )
+                )
+            }
+        }
+        tally.busyNanos &+= Runner.monotonicNanos() &- chunkStart
+        tally.journeys &+= UInt64(journeys.count)
+        tally.allocatedBytes &+= AllocationCounter.threadAllocatedBytes() &- allocatedBefore
     }
 }
