@@ -15,7 +15,11 @@ import Testing
         taps: UInt8 = 1,
         _ events: [(JourneyEvent.Kind, UInt8, UInt32)]
     ) -> Journey {
-        var journey = Journey(seed: 0, index: 0, scenario: ScenarioClass(platform: platform, perturbation: perturbation))
+        var journey = Journey(
+            seed: 0,
+            index: 0,
+            scenario: ScenarioClass(platform: platform, perturbation: perturbation)
+        )
         journey.links = links
         journey.linkCount = taps
         for (kind, argument, time) in events { journey.append(JourneyEvent(kind, argument, at: time)) }
@@ -100,8 +104,11 @@ import Testing
             .ios,
             .clockJump,
             links: (Self.product, 0),
-            [(.tap, 0, 0), (.clipHandoffWrite, 0, 2), (.install, 0, 60), (.clockJump, 0, 90_000), (.launch, 0, 90_010),
-             (.appReady, 0, 90_011)]
+            [
+                (.tap, 0, 0), (.clipHandoffWrite, 0, 2), (.install, 0, 60), (.clockJump, 0, 90_000),
+                (.launch, 0, 90_010),
+                (.appReady, 0, 90_011),
+            ]
         )
         let expectation = oracle.expect(journey)
         #expect(expectation.outcome == .expired)
@@ -180,7 +187,8 @@ import Testing
 
     @Test func placeholderReferrersRouteNothing() {
         for (link, outcome) in [
-            (LinkCatalog.organic, JourneyOutcome.organic), (LinkCatalog.notSet, .notSet), (LinkCatalog.bareToken, .noLink),
+            (LinkCatalog.organic, JourneyOutcome.organic), (LinkCatalog.notSet, .notSet),
+            (LinkCatalog.bareToken, .noLink),
         ] {
             let journey = Self.journey(
                 .android,

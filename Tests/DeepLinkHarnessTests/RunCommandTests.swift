@@ -25,7 +25,9 @@ import Testing
     @Test func realRunWritesReportsThatParseBack() throws {
         let out = Self.directory("full")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = Self.bench(["run", "--journeys", "20000", "--seed", "5", "--threads", "2", "--out", out, "--quiet"])
+        let result = Self.bench([
+            "run", "--journeys", "20000", "--seed", "5", "--threads", "2", "--out", out, "--quiet",
+        ])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err.isEmpty)
         for kind in StrategyKind.allCases { #expect(result.out.contains(kind.rawValue)) }
@@ -49,7 +51,8 @@ import Testing
             #expect(try summary.unsigned("violations", row: row) == violations)
             // outcomes.csv agrees with summary.csv.
             var perClass: UInt64 = 0
-            for outcomeRow in 0..<outcomes.rows.count where try outcomes.string("strategy", row: outcomeRow) == strategy {
+            for outcomeRow in 0..<outcomes.rows.count where try outcomes.string("strategy", row: outcomeRow) == strategy
+            {
                 perClass += try outcomes.unsigned("count", row: outcomeRow)
             }
             #expect(perClass == 20_000)

@@ -29,9 +29,18 @@ import Testing
                 .invalidValue(path: "mix.json", key: "fingerprint.collisionShare", expected: "a number in 0...1")
             ),
             (#"{"platform.ios": -1}"#, .invalidValue(path: "mix.json", key: "platform.ios", expected: "a number >= 0")),
-            (#"{"platform.ios": "x"}"#, .invalidValue(path: "mix.json", key: "platform.ios", expected: "a number >= 0")),
-            (#"{"platform.ios": true}"#, .invalidValue(path: "mix.json", key: "platform.ios", expected: "a number >= 0")),
-            (#"{"platform.ios": 0, "platform.android": 0, "platform.installed": 0}"#, .allZero(path: "mix.json", group: "platform")),
+            (
+                #"{"platform.ios": "x"}"#,
+                .invalidValue(path: "mix.json", key: "platform.ios", expected: "a number >= 0")
+            ),
+            (
+                #"{"platform.ios": true}"#,
+                .invalidValue(path: "mix.json", key: "platform.ios", expected: "a number >= 0")
+            ),
+            (
+                #"{"platform.ios": 0, "platform.android": 0, "platform.installed": 0}"#,
+                .allZero(path: "mix.json", group: "platform")
+            ),
             ("[1, 2]", .notAnObject(path: "mix.json")),
             ("{", .unreadable(path: "mix.json", detail: "not valid JSON")),
         ]
@@ -45,7 +54,9 @@ import Testing
     }
 
     @Test func runRejectsABadMixFileWithExitTwo() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mix-\(UInt32.random(in: 0...UInt32.max)).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mix-\(UInt32.random(in: 0...UInt32.max)).json"
+        ).path
         try Data(#"{"clipboard.pasteDeclineShare": 2}"#.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         var errors = ""

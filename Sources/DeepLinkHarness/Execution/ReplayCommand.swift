@@ -109,7 +109,8 @@ public struct ReplayCommand: BenchCommand {
             let number = String(step)
             let time = String(event.atSeconds)
             text += String(repeating: " ", count: max(0, 4 - number.count)) + number
-            text += String(repeating: " ", count: max(0, 10 - time.count)) + time + "s  " + journey.describe(event) + "\n"
+            text +=
+                String(repeating: " ", count: max(0, 10 - time.count)) + time + "s  " + journey.describe(event) + "\n"
         }
         text += "expected: \(replay.expectation.outcome.name)"
         if replay.expectation.routeStep >= 0 { text += " (oracle routes at step \(replay.expectation.routeStep))" }

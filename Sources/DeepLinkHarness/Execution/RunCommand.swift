@@ -19,7 +19,11 @@ public struct RunCommand: BenchCommand {
             OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
             OptionSpec("--threads", value: "T", help: "Worker threads (default: one per core)."),
             OptionSpec("--strategies", value: "LIST", help: "Comma-separated strategies (default all)."),
-            OptionSpec("--race-share", value: "X", help: "Share of core journeys delivered from two threads (default 0.1)."),
+            OptionSpec(
+                "--race-share",
+                value: "X",
+                help: "Share of core journeys delivered from two threads (default 0.1)."
+            ),
             OptionSpec("--out", value: "DIR", help: "Report directory (default Reports/latest)."),
             OptionSpec("--mix", value: "FILE", help: "JSON scenario mix overriding the built-in default."),
             .flag("--quiet", help: "No progress output."),
@@ -35,7 +39,8 @@ public struct RunCommand: BenchCommand {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
         let journeys = try arguments.integer("--journeys", in: 1...10_000_000_000) ?? 1_000_000
         let seed = try arguments.unsigned("--seed") ?? 1
-        let threads = try arguments.integer("--threads", in: 1...1_024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let threads =
+            try arguments.integer("--threads", in: 1...1_024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         var strategies = StrategyKind.allCases
         if let list = arguments.string("--strategies") {
             switch StrategyKind.parseList(list) {
@@ -44,7 +49,8 @@ public struct RunCommand: BenchCommand {
                 throw .invalidValue(
                     option: "--strategies",
                     value: error.name,
-                    expected: "a comma-separated list of " + StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
+                    expected: "a comma-separated list of "
+                        + StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
                 )
             }
         }

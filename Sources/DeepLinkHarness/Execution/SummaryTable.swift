@@ -43,7 +43,8 @@ enum SummaryTable {
         header = widths.map { String(repeating: "-", count: $0) }
         text += line(header)
         for row in rows { text += line(row) }
-        text += "violations = misrouted + duplicated + premature + lost; journeys/s = journeys / (time in strategy / threads)\n"
+        text +=
+            "violations = misrouted + duplicated + premature + lost; journeys/s = journeys / (time in strategy / threads)\n"
         return text
     }
 }

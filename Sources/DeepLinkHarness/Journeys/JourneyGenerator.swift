@@ -48,7 +48,11 @@ public struct JourneyGenerator: Sendable {
             Perturbation(rawValue: UInt8(Self.pick(random.unit(), perturbationThresholds[Int(platform.rawValue)])))
             ?? .none
         var builder = Builder(
-            journey: Journey(seed: seed, index: index, scenario: ScenarioClass(platform: platform, perturbation: perturbation)),
+            journey: Journey(
+                seed: seed,
+                index: index,
+                scenario: ScenarioClass(platform: platform, perturbation: perturbation)
+            ),
             random: random,
             mix: mix,
             ttl: ttl,
@@ -74,7 +78,8 @@ public struct SplitMix64: Sendable {
     public var state: UInt64
 
     public init(seed: UInt64, index: UInt64) {
-        state = Self.mix(seed &+ 0x9E37_79B9_7F4A_7C15) ^ Self.mix(index &* 0xD1B5_4A32_D192_ED03 &+ 0x2545_F491_4F6C_DD1D)
+        state =
+            Self.mix(seed &+ 0x9E37_79B9_7F4A_7C15) ^ Self.mix(index &* 0xD1B5_4A32_D192_ED03 &+ 0x2545_F491_4F6C_DD1D)
     }
 
     @inline(__always)
@@ -314,7 +319,8 @@ private struct Builder {
         case .loginFailed:
             emit(.loginFailed, after: 10...120)
             if random.chance(0.5) { emit(.loginSucceeded, after: 30...600) }
-        case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic, .notSet,
+        case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
+            .notSet,
             .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly:
             if needsLogin || random.chance(mix.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }

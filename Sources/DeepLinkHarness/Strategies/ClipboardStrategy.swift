@@ -34,7 +34,13 @@ public struct ClipboardStrategy: Strategy {
                 guard !pasted, journey.scenario.platform != .installed else { break }
                 pasted = true
                 guard !journey.world.pasteDeclined, let content = clipboard else { break }
-                running = gate.capture(content.link, at: content.copiedAt, now: now, step: step, observation: &observation)
+                running = gate.capture(
+                    content.link,
+                    at: content.copiedAt,
+                    now: now,
+                    step: step,
+                    observation: &observation
+                )
             case .appReady:
                 guard running else { break }
                 gate.ready = true
