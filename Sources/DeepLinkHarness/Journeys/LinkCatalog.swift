@@ -52,8 +52,11 @@ public enum LinkCatalog {
     public static let loginLinks: [UInt8] = [4, 5]
     /// Ids of every entry that routes (open and login links).
     public static let routableLinks: [UInt8] = [0, 1, 2, 3, 4, 5]
-    /// Ids of hostile or malformed payloads.
+    /// Ids of hostile or malformed payloads, as referrers (Android).
     public static let hostileLinks: [UInt8] = [6, 7, 8, 9, 10, 11, 12, 13, 14]
+    /// Ids of hostile payloads that can arrive as a URL (App Clip, universal link): a URL is
+    /// ASCII with percent escapes, so the invalid-UTF-8 referrer has no URL form.
+    public static let hostileURLLinks: [UInt8] = [6, 7, 8, 9, 10, 11, 12, 14]
     public static let organic: UInt8 = 15
     public static let notSet: UInt8 = 16
     public static let bareToken: UInt8 = 17
@@ -155,7 +158,7 @@ public enum LinkCatalog {
         Entry(
             name: "badEscape",
             referrer: "deeplink=%2Fproduct%2F%E2%28%A1",
-            url: "https://nerdy.pro/product/%E2%28%A1",
+            url: "",
             verdict: .reject(.invalidUTF8),
             naiveFindsPayload: true
         ),
@@ -196,9 +199,21 @@ public enum LinkCatalog {
         ),
     ]
 
-    /// The entry with id `id` (ids are indices into ``entries``).
+    /// The entry with id `id` (ids are indices into ``entries``); ``unknown`` for any other id.
     @inline(__always)
-    public static func entry(_ id: UInt8) -> Entry { entries[Int(id)] }
+    public static func entry(_ id: UInt8) -> Entry { Int(id) < entries.count ? entries[Int(id)] : unknown }
+
+    /// The id strategies report for a routed link that matches no catalog entry.
+    public static let unknownID: UInt8 = 255
+
+    /// Stands for a link that is in no catalog entry (never the right destination).
+    public static let unknown = Entry(
+        name: "unknown",
+        referrer: "",
+        url: "",
+        verdict: .noPayload,
+        naiveFindsPayload: false
+    )
 
     /// The route verdict of entry `id`, or whether two ids route to the same canonical link.
     public static func sameDestination(_ first: UInt8, _ second: UInt8) -> Bool {
