@@ -18,7 +18,8 @@ extension FileHandoffStore {
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
         var failure: HandoffStoreError?
-        if let writeErrno = Self._writeAll(bytes, to: descriptor) {
+        let chunkByteCount = slowWritesForCrashTesting ? 8 : bytes.count
+        if let writeErrno = Self._writeAll(bytes, to: descriptor, chunkByteCount: chunkByteCount) {
             failure = .io(operation: "write", errno: writeErrno)
         } else if fsync(descriptor) != 0 {
             failure = .io(operation: "fsync", errno: errno)
@@ -119,12 +120,15 @@ extension FileHandoffStore {
         }
     }
 
-    /// Writes all of `bytes`; returns `errno` on failure.
-    static func _writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    /// Writes all of `bytes`, at most `chunkByteCount` per call (pausing 100 µs between calls
+    /// when that is less than everything); returns `errno` on failure.
+    static func _writeAll(_ bytes: [UInt8], to descriptor: Int32, chunkByteCount: Int) -> Int32? {
         bytes.withUnsafeBytes { buffer -> Int32? in
+            guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if offset > 0, chunkByteCount < buffer.count { usleep(100) }
+                let written = write(descriptor, base + offset, min(chunkByteCount, buffer.count - offset))
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno

@@ -39,16 +39,23 @@ public final class FileHandoffStore: HandoffStore {
     /// The directory holding the records.
     public let directory: String
 
+    /// Whether records are written in small, slow pieces (see ``init(directory:slowWritesForCrashTesting:)``).
+    public let slowWritesForCrashTesting: Bool
+
     /// Distinguishes the temporary files of concurrent writes in this process.
     private let _temporaryCounter = Atomic<UInt64>(0)
 
-    /// Opens the store in `directory`, creating the directory if needed, and removes temporary
-    /// files left by writers that no longer run.
+    /// Opens the store in `directory`, creating the directory (not its parents) if needed, and
+    /// removes temporary files left by writers that no longer run.
     ///
+    /// - Parameter slowWritesForCrashTesting: write every file 8 bytes per `write(2)` with a short
+    ///   pause in between, so that a process killed at a random instant is often killed in the
+    ///   middle of a file. Only the crash test sets it; the files are the same.
     /// - Throws: ``HandoffStoreError/io(operation:errno:)`` when the directory cannot be created
     ///   or listed.
-    public init(directory: String) throws(HandoffStoreError) {
+    public init(directory: String, slowWritesForCrashTesting: Bool = false) throws(HandoffStoreError) {
         self.directory = directory
+        self.slowWritesForCrashTesting = slowWritesForCrashTesting
         if mkdir(directory, 0o755) != 0, errno != EEXIST { throw .io(operation: "mkdir", errno: errno) }
         try _removeAbandonedTemporaryFiles()
     }

@@ -10,7 +10,7 @@ public struct HandoffWriteLoopCommand: BenchCommand {
     public static let configuration = CommandConfiguration(
         name: "handoff-write-loop",
         abstract: "(internal) Crash-test child: save and consume handoff records in a directory until killed.",
-        usage: "handoff-write-loop --dir <directory> [--count <n>] [--consume-every <k>]",
+        usage: "handoff-write-loop --dir <directory> [--count <n>] [--consume-every <k>] [--slow-writes]",
         discussion: """
             Saves pending links with ids 1, 2, 3… (content derived from the id, see \
             HandoffWriteLoopCommand.record(id:)) into a FileHandoffStore, and marks every k-th one \
@@ -21,12 +21,14 @@ public struct HandoffWriteLoopCommand: BenchCommand {
             OptionSpec("--dir", value: "directory", help: "The store's directory (created if missing)."),
             OptionSpec("--count", value: "n", help: "Stop after n records (default: until killed)."),
             OptionSpec("--consume-every", value: "k", help: "Mark every k-th record consumed; 0: never (default 2)."),
+            .flag("--slow-writes", help: "Write files 8 bytes at a time with pauses, to be killed mid-file."),
         ]
     )
 
     public var directory: String
     public var count: Int
     public var consumeEvery: Int
+    public var slowWrites: Bool
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard let directory = arguments.string("--dir"), !directory.isEmpty else {
@@ -36,6 +38,7 @@ public struct HandoffWriteLoopCommand: BenchCommand {
         self.directory = directory
         self.count = try arguments.integer("--count", in: 1...Int(Int32.max)) ?? Int(Int32.max)
         self.consumeEvery = try arguments.integer("--consume-every", in: 0...1_000_000) ?? 2
+        self.slowWrites = arguments.has("--slow-writes")
     }
 
     /// The record with `id`: links of varying length (up to ``DeepLink/capacity``), sources and
@@ -55,7 +58,7 @@ public struct HandoffWriteLoopCommand: BenchCommand {
     public mutating func run(io: CommandIO) throws -> Int32 {
         let store: FileHandoffStore
         do {
-            store = try FileHandoffStore(directory: directory)
+            store = try FileHandoffStore(directory: directory, slowWritesForCrashTesting: slowWrites)
         } catch {
             io.err("error: handoff-write-loop: cannot open store: \(error)\n")
             return 1

@@ -1,0 +1,188 @@
+import Foundation
+
+/// `deeplink-bench gate`: compares a run with a baseline (see ``RegressionGate``), prints a table
+/// and writes `gate.csv`. Exit 0 pass, 1 regression, 2 usage or input error.
+public struct GateCommand: BenchCommand {
+    public static let configuration = CommandConfiguration(
+        name: "gate",
+        abstract: "Compare a run with a baseline: correctness and allocation fail hard, timing is noise-aware.",
+        usage: "gate --baseline DIR[,DIR...] --current DIR[,DIR...] [--time-tolerance PCT] [--repetitions N]",
+        discussion: """
+            A DIR is a report directory, or a directory of repetition subdirectories (each a report).
+            Hard failures: any core violation; bytes_per_journey above the baseline.
+            Timing (journeys_per_s, p50/p99 latencies): with two or more runs per side, a bootstrap
+            95% confidence interval of the regression decides pass / fail / inconclusive; with one
+            run per side a change beyond the tolerance is inconclusive (reported, not failing).
+            --repetitions N first runs this binary N times with the baseline's command line
+            (from its manifest.json) into CURRENT/rep-1..N.
+            Runs on different hosts (CPU model, cores, allocator) are refused unless
+            --allow-host-mismatch. Writes gate.csv. Exit 0 pass, 1 regression, 2 usage or input error.
+            """,
+        options: [
+            OptionSpec("--baseline", value: "dirs", help: "Baseline report directories (comma-separated)."),
+            OptionSpec("--current", value: "dirs", help: "Current report directories (comma-separated)."),
+            OptionSpec("--time-tolerance", value: "pct", help: "Tolerated timing regression in percent (default 10)."),
+            OptionSpec("--repetitions", value: "n", help: "Run the current binary N times into --current first."),
+            OptionSpec("--out", value: "dir", help: "Where to write gate.csv (default: the first current directory)."),
+            .flag("--allow-host-mismatch", help: "Compare even if CPU model, cores or allocator differ."),
+            .flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines)."),
+        ]
+    )
+
+    public var baseline: String
+    public var current: String
+    public var tolerancePercent: Double
+    public var repetitions: Int
+    public var output: String?
+    public var allowHostMismatch: Bool
+    public var hardOnly: Bool
+    /// Runs `deeplink-bench` with the given arguments and returns its exit status; by default this
+    /// process's own executable. Replaceable for tests and embedders.
+    public var launcher: @Sendable ([String]) -> Int32 = GateCommand.launchSelf
+
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        guard let baseline = arguments.string("--baseline"), !baseline.isEmpty else {
+            throw .missingArgument("--baseline DIR")
+        }
+        guard let current = arguments.string("--current"), !current.isEmpty else {
+            throw .missingArgument("--current DIR")
+        }
+        if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
+        self.baseline = baseline
+        self.current = current
+        self.tolerancePercent = try arguments.double("--time-tolerance", in: 0...1000) ?? 10
+        self.repetitions = try arguments.integer("--repetitions", in: 1...1000) ?? 0
+        self.output = arguments.string("--out")
+        self.allowHostMismatch = arguments.has("--allow-host-mismatch")
+        self.hardOnly = arguments.has("--hard-only")
+    }
+
+    public mutating func run(io: CommandIO) throws -> Int32 {
+        do {
+            return try gate(io: io)
+        } catch let error as ReportError {
+            io.err("error: gate: \(error)\n")
+            return 2
+        }
+    }
+
+    private func gate(io: CommandIO) throws -> Int32 {
+        let baselineDirectories = GateInput.directories(baseline)
+        if repetitions > 0 { try repeatRun(baselineDirectory: baselineDirectories.first ?? baseline, io: io) }
+        let currentDirectories = GateInput.directories(current)
+        guard !baselineDirectories.isEmpty, !currentDirectories.isEmpty else {
+            throw ReportError.incompatible("no report directories given")
+        }
+        let baselineManifests = try baselineDirectories.map(ReportReader.readManifest)
+        let currentManifests = try currentDirectories.map(ReportReader.readManifest)
+        var differences: [String] = []
+        for manifest in baselineManifests.dropFirst() + currentManifests {
+            for difference in GateInput.hostDifferences(baselineManifests[0], manifest)
+            where !differences.contains(difference) {
+                differences.append(difference)
+            }
+        }
+        if !differences.isEmpty {
+            let list = differences.joined(separator: "; ")
+            guard allowHostMismatch else {
+                io.err("error: gate: host mismatch (\(list)); timings are not comparable. ")
+                io.err("Rerun on the baseline's machine type or pass --allow-host-mismatch.\n")
+                return 2
+            }
+            let warning = "WARNING: HOST MISMATCH (\(list)): comparing anyway because of --allow-host-mismatch\n"
+            io.err(warning)
+            io.out(warning)
+        }
+        let baselineValues = try baselineDirectories.map(GateInput.values)
+        let currentValues = try currentDirectories.map(GateInput.values)
+        let gate = RegressionGate(timeTolerance: tolerancePercent / 100, hardOnly: hardOnly)
+        let checks = gate.evaluate(baseline: baselineValues, current: currentValues)
+
+        io.out(Self.table(checks))
+        let failures = checks.filter { $0.verdict == .fail }
+        let inconclusive = checks.filter { $0.verdict == .inconclusive }.count
+        let sides = "baseline: \(baselineDirectories.count) run(s), current: \(currentDirectories.count) run(s)"
+        if failures.isEmpty {
+            io.out("gate: PASS (\(checks.count) checks, \(inconclusive) inconclusive; \(sides))\n")
+        } else {
+            let names = failures.map { "\($0.strategy) \($0.metric)" }.joined(separator: ", ")
+            io.out("gate: FAIL: \(names) (\(sides))\n")
+        }
+        let directory = output ?? (repetitions > 0 ? current : currentDirectories[0])
+        try ReportWriter.writeFile(try Self.csv(checks), named: "gate.csv", in: directory)
+        return failures.isEmpty ? 0 : 1
+    }
+
+    private func repeatRun(baselineDirectory: String, io: CommandIO) throws {
+        let manifest = try ReportReader.readManifest(baselineDirectory)
+        for repetition in 1...repetitions {
+            let out = (current as NSString).appendingPathComponent("rep-\(repetition)")
+            let arguments = try GateInput.repetitionArguments(from: manifest, out: out)
+            io.err(
+                "gate: repetition \(repetition)/\(repetitions): deeplink-bench \(arguments.joined(separator: " "))\n"
+            )
+            let status = launcher(arguments)
+            guard status == 0 else {
+                throw ReportError.incompatible("repetition \(repetition) exited with status \(status)")
+            }
+        }
+    }
+
+    /// The verdict table printed on stdout.
+    static func table(_ checks: [RegressionGate.Check]) -> String {
+        let header = ["strategy", "metric", "kind", "baseline", "current", "change", "verdict"]
+        var rows = [header]
+        for check in checks {
+            rows.append([
+                check.strategy, check.metric, check.kind.rawValue, number(check.baseline), number(check.current),
+                check.changePercent.map { ($0 >= 0 ? "+" : "") + ReportSchema.decimal($0, digits: 2) + "%" } ?? "n/a",
+                check.verdict.rawValue.uppercased(),
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = ""
+        for row in rows {
+            let cells = row.enumerated().map { column, cell in
+                cell + String(repeating: " ", count: widths[column] - cell.count)
+            }
+            text += cells.joined(separator: "  ") + "\n"
+        }
+        return text
+    }
+
+    /// gate.csv (columns documented in Reports/README.md).
+    static func csv(_ checks: [RegressionGate.Check]) throws -> String {
+        var writer = CSVWriter(columns: [
+            .init("strategy", .text), .init("metric", .text), .init("kind", .text), .init("baseline", .numeric),
+            .init("current", .numeric), .init("change_pct", .numeric), .init("verdict", .text),
+            .init("detail", .text),
+        ])
+        for check in checks {
+            try writer.append([
+                check.strategy, check.metric, check.kind.rawValue, number(check.baseline), number(check.current),
+                check.changePercent.map { ReportSchema.decimal($0, digits: 2) } ?? "", check.verdict.rawValue,
+                check.detail,
+            ])
+        }
+        return writer.text
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? ReportSchema.decimal(value, digits: 0) : ReportSchema.decimal(value, digits: 2)
+    }
+
+    /// Runs this process's executable (`/proc/self/exe`) with `arguments`, inheriting stdout and
+    /// stderr; returns its exit status (127 when it cannot start).
+    @Sendable public static func launchSelf(_ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = arguments
+        do {
+            try process.run()
+        } catch {
+            return 127
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

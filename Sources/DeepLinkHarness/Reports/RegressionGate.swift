@@ -1,0 +1,249 @@
+/// Compares a run (one or more repetitions) with a baseline and gives a verdict per check.
+///
+/// Hard checks are deterministic and fail outright: any violation of `core` (misrouted,
+/// duplicated, premature or lost), `bytes_per_journey` of any strategy above the baseline, a
+/// strategy of the baseline missing from the run. Timing checks (`journeys_per_s`, and p50/p99
+/// of every latency metric) are noise-aware: with at least two repetitions on each side a
+/// percentile-bootstrap 95 % confidence interval of the regression (relative change of the
+/// medians, positive = worse) decides: *fail* when the whole interval lies above the tolerance,
+/// *pass* when it lies at or below it, *inconclusive* otherwise. With a single run on either side
+/// there is no noise estimate: a change within the tolerance passes and anything worse is
+/// *inconclusive*. Inconclusive verdicts are reported and never fail the gate.
+///
+/// Thread safety: a value type; ``evaluate(baseline:current:)`` is a pure function of its input.
+public struct RegressionGate: Sendable {
+    /// A verdict.
+    public enum Verdict: String, Sendable, Equatable {
+        case pass
+        case fail
+        case inconclusive
+    }
+
+    /// Whether a check is deterministic (`hard`) or judged against noise (`timing`).
+    public enum Kind: String, Sendable, Equatable {
+        case hard
+        case timing
+    }
+
+    /// One compared quantity and its verdict.
+    public struct Check: Sendable, Equatable {
+        public var strategy: String
+        public var metric: String
+        public var kind: Kind
+        public var baseline: Double
+        public var current: Double
+        public var verdict: Verdict
+        public var detail: String
+
+        /// `(current − baseline) / baseline × 100`, nil when the baseline is 0.
+        public var changePercent: Double? { baseline == 0 ? nil : (current - baseline) / baseline * 100 }
+    }
+
+    /// The numbers of one run the gate compares.
+    public struct RunValues: Sendable, Equatable {
+        /// Strategy names in report order.
+        public var strategies: [String] = []
+        /// Per strategy: `journeys_per_s`, `bytes_per_journey`, `violations`.
+        public var summary: [String: [String: Double]] = [:]
+        /// Per strategy, per `metric/pN` (e.g. `journey/p99`): nanoseconds.
+        public var latency: [String: [String: Double]] = [:]
+
+        public init() {}
+    }
+
+    /// Largest tolerated timing regression, as a fraction (0.1 = 10 %).
+    public var timeTolerance: Double
+    /// Skip timing checks (noisy CI machines).
+    public var hardOnly: Bool
+    /// Bootstrap resamples.
+    public var resamples: Int
+    /// Seed of the bootstrap's generator (verdicts are reproducible).
+    public var bootstrapSeed: UInt64
+
+    public init(timeTolerance: Double = 0.1, hardOnly: Bool = false, resamples: Int = 2000, bootstrapSeed: UInt64 = 1) {
+        self.timeTolerance = timeTolerance
+        self.hardOnly = hardOnly
+        self.resamples = resamples
+        self.bootstrapSeed = bootstrapSeed
+    }
+
+    /// The latency percentiles judged, as `latency.csv` writes them.
+    public static let judgedPercentiles = ["50", "99"]
+
+    /// Every check, hard ones first, in strategy order.
+    public func evaluate(baseline: [RunValues], current: [RunValues]) -> [Check] {
+        guard let baseRun = baseline.first, let currentRun = current.first else { return [] }
+        var checks: [Check] = []
+        for strategy in baseRun.strategies {
+            let present = current.allSatisfy { $0.summary[strategy] != nil }
+            if !present {
+                checks.append(
+                    Check(
+                        strategy: strategy,
+                        metric: "present",
+                        kind: .hard,
+                        baseline: 1,
+                        current: 0,
+                        verdict: .fail,
+                        detail: "strategy missing from the current run"
+                    )
+                )
+                continue
+            }
+            if strategy == "core" {
+                let before = Self.median(baseline.compactMap { $0.summary[strategy]?["violations"] })
+                let worst = current.compactMap { $0.summary[strategy]?["violations"] }.max() ?? 0
+                checks.append(
+                    Check(
+                        strategy: strategy,
+                        metric: "violations",
+                        kind: .hard,
+                        baseline: before,
+                        current: worst,
+                        verdict: worst > 0 ? .fail : .pass,
+                        detail: worst > 0 ? "core must have zero violations" : "no violations"
+                    )
+                )
+            }
+            let bytesBefore = Self.median(baseline.compactMap { $0.summary[strategy]?["bytes_per_journey"] })
+            let bytesNow = Self.median(current.compactMap { $0.summary[strategy]?["bytes_per_journey"] })
+            checks.append(
+                Check(
+                    strategy: strategy,
+                    metric: "bytes_per_journey",
+                    kind: .hard,
+                    baseline: bytesBefore,
+                    current: bytesNow,
+                    verdict: bytesNow > bytesBefore ? .fail : .pass,
+                    detail: bytesNow > bytesBefore
+                        ? "allocates more per journey than the baseline" : "not above baseline"
+                )
+            )
+        }
+        guard !hardOnly else { return checks }
+        for strategy in baseRun.strategies where current.allSatisfy({ $0.summary[strategy] != nil }) {
+            checks.append(
+                timing(
+                    strategy: strategy,
+                    metric: "journeys_per_s",
+                    higherIsBetter: true,
+                    baseline: baseline.compactMap { $0.summary[strategy]?["journeys_per_s"] },
+                    current: current.compactMap { $0.summary[strategy]?["journeys_per_s"] }
+                )
+            )
+            let metrics = (baseRun.latency[strategy] ?? [:]).keys.filter { currentRun.latency[strategy]?[$0] != nil }
+            for metric in metrics.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                checks.append(
+                    timing(
+                        strategy: strategy,
+                        metric: metric,
+                        higherIsBetter: false,
+                        baseline: baseline.compactMap { $0.latency[strategy]?[metric] },
+                        current: current.compactMap { $0.latency[strategy]?[metric] }
+                    )
+                )
+            }
+        }
+        return checks
+    }
+
+    /// The verdict on one timing quantity measured `baseline.count` and `current.count` times.
+    public func timing(
+        strategy: String,
+        metric: String,
+        higherIsBetter: Bool,
+        baseline: [Double],
+        current: [Double]
+    ) -> Check {
+        let before = Self.median(baseline)
+        let now = Self.median(current)
+        var check = Check(
+            strategy: strategy,
+            metric: metric,
+            kind: .timing,
+            baseline: before,
+            current: now,
+            verdict: .inconclusive,
+            detail: ""
+        )
+        let tolerance = ReportSchema.decimal(timeTolerance * 100, digits: 1) + "%"
+        guard before > 0 else {
+            check.verdict = now == before ? .pass : .inconclusive
+            check.detail = "baseline is 0: no relative change"
+            return check
+        }
+        let regression = Self.regression(baseline: before, current: now, higherIsBetter: higherIsBetter)
+        guard baseline.count >= 2, current.count >= 2 else {
+            if regression <= timeTolerance {
+                check.verdict = .pass
+                check.detail = "single run: within tolerance \(tolerance)"
+            } else {
+                check.verdict = .inconclusive
+                check.detail = "single run: \(Self.percent(regression)) worse, noise unknown (use repetitions)"
+            }
+            return check
+        }
+        let (low, high) = bootstrapInterval(baseline: baseline, current: current, higherIsBetter: higherIsBetter)
+        let interval = "95% CI of regression [\(Self.percent(low)), \(Self.percent(high))]"
+        if low > timeTolerance {
+            check.verdict = .fail
+            check.detail = "\(interval) above tolerance \(tolerance)"
+        } else if high <= timeTolerance {
+            check.verdict = .pass
+            check.detail = "\(interval) within tolerance \(tolerance)"
+        } else {
+            check.verdict = .inconclusive
+            check.detail = "\(interval) straddles tolerance \(tolerance)"
+        }
+        return check
+    }
+
+    /// The percentile-bootstrap 95 % interval of the regression of the medians.
+    ///
+    /// - Complexity: O(resamples · n log n).
+    func bootstrapInterval(baseline: [Double], current: [Double], higherIsBetter: Bool) -> (Double, Double) {
+        var state = bootstrapSeed
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func resample(_ values: [Double]) -> [Double] {
+            values.indices.map { _ in values[Int(next() % UInt64(values.count))] }
+        }
+        var regressions: [Double] = []
+        regressions.reserveCapacity(resamples)
+        for _ in 0..<Swift.max(resamples, 1) {
+            let before = Self.median(resample(baseline))
+            let now = Self.median(resample(current))
+            guard before > 0 else { continue }
+            regressions.append(Self.regression(baseline: before, current: now, higherIsBetter: higherIsBetter))
+        }
+        guard !regressions.isEmpty else { return (-.infinity, .infinity) }
+        regressions.sort()
+        let low = regressions[Int(Double(regressions.count - 1) * 0.025)]
+        let high = regressions[Int((Double(regressions.count - 1) * 0.975).rounded(.up))]
+        return (low, high)
+    }
+
+    /// Relative change towards worse: positive when `current` is worse than `baseline`.
+    static func regression(baseline: Double, current: Double, higherIsBetter: Bool) -> Double {
+        higherIsBetter ? (baseline - current) / baseline : (current - baseline) / baseline
+    }
+
+    /// The median (mean of the middle two for an even count); 0 for no values.
+    public static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    static func percent(_ fraction: Double) -> String {
+        guard fraction.isFinite else { return fraction > 0 ? "+inf%" : "-inf%" }
+        let text = ReportSchema.decimal(fraction * 100, digits: 1) + "%"
+        return fraction >= 0 ? "+" + text : text
+    }
+}

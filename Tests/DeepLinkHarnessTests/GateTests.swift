@@ -1,0 +1,237 @@
+import DeepLinkHarness
+import Foundation
+import Testing
+
+@Suite struct GateTests {
+    struct Outcome {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    static func gate(_ arguments: [String]) -> Outcome {
+        var out = ""
+        var err = ""
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let status = DeepLinkBench.main(arguments: ["gate"] + arguments, io: io)
+        return Outcome(status: status, out: out, err: err)
+    }
+
+    static func standardReport(
+        coreViolations: UInt64 = 0,
+        coreBytes: UInt64 = 100,
+        cpu: String = "Test CPU @ 1GHz",
+        latencyScale: UInt64 = 1
+    ) -> RunReport {
+        ReportFixtures.report(
+            strategies: [
+                ReportFixtures.strategy(
+                    "core",
+                    journeys: 2000,
+                    violations: coreViolations,
+                    bytesPerJourney: coreBytes,
+                    latencyScale: latencyScale
+                ),
+                ReportFixtures.strategy("naive", journeys: 2000, violations: 40),
+            ],
+            cpu: cpu
+        )
+    }
+
+    @Test func identicalRunsPass() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-same")
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        try ReportWriter.write(Self.standardReport(), to: root + "/cur")
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        #expect(result.out.contains("gate: PASS"))
+        #expect(result.out.contains("bytes_per_journey"))
+        #expect(result.out.contains("journey/p99"))
+        let csv = try ReportFixtures.read(root + "/cur", "gate.csv")
+        #expect(csv.header == ["strategy", "metric", "kind", "baseline", "current", "change_pct", "verdict", "detail"])
+        #expect(csv.records.allSatisfy { $0["verdict"] == "pass" })
+        #expect(csv.records.contains { $0["strategy"] == "core" && $0["metric"] == "violations" })
+        // naive's violations are expected, not gated.
+        #expect(!csv.records.contains { $0["strategy"] == "naive" && $0["metric"] == "violations" })
+    }
+
+    @Test func oneCoreViolationFails() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-violation")
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        try ReportWriter.write(Self.standardReport(coreViolations: 1), to: root + "/cur")
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur", "--hard-only"])
+        #expect(result.status == 1)
+        #expect(result.out.contains("gate: FAIL: core violations"))
+    }
+
+    @Test func violationCountedFromKindsEvenIfTheTotalColumnSaysZero() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-doctored")
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        try ReportWriter.write(Self.standardReport(), to: root + "/cur")
+        // Doctor the file by hand: one lost journey, the violations column left at 0.
+        let path = root + "/cur/summary.csv"
+        let table = try ReportFixtures.read(root + "/cur", ReportSchema.summaryFile)
+        var writer = CSVWriter(columns: ReportSchema.summaryColumns)
+        for (index, row) in table.rows.enumerated() {
+            var row = row
+            if index == 0 { row[try table.columnIndex("lost")] = "1" }
+            try writer.append(row)
+        }
+        try writer.text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(result.status == 1, "\(result.out)")
+    }
+
+    @Test func moreBytesPerJourneyFails() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-bytes")
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        try ReportWriter.write(Self.standardReport(coreBytes: 101), to: root + "/cur")
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(result.status == 1)
+        #expect(result.out.contains("gate: FAIL: core bytes_per_journey"))
+        // Fewer bytes is fine.
+        let better = Self.gate(["--baseline", root + "/cur", "--current", root + "/base", "--out", root])
+        #expect(better.status == 0, "\(better.out)")
+    }
+
+    @Test func missingColumnExitsTwoNamingIt() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-column")
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        try ReportWriter.write(Self.standardReport(), to: root + "/cur")
+        let table = try ReportFixtures.read(root + "/cur", ReportSchema.summaryFile)
+        let drop = try table.columnIndex("bytes_per_journey")
+        var writer = CSVWriter(
+            columns: ReportSchema.summaryColumns.enumerated().filter { $0.offset != drop }.map(\.element)
+        )
+        for row in table.rows { try writer.append(row.enumerated().filter { $0.offset != drop }.map(\.element)) }
+        try writer.text.write(toFile: root + "/cur/summary.csv", atomically: true, encoding: .utf8)
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("missing column 'bytes_per_journey'"), "\(result.err)")
+        #expect(result.err.contains("summary.csv"))
+    }
+
+    @Test func inputErrorsExitTwo() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-input")
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        let missing = Self.gate(["--baseline", root + "/base", "--current", root + "/nothing"])
+        #expect(missing.status == 2 && missing.err.contains("missing file"))
+        try ReportWriter.write(Self.standardReport(), to: root + "/cur")
+        try "strategy,metric\n\"unterminated\n".write(
+            toFile: root + "/cur/latency.csv",
+            atomically: true,
+            encoding: .utf8
+        )
+        let bad = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(bad.status == 2 && bad.err.contains("latency.csv") && bad.err.contains("unterminated"), "\(bad.err)")
+        #expect(Self.gate(["--current", root + "/cur"]).status == 2)
+        #expect(Self.gate(["--baseline", "a", "--current", "b", "--time-tolerance", "x"]).status == 2)
+    }
+
+    @Test func hostMismatchIsRefusedUnlessAllowed() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-host")
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        try ReportWriter.write(Self.standardReport(cpu: "Other CPU"), to: root + "/cur")
+        let refused = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("host mismatch") && refused.err.contains("Other CPU"))
+        let allowed = Self.gate(["--baseline", root + "/base", "--current", root + "/cur", "--allow-host-mismatch"])
+        #expect(allowed.status == 0)
+        #expect(allowed.err.contains("WARNING: HOST MISMATCH") && allowed.out.contains("WARNING: HOST MISMATCH"))
+    }
+
+    @Test func singleRunTimingRegressionIsInconclusiveNotFailing() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-single")
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        try ReportWriter.write(Self.standardReport(latencyScale: 3), to: root + "/cur")
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(result.status == 0)
+        let csv = try ReportFixtures.read(root + "/cur", "gate.csv")
+        let p99 = try #require(csv.records.first { $0["strategy"] == "core" && $0["metric"] == "journey/p99" })
+        #expect(p99["verdict"] == "inconclusive")
+        // 3× the latency, within the histograms' 0.1 % resolution.
+        let change = try #require(Double(p99["change_pct"] ?? ""))
+        #expect(abs(change - 200) < 0.5, "\(change)")
+    }
+
+    @Test func repetitionsGiveBootstrapVerdicts() {
+        let gate = RegressionGate(timeTolerance: 0.1)
+        let base = [1000.0, 1010, 990, 1005, 995]
+        let slower = gate.timing(
+            strategy: "core",
+            metric: "journey/p99",
+            higherIsBetter: false,
+            baseline: base,
+            current: [1500, 1510, 1490, 1520, 1480]
+        )
+        #expect(slower.verdict == .fail, "\(slower.detail)")
+        let same = gate.timing(
+            strategy: "core",
+            metric: "journey/p99",
+            higherIsBetter: false,
+            baseline: base,
+            current: [1003, 998, 1007, 992, 1001]
+        )
+        #expect(same.verdict == .pass, "\(same.detail)")
+        let noisy = gate.timing(
+            strategy: "core",
+            metric: "journey/p99",
+            higherIsBetter: false,
+            baseline: base,
+            current: [900, 1400, 1000, 1300, 1150]
+        )
+        #expect(noisy.verdict == .inconclusive, "\(noisy.detail)")
+        let throughputDrop = gate.timing(
+            strategy: "core",
+            metric: "journeys_per_s",
+            higherIsBetter: true,
+            baseline: base,
+            current: [500, 505, 495, 510, 490]
+        )
+        #expect(throughputDrop.verdict == .fail)
+        let throughputGain = gate.timing(
+            strategy: "core",
+            metric: "journeys_per_s",
+            higherIsBetter: true,
+            baseline: base,
+            current: [2000, 2005, 1995, 2010, 1990]
+        )
+        #expect(throughputGain.verdict == .pass)
+    }
+
+    @Test func repetitionsRunTheBaselineCommandLine() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-reps")
+        var baseline = Self.standardReport()
+        baseline.manifest.commandLine = ["deeplink-bench", "run", "--journeys", "2000", "--out", "old", "--quiet"]
+        try ReportWriter.write(baseline, to: root + "/base")
+        let parsed = try ArgumentParser.parse(
+            ["--baseline", root + "/base", "--current", root + "/reps", "--repetitions", "3", "--hard-only"],
+            options: GateCommand.configuration.options
+        )
+        var command = try GateCommand(arguments: parsed)
+        let calls = CallLog()
+        command.launcher = { arguments in
+            calls.append(arguments)
+            guard let out = arguments.last else { return 3 }
+            return (try? ReportWriter.write(GateTests.standardReport(), to: out)) == nil ? 4 : 0
+        }
+        var out = ""
+        let io = CommandIO(stdout: { out += $0 }, stderr: { _ in }, readLine: { nil })
+        #expect(try command.run(io: io) == 0, "\(out)")
+        let recorded = calls.all
+        #expect(recorded.count == 3)
+        #expect(recorded.first == ["run", "--journeys", "2000", "--quiet", "--out", root + "/reps/rep-1"])
+        #expect(out.contains("current: 3 run(s)"))
+        #expect(FileManager.default.fileExists(atPath: root + "/reps/gate.csv"))
+    }
+}
+
+/// The launcher's calls, collected across the `@Sendable` boundary.
+final class CallLog: @unchecked Sendable {
+    private var calls: [[String]] = []
+    private let lock = NSLock()
+
+    func append(_ call: [String]) { lock.withLock { calls.append(call) } }
+
+    var all: [[String]] { lock.withLock { calls } }
+}
