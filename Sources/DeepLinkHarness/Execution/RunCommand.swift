@@ -12,8 +12,8 @@ public struct RunCommand: BenchCommand {
         discussion: """
             Defaults: 1,000,000 journeys, seed 1, one thread per core, all strategies, race share 0.1, \
             reports in Reports/latest. --mix FILE is a JSON object overriding any of these keys of the \
-            built-in scenario mix (weights >= 0, shares in 0...1, seconds >= 1): \
-            """ + ScenarioMix.keys.joined(separator: ", ") + ".",
+            built-in scenario mix (weights >= 0, shares in 0...1, seconds >= 1):
+            """ + " " + ScenarioMix.keys.joined(separator: ", ") + ".",
         options: [
             OptionSpec("--journeys", value: "N", help: "Journeys to run (default 1000000)."),
             OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
