@@ -38,4 +38,13 @@ import Testing
         }
         #expect(bytes >= 10_000)
     }
+
+    @Test func readingTheCounterAllocatesNothing() {
+        guard !Sanitizer.isActive else { return }
+        #expect(AllocationCounter.isJemallocActive)
+        let first = AllocationCounter.threadAllocatedBytes()
+        let second = AllocationCounter.threadAllocatedBytes()
+        #expect(second == first)
+        #expect(AllocationCounter.bytesAllocated {} == 0)
+    }
 }

@@ -10,6 +10,7 @@ public enum DeepLinkBench {
         [
             RunCommand.self,
             ReplayCommand.self,
+            InspectCommand.self,
             GateCommand.self,
             MergeCommand.self,
             // Internal: the child process of the handoff store's crash test.

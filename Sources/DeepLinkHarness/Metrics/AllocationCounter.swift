@@ -17,18 +17,32 @@ import Glibc
 public enum AllocationCounter {
     /// Total bytes allocated so far by the calling thread (jemalloc `thread.allocated`).
     ///
-    /// - Complexity: O(1); one `mallctl` call, which does not allocate.
+    /// Reads through a management-information-base id looked up once: passing the name as a Swift
+    /// string on every call would itself allocate (the C-string bridge) and pollute the count.
+    ///
+    /// - Complexity: O(1); one `mallctlbymib` call, which does not allocate.
     @inline(never)
     public static func threadAllocatedBytes() -> UInt64 {
         #if canImport(CJemalloc)
+        guard let mib = threadAllocatedMIB else { return 0 }
         var value: UInt64 = 0
         var size = MemoryLayout<UInt64>.size
-        let status = mallctl("thread.allocated", &value, &size, nil, 0)
+        let status = mib.withUnsafeBufferPointer { mallctlbymib($0.baseAddress, $0.count, &value, &size, nil, 0) }
         return status == 0 ? value : 0
         #else
         return 0
         #endif
     }
+
+    #if canImport(CJemalloc)
+    /// The MIB of `thread.allocated`, or nil when jemalloc does not know the name.
+    private static let threadAllocatedMIB: [Int]? = {
+        var mib = [Int](repeating: 0, count: 4)
+        var length = mib.count
+        guard mallctlnametomib("thread.allocated", &mib, &length) == 0 else { return nil }
+        return Array(mib[0..<length])
+    }()
+    #endif
 
     /// Bytes allocated by the calling thread while `body` runs.
     @inlinable

@@ -1,0 +1,36 @@
+extension ReferrerParser {
+    /// The verdict for `input`: decodes the payload exactly once and validates it with `validator`.
+    ///
+    /// - Complexity: O(n) in `input.count`; no heap allocation by the parser.
+    public func verdict(for input: UnsafeRawBufferPointer, validator: LinkValidator) -> ReferrerVerdict {
+        let result = withReferrer(in: input) { parsed in verdict(for: parsed, validator: validator) }
+        switch result {
+        case .success(let verdict): return verdict
+        case .failure(let error): return .error(error)
+        }
+    }
+
+    /// The verdict for the UTF-8 bytes of `input` (no copy for native strings).
+    public func verdict(for input: String, validator: LinkValidator) -> ReferrerVerdict {
+        var input = input
+        return input.withUTF8 { verdict(for: UnsafeRawBufferPointer($0), validator: validator) }
+    }
+
+    /// The verdict for a referrer already lent by ``withReferrer(in:_:)``: the payload (if any),
+    /// decoded once and validated, wins; otherwise Play's placeholder; otherwise no payload.
+    public func verdict(for parsed: ParsedReferrer, validator: LinkValidator) -> ReferrerVerdict {
+        guard let payload = parsed.payload else {
+            switch parsed.placeholder {
+            case .organic: return .organic
+            case .notSet: return .notSet
+            case nil: return .noPayload
+            }
+        }
+        return payload.withDecodedValue { decoded in
+            switch validator.validate(decoded) {
+            case .success(let link): .link(link)
+            case .failure(let rejection): .rejected(rejection)
+            }
+        }
+    }
+}

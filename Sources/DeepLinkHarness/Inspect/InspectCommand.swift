@@ -1,0 +1,195 @@
+import DeepLinkCore
+
+/// `deeplink-bench inspect`: parses and validates Install Referrer strings and shows what the core
+/// makes of them.
+///
+/// - `inspect '<referrer>'…` prints a readable breakdown per referrer: every field raw and decoded,
+///   the payload, and the verdict (link, organic, not set, no payload, rejected with its reason, or
+///   error with the limit that was hit).
+/// - `inspect --jsonl` reads referrers from standard input, one per line (the bytes up to `\n`, any
+///   bytes at all), and writes one JSON object per line:
+///   `{"fields":[["name","value"],…],"payload":…,"link":…,"verdict":…,"reason":…}`. Names and values
+///   are decoded per WHATWG with U+FFFD for invalid UTF-8, so for valid UTF-8 input `fields` equals
+///   Python's `urllib.parse.parse_qsl(line, keep_blank_values=True)`. `fields` lists the input's
+///   own fields (before undoing double encoding); `payload` is the decoded payload the verdict was
+///   made from. A line the parser refuses (a limit) yields `"verdict":"error"` with its reason and
+///   empty `fields`, and the next line is processed as usual.
+///
+/// Thread safety: a command runs on one thread; it holds only immutable values.
+public struct InspectCommand: BenchCommand {
+    public static let configuration = CommandConfiguration(
+        name: "inspect",
+        abstract: "Parse and validate Install Referrer strings and show the verdict.",
+        usage: "inspect [options] <referrer>...\n       deeplink-bench inspect --jsonl [options] < referrers.txt",
+        discussion: """
+            Without --jsonl, prints each referrer's fields (raw and decoded), payload and verdict.
+            With --jsonl, reads one referrer per line from standard input and writes one JSON object per
+            line: {"fields":[[name,value],...],"payload":...,"link":...,"verdict":...,"reason":...} where
+            verdict is link, organic, notSet, noPayload, rejected or error.
+            """,
+        options: [
+            .flag("--jsonl", help: "Read referrers from standard input, one per line; write JSON lines."),
+            OptionSpec("--payload-key", value: "name", help: "The field carrying the deep link (default: deeplink)."),
+            OptionSpec(
+                "--max-input-bytes",
+                value: "n",
+                help:
+                    "Refuse longer referrers (default: 4096, at most \(ReferrerParser.Configuration.inputBytesCeiling))."
+            ),
+            OptionSpec("--max-fields", value: "n", help: "Refuse referrers with more fields (default: 64)."),
+            OptionSpec(
+                "--allowed-hosts",
+                value: "list",
+                help: "Comma-separated hosts whose https links are accepted (default: nerdy.pro,www.nerdy.pro)."
+            ),
+            OptionSpec(
+                "--routes",
+                value: "list",
+                help: "Comma-separated route prefixes; other paths are unknownRoute."
+            ),
+        ]
+    )
+
+    /// What to read.
+    enum Input: Equatable {
+        /// The referrers given on the command line, shown readably.
+        case arguments([String])
+        /// Lines of standard input, answered as JSON lines.
+        case jsonLines
+    }
+
+    let input: Input
+    let parser: ReferrerParser
+    let validator: LinkValidator
+
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        var configuration = ReferrerParser.Configuration()
+        if let key = arguments.string("--payload-key") { configuration.payloadKey = key }
+        let ceiling = ReferrerParser.Configuration.inputBytesCeiling
+        if let bytes = try arguments.integer("--max-input-bytes", in: 0...ceiling) {
+            configuration.maxInputBytes = bytes
+        }
+        if let fields = try arguments.integer("--max-fields", in: 0...1_000_000) { configuration.maxFields = fields }
+        if arguments.has("--jsonl") {
+            if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
+            input = .jsonLines
+        } else {
+            guard !arguments.positionals.isEmpty else { throw .missingArgument("<referrer> (or --jsonl)") }
+            input = .arguments(arguments.positionals)
+        }
+        parser = ReferrerParser(configuration: configuration)
+        var validation = LinkValidator.Configuration()
+        if let hosts = arguments.string("--allowed-hosts") { validation.allowedHosts = Self.list(hosts) }
+        if let routes = arguments.string("--routes") {
+            validation.routes = Self.list(routes)
+            guard validation.routes?.allSatisfy({ $0.hasPrefix("/") }) == true else {
+                throw .invalidValue(option: "--routes", value: routes, expected: "paths starting with '/'")
+            }
+        }
+        validator = LinkValidator(configuration: validation)
+    }
+
+    /// The non-empty items of a comma-separated list.
+    private static func list(_ text: String) -> [String] {
+        text.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    public mutating func run(io: CommandIO) throws -> Int32 {
+        switch input {
+        case .arguments(let referrers):
+            for (index, referrer) in referrers.enumerated() {
+                if index > 0 { io.out("\n") }
+                io.out(describe(Array(referrer.utf8)))
+            }
+        case .jsonLines:
+            while let line = io.readLineBytes() {
+                io.out(jsonLine(for: line) + "\n")
+            }
+        }
+        return 0
+    }
+
+    /// The JSON object (one line, no newline) for one referrer.
+    func jsonLine(for referrer: [UInt8]) -> String {
+        let result = referrer.withUnsafeBytes { bytes in
+            parser.withReferrer(in: bytes) { parsed in
+                var json = "{\"fields\":["
+                var first = true
+                for field in parsed.fields {
+                    json += first ? "[" : ",["
+                    first = false
+                    JSONString.append(field.decodedName, to: &json)
+                    json += ","
+                    JSONString.append(field.decodedValue, to: &json)
+                    json += "]"
+                }
+                let verdict = parser.verdict(for: parsed, validator: validator)
+                json += "],\"payload\":" + JSONString.quotedOrNull(parsed.payload?.decodedValue)
+                json += Self.jsonTail(verdict)
+                return json
+            }
+        }
+        switch result {
+        case .success(let json): return json
+        case .failure(let error): return "{\"fields\":[],\"payload\":null" + Self.jsonTail(.error(error))
+        }
+    }
+
+    private static func jsonTail(_ verdict: ReferrerVerdict) -> String {
+        ",\"link\":" + JSONString.quotedOrNull(verdict.link?.string) + ",\"verdict\":"
+            + JSONString.quoted(verdict.name) + ",\"reason\":" + JSONString.quotedOrNull(verdict.reason) + "}"
+    }
+
+    /// The readable breakdown of one referrer (several lines, ending with a newline).
+    func describe(_ referrer: [UInt8]) -> String {
+        var text = "referrer \(Self.quotedBytes(referrer)) (\(referrer.count) bytes)\n"
+        let result = referrer.withUnsafeBytes { bytes in
+            parser.withReferrer(in: bytes) { parsed in
+                var text = Self.describeFields(parsed.fields, title: "fields")
+                if parsed.isDoubleEncoded {
+                    text += "double-encoded: decoded once to "
+                    text += Self.quotedBytes(Array(parsed.effectiveFields.bytes)) + " and parsed again\n"
+                    text += Self.describeFields(parsed.effectiveFields, title: "fields after decoding")
+                }
+                let key = JSONString.quoted(parser.configuration.payloadKey)
+                if let payload = parsed.payload {
+                    text += "payload (\(key)) \(JSONString.quoted(payload.decodedValue))\n"
+                } else {
+                    text += "payload (\(key)) none\n"
+                }
+                return text + "verdict " + Self.describe(parser.verdict(for: parsed, validator: validator)) + "\n"
+            }
+        }
+        switch result {
+        case .success(let breakdown): text += breakdown
+        case .failure(let error): text += "verdict " + Self.describe(ReferrerVerdict.error(error)) + "\n"
+        }
+        return text
+    }
+
+    private static func describeFields(_ fields: ReferrerFields, title: String) -> String {
+        var text = "\(title) (\(fields.count)):\n"
+        for (index, field) in fields.enumerated() {
+            text += "  \(index + 1). name \(JSONString.quoted(field.decodedName))"
+            text += " value \(JSONString.quoted(field.decodedValue))\n"
+            text += "     raw \(quotedBytes(Array(field.rawField)))\n"
+        }
+        return text
+    }
+
+    private static func describe(_ verdict: ReferrerVerdict) -> String {
+        switch verdict {
+        case .link(let link): "link \(JSONString.quoted(link.string))"
+        case .organic: "organic (Play placeholder: organic install)"
+        case .notSet: "notSet (Play placeholder: referrer not set)"
+        case .noPayload: "noPayload (no payload field)"
+        case .rejected(let rejection): "rejected (\(rejection.name))"
+        case .error(let error): "error (\(error))"
+        }
+    }
+
+    /// Bytes shown as a quoted string: invalid UTF-8 as U+FFFD, control characters escaped.
+    private static func quotedBytes(_ bytes: [UInt8]) -> String {
+        JSONString.quoted(String(decoding: bytes, as: UTF8.self))
+    }
+}

@@ -1,0 +1,42 @@
+/// JSON string literals, escaped per RFC 8259: `"` and `\` are escaped, control characters
+/// (U+0000–U+001F) become `\n`, `\t`, … or `\u00XX`, everything else is written as UTF-8.
+///
+/// Thread safety: stateless; every member may be called from any thread.
+public enum JSONString {
+    /// `text` as a quoted JSON string.
+    public static func quoted(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count + 2)
+        append(text, to: &output)
+        return output
+    }
+
+    /// Appends `text` to `output` as a quoted JSON string.
+    ///
+    /// - Complexity: O(n) in `text`'s length.
+    public static func append(_ text: String, to output: inout String) {
+        output.append("\"")
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output.append("\\\"")
+            case "\\": output.append("\\\\")
+            case "\n": output.append("\\n")
+            case "\r": output.append("\\r")
+            case "\t": output.append("\\t")
+            case "\u{08}": output.append("\\b")
+            case "\u{0C}": output.append("\\f")
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output.append("\"")
+    }
+
+    /// `text` as a quoted JSON string, or `null`.
+    public static func quotedOrNull(_ text: String?) -> String {
+        guard let text else { return "null" }
+        return quoted(text)
+    }
+}
