@@ -19,4 +19,22 @@ import Testing
             }
         }
     }
+
+    @Test func referrersParseAsTheCatalogSays() {
+        let validator = LinkValidator()
+        let parser = ReferrerParser()
+        for entry in LinkCatalog.entries {
+            let verdict = parser.verdict(for: entry.referrer, validator: validator)
+            switch (entry.verdict, verdict) {
+            case (.route(let canonical, _), .link(let link)):
+                #expect(link.string == canonical, "\(entry.name)")
+            case (.reject(let reason), .rejected(let rejection)):
+                #expect(reason.name == rejection.name, "\(entry.name)")
+            case (.organic, .organic), (.notSet, .notSet), (.noPayload, .noPayload):
+                break
+            default:
+                Issue.record("\(entry.name): catalog says \(entry.verdict), parser says \(verdict)")
+            }
+        }
+    }
 }
