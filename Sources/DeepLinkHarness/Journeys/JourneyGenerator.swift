@@ -157,7 +157,9 @@ private struct Builder {
     mutating func chooseLinks() {
         switch perturbation {
         case .hostile:
-            journey.links.0 = random.element(platform == .android ? LinkCatalog.hostileLinks : LinkCatalog.hostileURLLinks)
+            journey.links.0 = random.element(
+                platform == .android ? LinkCatalog.hostileLinks : LinkCatalog.hostileURLLinks
+            )
         case .organic:
             journey.links.0 = LinkCatalog.organic
         case .notSet:
