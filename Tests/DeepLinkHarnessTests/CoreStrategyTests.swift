@@ -74,7 +74,7 @@ import Testing
     ])
     func brokenCoreVariantsAreFlagged(fault: CoreStrategy.Faults, violation: String) {
         var broken = CoreStrategy(context: StrategyContext(mix: .default), faults: fault)
-        let counts = Self.outcomes(of: &broken, journeys: 5_000)
+        let counts = Self.outcomes(of: &broken, journeys: Sanitizer.isActive ? 2_000 : 5_000)
         #expect(counts[violation, default: 0] > 10, "\(violation) not flagged: \(counts)")
     }
 
