@@ -21,7 +21,7 @@ build-release: deps
 
 # The main job: the default benchmark run, writing a report.
 bench: build-release
-	.build/release/deeplink-bench $(or $(BENCH_ARGS),inspect 'utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42')
+	.build/release/deeplink-bench run $(BENCH_ARGS)
 
 test: deps
 	$(SWIFT) test

@@ -8,6 +8,8 @@ public enum DeepLinkBench {
     /// Every subcommand, in the order `--help` lists them.
     public static var commands: [any BenchCommand.Type] {
         [
+            RunCommand.self,
+            ReplayCommand.self,
             InspectCommand.self,
             GateCommand.self,
             MergeCommand.self,

@@ -1,0 +1,171 @@
+/// `deeplink-bench replay`: regenerates one journey from `(seed, index)`, prints its event trace,
+/// the oracle's expected outcome and each strategy's actual outcome.
+public struct ReplayCommand: BenchCommand {
+    public static let configuration = CommandConfiguration(
+        name: "replay",
+        abstract: "Re-run one journey by seed and index: its event trace, expected and actual outcomes.",
+        usage: "replay --seed S --journey I [--strategies LIST] [--race-share X] [--mix FILE] [--json]",
+        discussion: "Pass the same --mix (and --race-share) as the run whose violations.csv row you replay.",
+        options: [
+            OptionSpec("--seed", value: "S", help: "Seed of the run."),
+            OptionSpec("--journey", value: "I", help: "Journey index."),
+            OptionSpec("--strategies", value: "LIST", help: "Comma-separated strategies (default all)."),
+            OptionSpec("--race-share", value: "X", help: "The run's race share (default 0.1)."),
+            OptionSpec("--mix", value: "FILE", help: "The run's JSON scenario mix."),
+            .flag("--json", help: "One JSON object instead of text."),
+        ]
+    )
+
+    public var seed: UInt64
+    public var index: UInt64
+    public var strategies: [StrategyKind]
+    public var raceShare: Double
+    public var mix: ScenarioMix
+    public var json: Bool
+
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
+        guard let seed = try arguments.unsigned("--seed") else { throw .missingArgument("--seed S") }
+        guard let index = try arguments.unsigned("--journey") else { throw .missingArgument("--journey I") }
+        self.seed = seed
+        self.index = index
+        strategies = StrategyKind.allCases
+        if let list = arguments.string("--strategies") {
+            switch StrategyKind.parseList(list) {
+            case .success(let kinds): strategies = kinds
+            case .failure(let error):
+                throw .invalidValue(option: "--strategies", value: error.name, expected: "known strategy names")
+            }
+        }
+        raceShare = try arguments.double("--race-share", in: 0...1) ?? 0.1
+        mix = .default
+        if let path = arguments.string("--mix") {
+            do {
+                mix = try ScenarioMix.load(path: path)
+            } catch {
+                throw .invalidInput(error.message)
+            }
+        }
+        json = arguments.has("--json")
+    }
+
+    /// The replayed journey and what each strategy did with it.
+    public struct Replay: Sendable {
+        public var journey: Journey
+        public var expectation: Expectation
+        public var actual: [(StrategyKind, JourneyOutcome, StrategyObservation)]
+    }
+
+    /// Regenerates and re-runs the journey.
+    public func replay() -> Replay {
+        let generator = JourneyGenerator(seed: seed, mix: mix, raceShare: raceShare)
+        let journey = generator.journey(at: index)
+        let oracle = Oracle(mix: mix)
+        let expectation = oracle.expect(journey)
+        let context = StrategyContext(mix: mix)
+        var actual: [(StrategyKind, JourneyOutcome, StrategyObservation)] = []
+        for kind in strategies {
+            var strategy = kind.make(context: context)
+            var observation = StrategyObservation()
+            strategy.run(journey, into: &observation)
+            strategy.finish()
+            actual.append((kind, oracle.classify(observation, expectation: expectation, journey: journey), observation))
+        }
+        return Replay(journey: journey, expectation: expectation, actual: actual)
+    }
+
+    public mutating func run(io: CommandIO) throws -> Int32 {
+        let replay = replay()
+        io.out(json ? Self.json(replay) : Self.text(replay))
+        return 0
+    }
+
+    static func routes(_ observation: StrategyObservation, journey: Journey) -> [String] {
+        let recorded = min(observation.routeCount, StrategyObservation.capacity)
+        return (0..<recorded).map { index in
+            let step = Int(observation.routeSteps[index])
+            let name = LinkCatalog.entry(observation.routeLinks[index]).name
+            let kind = step < journey.eventCount ? journey.events[step].kind.name : "?"
+            return "\(name) at step \(step) (\(kind))"
+        }
+    }
+
+    static func text(_ replay: Replay) -> String {
+        let journey = replay.journey
+        var text = "journey \(journey.index) of seed \(journey.seed): \(journey.scenario.name)\n"
+        if journey.linkCount > 0 || journey.scenario.platform == .android {
+            var links: [String] = []
+            for slot in 0..<max(1, Int(journey.linkCount)) {
+                let entry = LinkCatalog.entry(journey.link(slot: UInt8(slot)))
+                links.append("\(entry.name) (\(entry.referrer))")
+            }
+            text += "links: " + links.joined(separator: ", ") + "\n"
+        }
+        let world = journey.worldDescription
+        if !world.isEmpty { text += "world: \(world)\n" }
+        text += "events:\n"
+        for step in 0..<journey.eventCount {
+            let event = journey.events[step]
+            let number = String(step)
+            let time = String(event.atSeconds)
+            text += String(repeating: " ", count: max(0, 4 - number.count)) + number
+            text +=
+                String(repeating: " ", count: max(0, 10 - time.count)) + time + "s  " + journey.describe(event) + "\n"
+        }
+        text += "expected: \(replay.expectation.outcome.name)"
+        if replay.expectation.routeStep >= 0 { text += " (oracle routes at step \(replay.expectation.routeStep))" }
+        text += "\n"
+        for (kind, outcome, observation) in replay.actual {
+            let name = kind.rawValue + ":"
+            text += "  " + name + String(repeating: " ", count: max(1, 13 - name.count)) + outcome.name
+            let routes = routes(observation, journey: journey)
+            if !routes.isEmpty { text += "  routed " + routes.joined(separator: ", ") }
+            if observation.crashed { text += "  (died in the crash window)" }
+            text += "\n"
+        }
+        return text
+    }
+
+    static func json(_ replay: Replay) -> String {
+        let journey = replay.journey
+        var events: [String] = []
+        for step in 0..<journey.eventCount {
+            let event = journey.events[step]
+            events.append(
+                "{\"step\":\(step),\"at_s\":\(event.atSeconds),\"event\":\(quote(journey.describe(event)))}"
+            )
+        }
+        var actual: [String] = []
+        for (kind, outcome, observation) in replay.actual {
+            let routes = routes(observation, journey: journey).map(quote).joined(separator: ",")
+            actual.append("\(quote(kind.rawValue)):{\"outcome\":\(quote(outcome.name)),\"routes\":[\(routes)]}")
+        }
+        return "{\"seed\":\(journey.seed),\"journey\":\(journey.index),"
+            + "\"scenario_class\":\(quote(journey.scenario.name)),"
+            + "\"world\":\(quote(journey.worldDescription)),"
+            + "\"trace\":\(quote(journey.trace)),\"events\":[\(events.joined(separator: ","))],"
+            + "\"expected\":\(quote(replay.expectation.outcome.name)),"
+            + "\"actual\":{\(actual.joined(separator: ","))}}\n"
+    }
+
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// `deeplink-bench run`: streams journeys through the strategies, prints a summary table and
+/// writes the report directory.
+public struct RunCommand: BenchCommand {
+    public static let configuration = CommandConfiguration(
+        name: "run",
+        abstract: "Run synthetic journeys through the strategies, check them against the oracle, write reports.",
+        usage:
+            "run [--journeys N] [--seed S] [--threads T] [--strategies core,naive,fingerprint,clipboard] "
+            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet]",
+        discussion: """
+            Defaults: 1,000,000 journeys, seed 1, one thread per core, all strategies, race share 0.1, \
+            reports in Reports/latest. --mix FILE is a JSON object overriding any of these keys of the \
+            built-in scenario mix (weights >= 0, shares in 0...1, seconds >= 1):
+            """ + " " + ScenarioMix.keys.joined(separator: ", ") + ".",
+        options: [
+            OptionSpec("--journeys", value: "N", help: "Journeys to run (default 1000000)."),
+            OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
+            OptionSpec("--threads", value: "T", help: "Worker threads (default: one per core)."),
+            OptionSpec("--strategies", value: "LIST", help: "Comma-separated strategies (default all)."),
+            OptionSpec(
+                "--race-share",
+                value: "X",
+                help: "Share of core journeys delivered from two threads (default 0.1)."
+            ),
+            OptionSpec("--out", value: "DIR", help: "Report directory (default Reports/latest)."),
+            OptionSpec("--mix", value: "FILE", help: "JSON scenario mix overriding the built-in default."),
+            .flag("--quiet", help: "No progress output."),
+        ]
+    )
+
+    public var configurationToRun: RunConfiguration
+    public var outputDirectory: String
+    public var quiet: Bool
+    public var commandLine: [String]
+
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
+        let journeys = try arguments.integer("--journeys", in: 1...10_000_000_000) ?? 1_000_000
+        let seed = try arguments.unsigned("--seed") ?? 1
+        let threads =
+            try arguments.integer("--threads", in: 1...1_024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var strategies = StrategyKind.allCases
+        if let list = arguments.string("--strategies") {
+            switch StrategyKind.parseList(list) {
+            case .success(let kinds): strategies = kinds
+            case .failure(let error):
+                throw .invalidValue(
+                    option: "--strategies",
+                    value: error.name,
+                    expected: "a comma-separated list of "
+                        + StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
+                )
+            }
+        }
+        let raceShare = try arguments.double("--race-share", in: 0...1) ?? 0.1
+        var mix = ScenarioMix.default
+        if let path = arguments.string("--mix") {
+            do {
+                mix = try ScenarioMix.load(path: path)
+            } catch {
+                throw .invalidInput(error.message)
+            }
+        }
+        configurationToRun = RunConfiguration(
+            journeys: UInt64(journeys),
+            seed: seed,
+            threads: threads,
+            strategies: strategies,
+            raceShare: raceShare,
+            mix: mix
+        )
+        outputDirectory = arguments.string("--out") ?? "Reports/latest"
+        quiet = arguments.has("--quiet")
+        var line = ["deeplink-bench", "run"]
+        for (name, value) in arguments.values.sorted(by: { $0.key < $1.key }) { line += [name, value] }
+        for flag in arguments.flags.sorted() { line.append(flag) }
+        commandLine = line
+    }
+
+    public mutating func run(io: CommandIO) throws -> Int32 {
+        let configuration = configurationToRun
+        let manifest = RunManifest.current(commandLine: commandLine)
+        let style = ProgressReporter.Style.choose(stderrIsTerminal: io.stderrIsTerminal, quiet: quiet)
+        var progress = ProgressReporter(
+            total: configuration.journeys,
+            style: style,
+            startNanos: ProgressReporter.monotonicNanos()
+        )
+        let result = Runner.run(configuration) { done in
+            if let text = progress.update(completed: done, nowNanos: ProgressReporter.monotonicNanos()) { io.err(text) }
+        }
+        if let text = progress.finish(completed: configuration.journeys, nowNanos: ProgressReporter.monotonicNanos()) {
+            io.err(text)
+        }
+        let runID = Self.runID(seed: configuration.seed, startTime: manifest.startTime)
+        let report = result.report(runID: runID, manifest: manifest, peakRSSBytes: ResourceUsage.peakRSSBytes())
+        try ReportWriter.write(report, to: outputDirectory)
+        io.out(SummaryTable.render(result))
+        io.out("reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, manifest.json)\n")
+        if result.undecidedJourneys > 0 {
+            io.err("warning: the oracle left \(result.undecidedJourneys) journeys undecided (a generator defect)\n")
+        }
+        return 0
+    }
+
+    /// `20261130T224137Z-s42`: the start time (compact, UTC) and the seed.
+    static func runID(seed: UInt64, startTime: String) -> String {
+        let compact = String(startTime.unicodeScalars.filter { $0 != "-" && $0 != ":" }.prefix(15))
+        return "\(compact)Z-s\(seed)"
+    }
+}

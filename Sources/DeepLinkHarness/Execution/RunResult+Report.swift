@@ -1,0 +1,67 @@
+extension RunResult {
+    /// The report model of this run (what ``ReportWriter`` writes). Each strategy's `wallNanos` is
+    /// the time its work occupied the workers: time inside the strategy summed over threads,
+    /// divided by the thread count, so `journeys_per_s` is the strategy's own throughput at this
+    /// thread count. Violation rows carry the regenerated event trace.
+    public func report(runID: String, manifest: RunManifest, peakRSSBytes: UInt64) -> RunReport {
+        let generator = JourneyGenerator(
+            seed: configuration.seed,
+            mix: configuration.mix,
+            raceShare: configuration.raceShare
+        )
+        let threads = UInt64(max(1, configuration.threads))
+        let strategies = tallies.map { tally in
+            var counts: [OutcomeKey: UInt64] = [:]
+            for scenarioIndex in 0..<ScenarioClass.count {
+                let scenario = ScenarioClass(denseIndex: scenarioIndex)
+                for outcomeIndex in 0..<JourneyOutcome.count {
+                    let count = tally.counts[scenarioIndex * JourneyOutcome.count + outcomeIndex]
+                    guard count > 0 else { continue }
+                    let key = OutcomeKey(
+                        scenarioClass: scenario.name,
+                        outcome: JourneyOutcome(denseIndex: outcomeIndex).name
+                    )
+                    counts[key] = count
+                }
+            }
+            var histograms: [String: Histogram] = [Metric.journey: tally.journeyNanos]
+            let operations = tally.operationNanos
+            for (name, histogram) in [
+                (Metric.parse, operations.parse), (Metric.validate, operations.validate),
+                (Metric.enqueue, operations.enqueue), (Metric.gateOpenToRoute, operations.gateOpenToRoute),
+            ] where histogram.count > 0 {
+                histograms[name] = histogram
+            }
+            let violations = tally.violations.prefix(ReportSchema.maxViolationRowsPerStrategy).map { violation in
+                ViolationRecord(
+                    strategy: tally.kind.rawValue,
+                    seed: configuration.seed,
+                    journey: violation.index,
+                    scenarioClass: violation.scenario.name,
+                    expected: violation.expected.name,
+                    actual: violation.actual.name,
+                    trace: generator.journey(at: violation.index).trace
+                )
+            }
+            return StrategyReport(
+                name: tally.kind.rawValue,
+                journeys: Int(tally.journeys),
+                wallNanos: tally.busyNanos / threads,
+                outcomeCounts: counts,
+                histograms: histograms,
+                allocatedBytes: tally.allocatedBytes,
+                violations: Array(violations)
+            )
+        }
+        return RunReport(
+            runID: runID,
+            seed: configuration.seed,
+            journeys: Int(configuration.journeys),
+            threads: configuration.threads,
+            wallNanos: wallNanos,
+            peakRSSBytes: peakRSSBytes,
+            manifest: manifest,
+            strategies: strategies
+        )
+    }
+}

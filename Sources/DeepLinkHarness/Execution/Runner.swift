@@ -1,0 +1,307 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What to run: how many journeys from which seed, on how many threads, through which strategies.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct RunConfiguration: Sendable {
+    public var journeys: UInt64
+    /// The first journey index (sharded runs start elsewhere).
+    public var firstIndex: UInt64
+    public var seed: UInt64
+    public var threads: Int
+    public var strategies: [StrategyKind]
+    /// Share of `core` journeys delivered from two threads at once.
+    public var raceShare: Double
+    public var mix: ScenarioMix
+    /// Violating journeys kept per strategy (the lowest indices).
+    public var violationLimit: Int
+
+    public init(
+        journeys: UInt64,
+        firstIndex: UInt64 = 0,
+        seed: UInt64,
+        threads: Int,
+        strategies: [StrategyKind] = StrategyKind.allCases,
+        raceShare: Double = 0,
+        mix: ScenarioMix = .default,
+        violationLimit: Int = 1_000
+    ) {
+        self.journeys = journeys
+        self.firstIndex = firstIndex
+        self.seed = seed
+        self.threads = max(1, threads)
+        self.strategies = strategies
+        self.raceShare = raceShare
+        self.mix = mix
+        self.violationLimit = violationLimit
+    }
+}
+
+/// One violating journey as the runner found it; the trace is rebuilt from `(seed, index)` when
+/// the report is written, so workers never format strings.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct JourneyViolation: Sendable, Hashable {
+    public var index: UInt64
+    public var scenario: ScenarioClass
+    public var expected: JourneyOutcome
+    public var actual: JourneyOutcome
+}
+
+/// What one strategy did over the journeys one thread (or, merged, all threads) ran.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct StrategyTally: Sendable {
+    public var kind: StrategyKind
+    public var journeys: UInt64 = 0
+    /// Journeys per (scenario class, outcome): index `class * JourneyOutcome.count + outcome`.
+    public var counts: [UInt64]
+    /// Time spent inside the strategy, summed over threads.
+    public var busyNanos: UInt64 = 0
+    /// Bytes allocated inside the strategy (jemalloc's per-thread counter; 0 without jemalloc).
+    public var allocatedBytes: UInt64 = 0
+    /// Per-journey time inside the strategy.
+    public var journeyNanos = Histogram()
+    /// Per core operation (parse, validate, enqueue, gate-open to route), when the strategy times
+    /// them.
+    public var operationNanos = OperationHistograms()
+    /// The violating journeys with the lowest indices (at most the run's limit), sorted by index.
+    public var violations: [JourneyViolation] = []
+
+    public init(kind: StrategyKind) {
+        self.kind = kind
+        self.counts = [UInt64](repeating: 0, count: ScenarioClass.count * JourneyOutcome.count)
+    }
+
+    /// Journeys with `outcome` in scenario class `scenario`.
+    public func count(_ outcome: JourneyOutcome, in scenario: ScenarioClass) -> UInt64 {
+        counts[scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex]
+    }
+
+    /// Journeys with `outcome`, over all scenario classes.
+    public func total(_ outcome: JourneyOutcome) -> UInt64 {
+        var sum: UInt64 = 0
+        for scenario in 0..<ScenarioClass.count { sum &+= counts[scenario * JourneyOutcome.count + outcome.denseIndex] }
+        return sum
+    }
+
+    /// Misrouted + duplicated + premature + lost.
+    public var violationCount: UInt64 {
+        total(.misrouted) &+ total(.duplicated) &+ total(.premature) &+ total(.lost)
+    }
+
+    /// Adds `other` (same kind) into this tally; violations keep the lowest `limit` indices.
+    public mutating func merge(_ other: StrategyTally, violationLimit limit: Int) {
+        journeys &+= other.journeys
+        for index in counts.indices { counts[index] &+= other.counts[index] }
+        busyNanos &+= other.busyNanos
+        allocatedBytes &+= other.allocatedBytes
+        journeyNanos.merge(other.journeyNanos)
+        operationNanos.merge(other.operationNanos)
+        violations = Array((violations + other.violations).sorted { $0.index < $1.index }.prefix(limit))
+    }
+}
+
+/// Latency histograms of the core's operations, recorded by strategies that drive DeepLinkCore.
+///
+/// Thread safety: a value type; one per worker thread, merged at the end.
+public struct OperationHistograms: Sendable {
+    public var parse = Histogram()
+    public var validate = Histogram()
+    public var enqueue = Histogram()
+    public var gateOpenToRoute = Histogram()
+
+    public init() {}
+
+    public mutating func merge(_ other: OperationHistograms) {
+        parse.merge(other.parse)
+        validate.merge(other.validate)
+        enqueue.merge(other.enqueue)
+        gateOpenToRoute.merge(other.gateOpenToRoute)
+    }
+}
+
+/// A finished run's numbers before they become report files.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct RunResult: Sendable {
+    public var configuration: RunConfiguration
+    public var tallies: [StrategyTally]
+    public var wallNanos: UInt64
+    /// Journeys the oracle left undecided (a generator defect; expected 0).
+    public var undecidedJourneys: UInt64
+}
+
+/// Streams journeys through the strategies on worker threads: each thread claims chunks of
+/// indices from a shared counter, generates each journey from `(seed, index)`, asks the oracle,
+/// runs every strategy over the chunk and classifies the outcomes into its own counters and
+/// histograms. Threads merge their tallies once at the end, so memory stays flat in the journey
+/// count and the counters do not depend on thread count or scheduling.
+///
+/// Thread safety: ``run(_:progress:)`` may be called from any thread; it blocks until done.
+public enum Runner {
+    /// Journeys a worker claims at a time.
+    public static let chunkSize = 512
+
+    /// Runs `configuration`; `progress` is called on the calling thread every ~100 ms with the
+    /// journeys completed so far (and once at the end).
+    public static func run(
+        _ configuration: RunConfiguration,
+        progress: (UInt64) -> Void = { _ in }
+    ) -> RunResult {
+        let shared = SharedRunState(configuration: configuration)
+        let start = monotonicNanos()
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<configuration.threads {
+            let thread = Thread {
+                let tally = Worker(shared: shared).work()
+                shared.results.withLock { $0.append(tally) }
+                finished.signal()
+            }
+            thread.stackSize = 1 << 22
+            thread.start()
+        }
+        var done = 0
+        while done < configuration.threads {
+            if finished.wait(timeout: .now() + .milliseconds(100)) == .success {
+                done += 1
+            } else {
+                progress(shared.completed.load(ordering: .relaxed))
+            }
+        }
+        let wall = monotonicNanos() - start
+        progress(shared.completed.load(ordering: .relaxed))
+        let results = shared.results.withLock { $0 }
+        var tallies = configuration.strategies.map { StrategyTally(kind: $0) }
+        var undecided: UInt64 = 0
+        for result in results {
+            undecided &+= result.undecided
+            for index in tallies.indices {
+                tallies[index].merge(result.tallies[index], violationLimit: configuration.violationLimit)
+            }
+        }
+        return RunResult(configuration: configuration, tallies: tallies, wallNanos: wall, undecidedJourneys: undecided)
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds.
+    @inline(__always)
+    public static func monotonicNanos() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}
+
+/// State the workers share: the next chunk to claim, journeys completed, finished tallies.
+private final class SharedRunState: Sendable {
+    let configuration: RunConfiguration
+    let generator: JourneyGenerator
+    let nextChunk = Atomic<UInt64>(0)
+    let completed = Atomic<UInt64>(0)
+    let results = Mutex<[WorkerResult]>([])
+
+    init(configuration: RunConfiguration) {
+        self.configuration = configuration
+        self.generator = JourneyGenerator(
+            seed: configuration.seed,
+            mix: configuration.mix,
+            raceShare: configuration.raceShare
+        )
+    }
+}
+
+private struct WorkerResult: Sendable {
+    var tallies: [StrategyTally]
+    var undecided: UInt64
+}
+
+/// One worker thread's loop and private state.
+private struct Worker {
+    let shared: SharedRunState
+
+    func work() -> WorkerResult {
+        let configuration = shared.configuration
+        let context = StrategyContext(mix: configuration.mix)
+        let oracle = Oracle(mix: configuration.mix)
+        var strategies = configuration.strategies.map { $0.make(context: context) }
+        var tallies = configuration.strategies.map { StrategyTally(kind: $0) }
+        var undecided: UInt64 = 0
+        let chunk = UInt64(Runner.chunkSize)
+        var journeys = [Journey]()
+        journeys.reserveCapacity(Runner.chunkSize)
+        var expectations = [Expectation]()
+        expectations.reserveCapacity(Runner.chunkSize)
+        let limit = configuration.violationLimit
+        while true {
+            let chunkIndex = shared.nextChunk.add(1, ordering: .relaxed).oldValue
+            let begin = chunkIndex &* chunk
+            guard begin < configuration.journeys else { break }
+            let end = min(begin + chunk, configuration.journeys)
+            journeys.removeAll(keepingCapacity: true)
+            expectations.removeAll(keepingCapacity: true)
+            for offset in begin..<end {
+                let journey = shared.generator.journey(at: configuration.firstIndex &+ offset)
+                let expectation = oracle.expect(journey)
+                if expectation.endedPending { undecided &+= 1 }
+                journeys.append(journey)
+                expectations.append(expectation)
+            }
+            for strategyIndex in strategies.indices {
+                // In place (inout array elements): no copy-on-write of the counters per chunk.
+                runChunk(
+                    strategy: &strategies[strategyIndex],
+                    tally: &tallies[strategyIndex],
+                    journeys: journeys,
+                    expectations: expectations,
+                    oracle: oracle,
+                    limit: limit
+                )
+            }
+            shared.completed.add(end - begin, ordering: .relaxed)
+        }
+        for index in strategies.indices { strategies[index].finish() }
+        return WorkerResult(tallies: tallies, undecided: undecided)
+    }
+
+    /// Runs one strategy over one chunk, timing each journey and counting allocations.
+    func runChunk(
+        strategy: inout any Strategy,
+        tally: inout StrategyTally,
+        journeys: [Journey],
+        expectations: [Expectation],
+        oracle: Oracle,
+        limit: Int
+    ) {
+        let allocatedBefore = AllocationCounter.threadAllocatedBytes()
+        var previous = Runner.monotonicNanos()
+        let chunkStart = previous
+        for position in journeys.indices {
+            var observation = StrategyObservation()
+            strategy.run(journeys[position], into: &observation, metrics: &tally.operationNanos)
+            let now = Runner.monotonicNanos()
+            tally.journeyNanos.record(now &- previous)
+            previous = now
+            let outcome = oracle.classify(observation, expectation: expectations[position], journey: journeys[position])
+            tally.counts[journeys[position].scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
+            if outcome.isViolation, tally.violations.count < limit {
+                tally.violations.append(
+                    JourneyViolation(
+                        index: journeys[position].index,
+                        scenario: journeys[position].scenario,
+                        expected: expectations[position].outcome,
+                        actual: outcome
+                    )
+                )
+            }
+        }
+        tally.busyNanos &+= Runner.monotonicNanos() &- chunkStart
+        tally.journeys &+= UInt64(journeys.count)
+        tally.allocatedBytes &+= AllocationCounter.threadAllocatedBytes() &- allocatedBefore
+    }
+}

@@ -1,0 +1,50 @@
+/// The human-readable table `run` prints on stdout: one row per strategy.
+enum SummaryTable {
+    static let columns: [(String, JourneyOutcome?)] = [
+        ("routed", .routed), ("superseded", .superseded), ("misrouted", .misrouted), ("duplicated", .duplicated),
+        ("premature", .premature), ("lost", .lost), ("expired", .expired), ("rejected", nil), ("organic", .organic),
+        ("notSet", .notSet), ("noLink", .noLink), ("crashWin", .crashWindow),
+    ]
+
+    static func render(_ result: RunResult) -> String {
+        let configuration = result.configuration
+        var header = ["strategy", "journeys/s"] + columns.map(\.0) + ["violations"]
+        var rows: [[String]] = []
+        for tally in result.tallies {
+            let effectiveNanos = Double(tally.busyNanos) / Double(configuration.threads)
+            let rate = effectiveNanos > 0 ? Double(tally.journeys) * 1e9 / effectiveNanos : 0
+            var row = [tally.kind.rawValue, String(Int(rate.rounded()))]
+            for (_, outcome) in columns {
+                if let outcome {
+                    row.append(String(tally.total(outcome)))
+                } else {
+                    var rejected: UInt64 = 0
+                    for reason in RejectionReason.allCases { rejected &+= tally.total(.rejected(reason)) }
+                    row.append(String(rejected))
+                }
+            }
+            row.append(String(tally.violationCount))
+            rows.append(row)
+        }
+        var widths = header.map(\.count)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            var text = ""
+            for (index, cell) in cells.enumerated() {
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                text += index == 0 ? cell + pad : "  " + pad + cell
+            }
+            return text + "\n"
+        }
+        var text = "\n\(configuration.journeys) journeys, seed \(configuration.seed), "
+        text += "\(configuration.threads) threads, race share \(configuration.raceShare), "
+        text += "wall \(String(Double(result.wallNanos / 1_000_000) / 1000)) s\n"
+        text += line(header)
+        header = widths.map { String(repeating: "-", count: $0) }
+        text += line(header)
+        for row in rows { text += line(row) }
+        text +=
+            "violations = misrouted + duplicated + premature + lost; journeys/s = journeys / (time in strategy / threads)\n"
+        return text
+    }
+}

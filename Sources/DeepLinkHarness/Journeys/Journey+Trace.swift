@@ -1,0 +1,40 @@
+extension Journey {
+    /// The event trace on one line: `tap(product)@0; clipInvoked(product)@1; …` (times in seconds
+    /// of virtual time since the first tap). Used in violations.csv and by `replay`.
+    public var trace: String {
+        var parts: [String] = []
+        parts.reserveCapacity(eventCount)
+        for step in 0..<eventCount {
+            let event = events[step]
+            parts.append("\(describe(event))@\(event.atSeconds)")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// `kind(argument)` for one event.
+    public func describe(_ event: JourneyEvent) -> String {
+        switch event.kind {
+        case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .universalLinkOpen:
+            return "\(event.kind.name)(\(LinkCatalog.entry(link(slot: event.argument & 1)).name))"
+        case .referrerFetch, .referrerRetry:
+            let result = event.referrerResult
+            guard result.delivered else { return "\(event.kind.name)(\(result.name))" }
+            return "\(event.kind.name)(\(result.name):\(LinkCatalog.entry(latestLink).name))"
+        case .install, .launch, .appReady, .loginSucceeded, .loginFailed, .sessionRestored, .logout, .kill,
+            .crashArmed, .clockJump, .clipboardCopy:
+            return event.kind.name
+        }
+    }
+
+    /// The background conditions in words (empty when none apply).
+    public var worldDescription: String {
+        var parts: [String] = []
+        if world.fingerprintCollision {
+            parts.append("fingerprint collision with \(LinkCatalog.entry(world.collidingLink).name)")
+        }
+        if world.ipChanged { parts.append("IP changed before launch") }
+        if world.pasteDeclined { parts.append("paste prompt declined") }
+        if racing { parts.append("racing delivery (core)") }
+        return parts.joined(separator: ", ")
+    }
+}

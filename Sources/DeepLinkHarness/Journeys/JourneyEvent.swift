@@ -1,0 +1,111 @@
+/// One step of a journey's script: what happens, an argument (a tap slot or a referrer result)
+/// and when, in seconds of virtual time since the first tap. 8 bytes, no references.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct JourneyEvent: Sendable, Hashable {
+    public var kind: Kind
+    /// For ``Kind/tap``, ``Kind/clipInvoked``, ``Kind/clipHandoffWrite``, ``Kind/storeVisit`` and
+    /// ``Kind/universalLinkOpen``: the tap slot (0 or 1). For ``Kind/referrerFetch`` and
+    /// ``Kind/referrerRetry``: a ``ReferrerResult`` raw value.
+    public var argument: UInt8
+    public var atSeconds: UInt32
+
+    public init(_ kind: Kind, _ argument: UInt8 = 0, at seconds: UInt32) {
+        self.kind = kind
+        self.argument = argument
+        self.atSeconds = seconds
+    }
+
+    /// The referrer result of a fetch or retry event.
+    public var referrerResult: ReferrerResult { ReferrerResult(rawValue: argument) ?? .ok }
+
+    /// What happens at one step.
+    public enum Kind: UInt8, Sendable, Hashable, CaseIterable {
+        /// The user taps the link on the web (slot in `argument`).
+        case tap
+        /// iOS: the App Clip opens with the invocation URL.
+        case clipInvoked
+        /// iOS: the clip writes URL + timestamp into the App Group container.
+        case clipHandoffWrite
+        /// The user visits the store page (Android: the Play URL carries the referrer).
+        case storeVisit
+        /// The full app finishes installing.
+        case install
+        /// The process starts (first launch or relaunch). iOS apps read the container here.
+        case launch
+        /// Android: the app asks the Install Referrer API (result in `argument`).
+        case referrerFetch
+        /// Android: a retry after `SERVICE_DISCONNECTED`, in the same launch (result in `argument`).
+        case referrerRetry
+        /// The app's UI and router are ready (`signal(appReady)`).
+        case appReady
+        /// The user logs in successfully (`signal(loggedIn)`).
+        case loginSucceeded
+        /// A login attempt fails (no signal).
+        case loginFailed
+        /// A relaunch restores a saved session (`signal(loggedIn)`).
+        case sessionRestored
+        /// The user logs out (`signal(loggedOut)`).
+        case logout
+        /// The process is killed (all in-memory state is gone; the container survives).
+        case kill
+        /// From here on, the next route call dies after the consumed mark and before the router.
+        case crashArmed
+        /// The device clock jumps forward (the event's time already includes the jump).
+        case clockJump
+        /// The app is running and a universal link / App Link opens it (slot in `argument`).
+        case universalLinkOpen
+        /// The user copies something else, overwriting the clipboard.
+        case clipboardCopy
+
+        public var name: String {
+            switch self {
+            case .tap: "tap"
+            case .clipInvoked: "clipInvoked"
+            case .clipHandoffWrite: "clipHandoffWrite"
+            case .storeVisit: "storeVisit"
+            case .install: "install"
+            case .launch: "launch"
+            case .referrerFetch: "referrerFetch"
+            case .referrerRetry: "referrerRetry"
+            case .appReady: "appReady"
+            case .loginSucceeded: "loginSucceeded"
+            case .loginFailed: "loginFailed"
+            case .sessionRestored: "sessionRestored"
+            case .logout: "logout"
+            case .kill: "kill"
+            case .crashArmed: "crashArmed"
+            case .clockJump: "clockJump"
+            case .universalLinkOpen: "universalLinkOpen"
+            case .clipboardCopy: "clipboardCopy"
+            }
+        }
+    }
+}
+
+/// What the Install Referrer API answers.
+public enum ReferrerResult: UInt8, Sendable, Hashable, CaseIterable {
+    /// `OK`: the referrer string.
+    case ok
+    /// `OK`, but long after launch (delivered after `appReady` and login).
+    case okDelayed
+    /// `SERVICE_UNAVAILABLE`: try again on a later launch.
+    case serviceUnavailable
+    /// `SERVICE_DISCONNECTED`: the connection dropped; retry now.
+    case serviceDisconnected
+    /// `FEATURE_NOT_SUPPORTED`: this Play Store cannot answer, ever.
+    case featureNotSupported
+
+    public var name: String {
+        switch self {
+        case .ok: "OK"
+        case .okDelayed: "OK(delayed)"
+        case .serviceUnavailable: "SERVICE_UNAVAILABLE"
+        case .serviceDisconnected: "SERVICE_DISCONNECTED"
+        case .featureNotSupported: "FEATURE_NOT_SUPPORTED"
+        }
+    }
+
+    /// Whether the referrer string was delivered.
+    public var delivered: Bool { self == .ok || self == .okDelayed }
+}

@@ -1,0 +1,393 @@
+/// Builds journeys from `(seed, index)` with a counter-based generator: each journey's random
+/// stream is seeded by a SplitMix64 hash of the seed and the index, so a journey does not depend on
+/// any other, on thread count or on order. Replay and sharding regenerate single journeys.
+///
+/// Thread safety: immutable after `init`; `Sendable`, shared by all worker threads.
+///
+/// - Complexity: ``journey(at:)`` is O(events), with no heap allocation.
+public struct JourneyGenerator: Sendable {
+    public let seed: UInt64
+    public let mix: ScenarioMix
+    /// Share of journeys that `core` delivers from two threads at once.
+    public let raceShare: Double
+
+    private let platformThresholds: [Double]
+    /// Per platform: cumulative perturbation thresholds (same order as `Perturbation.allCases`).
+    private let perturbationThresholds: [[Double]]
+    private let ttl: UInt32
+    private let window: UInt32
+
+    public init(seed: UInt64, mix: ScenarioMix = .default, raceShare: Double = 0) {
+        self.seed = seed
+        self.mix = mix
+        self.raceShare = raceShare
+        self.platformThresholds = Self.cumulative(mix.platformWeights)
+        self.perturbationThresholds = Platform.allCases.map { platform in
+            Self.cumulative(
+                Perturbation.allCases.map { $0.applies(to: platform) ? mix.perturbationWeights[Int($0.rawValue)] : 0 }
+            )
+        }
+        self.ttl = UInt32(min(mix.ttlSeconds, 31_536_000))
+        self.window = UInt32(min(mix.fingerprintWindowSeconds, 31_536_000))
+    }
+
+    private static func cumulative(_ weights: [Double]) -> [Double] {
+        let total = weights.reduce(0, +)
+        var running = 0.0
+        return weights.map { weight in
+            running += weight
+            return total > 0 ? running / total : 1
+        }
+    }
+
+    /// The journey at `index`: always the same for the same seed, mix and race share.
+    public func journey(at index: UInt64) -> Journey {
+        var random = SplitMix64(seed: seed, index: index)
+        let platform = Platform(rawValue: UInt8(Self.pick(random.unit(), platformThresholds))) ?? .ios
+        let perturbation =
+            Perturbation(rawValue: UInt8(Self.pick(random.unit(), perturbationThresholds[Int(platform.rawValue)])))
+            ?? .none
+        var builder = Builder(
+            journey: Journey(
+                seed: seed,
+                index: index,
+                scenario: ScenarioClass(platform: platform, perturbation: perturbation)
+            ),
+            random: random,
+            mix: mix,
+            ttl: ttl,
+            window: window
+        )
+        builder.build()
+        var journey = builder.journey
+        random = builder.random
+        journey.racing = raceShare > 0 && random.unit() < raceShare
+        return journey
+    }
+
+    private static func pick(_ value: Double, _ thresholds: [Double]) -> Int {
+        for (index, threshold) in thresholds.enumerated() where value < threshold { return index }
+        return thresholds.count - 1
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood), seeded by hashing a seed and a counter.
+///
+/// Thread safety: a value type; each journey owns its own.
+public struct SplitMix64: Sendable {
+    public var state: UInt64
+
+    public init(seed: UInt64, index: UInt64) {
+        state =
+            Self.mix(seed &+ 0x9E37_79B9_7F4A_7C15) ^ Self.mix(index &* 0xD1B5_4A32_D192_ED03 &+ 0x2545_F491_4F6C_DD1D)
+    }
+
+    @inline(__always)
+    public static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    @inline(__always)
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        return Self.mix(state)
+    }
+
+    /// A uniform double in [0, 1).
+    @inline(__always)
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+
+    /// A uniform integer in `range`.
+    @inline(__always)
+    public mutating func uniform(_ range: ClosedRange<UInt32>) -> UInt32 {
+        let width = UInt64(range.upperBound - range.lowerBound) + 1
+        return range.lowerBound + UInt32(truncatingIfNeeded: (next() >> 32) % width)
+    }
+
+    @inline(__always)
+    public mutating func chance(_ probability: Double) -> Bool { unit() < probability }
+
+    @inline(__always)
+    public mutating func element(_ values: [UInt8]) -> UInt8 { values[Int(next() % UInt64(values.count))] }
+}
+
+/// Writes one journey's script. Times advance monotonically through `now`.
+private struct Builder {
+    var journey: Journey
+    var random: SplitMix64
+    let mix: ScenarioMix
+    let ttl: UInt32
+    let window: UInt32
+    var now: UInt32 = 0
+    /// The user's saved session (login state that survives a relaunch).
+    var loggedIn = false
+
+    init(journey: Journey, random: SplitMix64, mix: ScenarioMix, ttl: UInt32, window: UInt32) {
+        self.journey = journey
+        self.random = random
+        self.mix = mix
+        self.ttl = ttl
+        self.window = window
+    }
+
+    var perturbation: Perturbation { journey.scenario.perturbation }
+    var platform: Platform { journey.scenario.platform }
+
+    mutating func emit(_ kind: JourneyEvent.Kind, _ argument: UInt8 = 0, after delay: ClosedRange<UInt32>) {
+        now &+= random.uniform(delay)
+        journey.append(JourneyEvent(kind, argument, at: now))
+        switch kind {
+        case .loginSucceeded, .sessionRestored: loggedIn = true
+        case .logout: loggedIn = false
+        case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
+            .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy:
+            break
+        }
+    }
+
+    /// The clock jumps past the time-to-live.
+    mutating func jumpPastTTL() {
+        now &+= ttl
+        emit(.clockJump, after: 3_600...86_400)
+    }
+
+    mutating func chooseLinks() {
+        switch perturbation {
+        case .hostile:
+            journey.links.0 = random.element(
+                platform == .android ? LinkCatalog.hostileLinks : LinkCatalog.hostileURLLinks
+            )
+        case .organic:
+            journey.links.0 = LinkCatalog.organic
+        case .notSet:
+            journey.links.0 = LinkCatalog.notSet
+        case .bareToken:
+            journey.links.0 = LinkCatalog.bareToken
+        case .doubleEncoded:
+            journey.links.0 = LinkCatalog.doubleEncoded
+        case .logout, .lateLogin, .loginFailed:
+            // The perturbation matters for links behind the login gate; mostly pick those.
+            journey.links.0 = random.element(random.chance(0.8) ? LinkCatalog.loginLinks : LinkCatalog.openLinks)
+        case .none, .noLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .referrerDelayed,
+            .referrerUnavailable, .referrerDisconnected, .featureNotSupported, .clipOnly:
+            let pool = random.chance(mix.loginLinkShare) ? LinkCatalog.loginLinks : LinkCatalog.openLinks
+            journey.links.0 = random.element(pool)
+            if perturbation == .secondTap {
+                // Same gate requirement, another destination: latest wins without policy ambiguity.
+                var second = random.element(pool)
+                while second == journey.links.0 { second = random.element(pool) }
+                journey.links.1 = second
+            }
+        }
+        switch perturbation {
+        case .organic, .notSet, .bareToken: journey.linkCount = 0
+        case .secondTap: journey.linkCount = 2
+        case .none, .lateLogin, .loginFailed, .noLogin, .logout, .kill, .crashWindow, .duplicateDelivery, .clockJump,
+            .hostile, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
+            .featureNotSupported, .clipOnly:
+            journey.linkCount = 1
+        }
+    }
+
+    mutating func chooseWorld() {
+        var world = JourneyWorld()
+        if random.chance(mix.sharedIPShare), random.chance(mix.collisionShare) {
+            world.fingerprintCollision = true
+            var other = random.element(LinkCatalog.routableLinks)
+            while journey.linkCount > 0, LinkCatalog.sameDestination(other, journey.latestLink) {
+                other = random.element(LinkCatalog.routableLinks)
+            }
+            world.collidingLink = other
+        }
+        world.ipChanged = random.chance(mix.ipChangeShare)
+        world.pasteDeclined = platform == .ios && random.chance(mix.pasteDeclineShare)
+        journey.world = world
+    }
+
+    var needsLogin: Bool { LinkCatalog.entry(journey.latestLink).verdict.needsLogin }
+
+    mutating func build() {
+        chooseLinks()
+        chooseWorld()
+        switch platform {
+        case .installed: buildInstalled()
+        case .ios, .android: buildInstall()
+        }
+    }
+
+    /// Warm path: the app is installed and running when the link is tapped.
+    mutating func buildInstalled() {
+        emit(.launch, after: 0...0)
+        emit(.appReady, after: 1...2)
+        let alreadyLoggedIn = perturbation == .logout || random.chance(mix.alreadyLoggedInShare)
+        if alreadyLoggedIn { emit(.sessionRestored, after: 0...1) }
+        if perturbation == .logout { emit(.logout, after: 10...600) }
+        emit(.tap, 0, after: 10...600)
+        emit(.universalLinkOpen, 0, after: 1...2)
+        if !loggedIn { loginPlan() }
+        finishPending()
+    }
+
+    /// Deferred path: tap, store, install, first launch.
+    mutating func buildInstall() {
+        let android = platform == .android
+        if journey.linkCount > 0 {
+            tapAndCapture(slot: 0)
+            if journey.linkCount == 2 {
+                now &+= random.uniform(20...300)
+                tapAndCapture(slot: 1)
+            }
+        }
+        if perturbation == .clipOnly { return }
+        if !android { emit(.storeVisit, journey.linkCount == 2 ? 1 : 0, after: 3...20) }
+        if random.chance(mix.interveningCopyShare) { emit(.clipboardCopy, after: 1...60) }
+        emit(.install, after: 20...180)
+        let jumpBeforeLaunch = perturbation == .clockJump && (!needsLogin || random.chance(0.5))
+        if jumpBeforeLaunch { jumpPastTTL() }
+        let launchIndex = journey.eventCount
+        emit(.launch, after: 1...60)
+        if perturbation == .crashWindow { emit(.crashArmed, after: 0...0) }
+        switch perturbation {
+        case .referrerDelayed:
+            emit(.appReady, after: 1...3)
+            loginPlan()
+            emit(.referrerFetch, ReferrerResult.okDelayed.rawValue, after: 5...120)
+        case .logout:
+            emit(.appReady, after: 1...3)
+            emit(.loginSucceeded, after: 10...60)
+            emit(.logout, after: 10...600)
+            if android { emit(.referrerFetch, ReferrerResult.okDelayed.rawValue, after: 1...30) }
+            if random.chance(0.6) { emit(.loginSucceeded, after: 30...900) }
+        case .referrerUnavailable:
+            emit(.referrerFetch, ReferrerResult.serviceUnavailable.rawValue, after: 0...2)
+            emit(.appReady, after: 1...3)
+            loginPlan()
+            relaunch()
+        case .referrerDisconnected:
+            emit(.referrerFetch, ReferrerResult.serviceDisconnected.rawValue, after: 0...2)
+            emit(.referrerRetry, ReferrerResult.ok.rawValue, after: 1...5)
+            emit(.appReady, after: 1...3)
+            loginPlan()
+        case .featureNotSupported:
+            emit(.referrerFetch, ReferrerResult.featureNotSupported.rawValue, after: 0...2)
+            emit(.appReady, after: 1...3)
+            loginPlan()
+        case .none, .lateLogin, .loginFailed, .noLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump,
+            .hostile, .organic, .notSet, .bareToken, .doubleEncoded, .clipOnly:
+            if android { emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2) }
+            emit(.appReady, after: 1...3)
+            if perturbation == .clockJump && !jumpBeforeLaunch { jumpPastTTL() }
+            loginPlan()
+        }
+        switch perturbation {
+        case .duplicateDelivery:
+            for _ in 0..<random.uniform(1...3) { relaunch() }
+        case .kill:
+            insertKill(after: launchIndex)
+        case .crashWindow:
+            relaunch()
+        case .none, .lateLogin, .loginFailed, .noLogin, .logout, .secondTap, .clockJump, .hostile, .organic, .notSet,
+            .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
+            .featureNotSupported, .clipOnly:
+            break
+        }
+        finishPending()
+    }
+
+    /// The web tap, and on iOS the clip run and its handoff write; on Android the store visit.
+    mutating func tapAndCapture(slot: UInt8) {
+        emit(.tap, slot, after: 0...5)
+        switch platform {
+        case .ios:
+            emit(.clipInvoked, slot, after: 1...3)
+            emit(.clipHandoffWrite, slot, after: 0...2)
+        case .android:
+            emit(.storeVisit, slot, after: 1...5)
+        case .installed:
+            emit(.universalLinkOpen, slot, after: 1...2)
+        }
+    }
+
+    /// Login after the app is ready, as the perturbation says.
+    mutating func loginPlan() {
+        switch perturbation {
+        case .noLogin:
+            break
+        case .lateLogin:
+            emit(.loginSucceeded, after: 1_800...14_400)
+        case .loginFailed:
+            emit(.loginFailed, after: 10...120)
+            if random.chance(0.5) { emit(.loginSucceeded, after: 30...600) }
+        case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
+            .notSet,
+            .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
+            .featureNotSupported, .clipOnly:
+            if needsLogin || random.chance(mix.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
+        }
+    }
+
+    /// The process ends and starts again: restore the session, fetch the referrer, get ready.
+    mutating func relaunch() {
+        emit(.kill, after: 30...3_600)
+        appendLaunchSequence()
+    }
+
+    mutating func appendLaunchSequence() {
+        emit(.launch, after: 1...60)
+        if loggedIn { emit(.sessionRestored, after: 0...1) }
+        if platform == .android { emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2) }
+        emit(.appReady, after: 1...3)
+    }
+
+    /// A kill at a random step after the first launch, followed by a relaunch; later events keep
+    /// their order (their times shift by the relaunch's duration).
+    mutating func insertKill(after launchIndex: Int) {
+        let position = Int(random.uniform(UInt32(launchIndex + 1)...UInt32(journey.eventCount)))
+        // The session as of the cut: replay login events before it.
+        var sessionAtCut = false
+        for index in 0..<position {
+            switch journey.events[index].kind {
+            case .loginSucceeded, .sessionRestored: sessionAtCut = true
+            case .logout: sessionAtCut = false
+            case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
+                .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy:
+                break
+            }
+        }
+        let start = position == 0 ? 0 : journey.events[position - 1].atSeconds
+        var time = start
+        var cursor = position
+        func put(_ kind: JourneyEvent.Kind, _ argument: UInt8, _ delay: ClosedRange<UInt32>) {
+            time &+= random.uniform(delay)
+            journey.insert(JourneyEvent(kind, argument, at: time), at: cursor)
+            cursor += 1
+        }
+        put(.kill, 0, 1...600)
+        put(.launch, 0, 1...30)
+        if sessionAtCut { put(.sessionRestored, 0, 0...1) }
+        if platform == .android { put(.referrerFetch, ReferrerResult.ok.rawValue, 0...2) }
+        put(.appReady, 0, 1...3)
+        let shift = time - start
+        for index in cursor..<journey.eventCount { journey.events[index].atSeconds &+= shift }
+        now = journey.endSeconds
+    }
+
+    /// Journeys whose link can still be pending at the end (no login, logout without a new login,
+    /// failed login) end with the clock past the time-to-live, so the expected outcome is decided.
+    mutating func finishPending() {
+        switch perturbation {
+        case .noLogin, .loginFailed, .logout:
+            if !loggedIn && needsLogin {
+                jumpPastTTL()
+                emit(.appReady, after: 0...1)
+            }
+        case .none, .lateLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
+            .notSet, .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
+            .featureNotSupported, .clipOnly:
+            break
+        }
+    }
+}

@@ -1,0 +1,260 @@
+/// The links journeys tap: realistic destinations, hostile and malformed payloads, and the
+/// referrers Play hands over without a tap (organic, not set, bare token). Each entry says by hand
+/// what a correct implementation must do with it (``Verdict``), independently of DeepLinkCore's
+/// parser and validator; that is what the ``Oracle`` and the non-core strategies rely on.
+///
+/// Thread safety: immutable static data; `Sendable`.
+public enum LinkCatalog {
+    /// One catalog entry.
+    public struct Entry: Sendable {
+        /// A short name for traces (`product`, `javascript`, …).
+        public var name: String
+        /// The full Install Referrer string Play returns for a tap on this link.
+        public var referrer: String
+        /// The URL an App Clip or universal link hands the app for this link.
+        public var url: String
+        /// What a correct implementation must do with it.
+        public var verdict: Verdict
+        /// Whether a naive `deeplink=` lookup (no double decoding, no validation) finds a payload.
+        public var naiveFindsPayload: Bool
+    }
+
+    /// What must happen to a payload.
+    public enum Verdict: Sendable, Hashable {
+        /// Route to this canonical link; `needsLogin` per the route policy (`/orders/`).
+        case route(canonical: String, needsLogin: Bool)
+        /// Reject with this reason; route nowhere.
+        case reject(RejectionReason)
+        /// Play's organic-install placeholder.
+        case organic
+        /// Play's `(not set)` placeholder.
+        case notSet
+        /// A referrer without any payload.
+        case noPayload
+
+        public var needsLogin: Bool {
+            if case .route(_, let needsLogin) = self { return needsLogin }
+            return false
+        }
+
+        public var isRoutable: Bool {
+            if case .route = self { return true }
+            return false
+        }
+    }
+
+    /// The host App Clip and universal-link URLs use (the validator's allowlist).
+    public static let host = "nerdy.pro"
+
+    /// Ids of entries routed without login.
+    public static let openLinks: [UInt8] = [0, 1, 2, 3]
+    /// Ids of entries that need `loggedIn` (`/orders/`).
+    public static let loginLinks: [UInt8] = [4, 5]
+    /// Ids of every entry that routes (open and login links).
+    public static let routableLinks: [UInt8] = [0, 1, 2, 3, 4, 5]
+    /// Ids of hostile or malformed payloads, as referrers (Android).
+    public static let hostileLinks: [UInt8] = [6, 7, 8, 9, 10, 11, 12, 13, 14]
+    /// Ids of hostile payloads that can arrive as a URL (App Clip, universal link): a URL is
+    /// ASCII with percent escapes, so the invalid-UTF-8 referrer has no URL form.
+    public static let hostileURLLinks: [UInt8] = [6, 7, 8, 9, 10, 11, 12, 14]
+    public static let organic: UInt8 = 15
+    public static let notSet: UInt8 = 16
+    public static let bareToken: UInt8 = 17
+    /// A double-encoded referrer for `/product/42` (Android).
+    public static let doubleEncoded: UInt8 = 18
+
+    public static let entries: [Entry] = [
+        Entry(
+            name: "product",
+            referrer: "utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42",
+            url: "https://nerdy.pro/product/42",
+            verdict: .route(canonical: "/product/42", needsLogin: false),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "productShare",
+            referrer: "deeplink=%2Fproduct%2F7%3Fref%3Dshare&utm_source=share",
+            url: "https://nerdy.pro/product/7?ref=share",
+            verdict: .route(canonical: "/product/7?ref=share", needsLogin: false),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "invite",
+            referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fabc123",
+            url: "https://nerdy.pro/invite/abc123",
+            verdict: .route(canonical: "/invite/abc123", needsLogin: false),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "reset",
+            referrer: "deeplink=%2Freset%2Ft0k3n&utm_medium=email",
+            url: "https://nerdy.pro/reset/t0k3n",
+            verdict: .route(canonical: "/reset/t0k3n", needsLogin: false),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "orders",
+            referrer: "utm_source=email&deeplink=%2Forders%2F42",
+            url: "https://nerdy.pro/orders/42",
+            verdict: .route(canonical: "/orders/42", needsLogin: true),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "ordersRefund",
+            referrer: "deeplink=%2Forders%2F9%2Frefund%3Fstep%3D2",
+            url: "https://nerdy.pro/orders/9/refund?step=2",
+            verdict: .route(canonical: "/orders/9/refund?step=2", needsLogin: true),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "openRedirect",
+            referrer: "deeplink=https%3A%2F%2Fevil.example%2Flogin",
+            url: "https://evil.example/login",
+            verdict: .reject(.foreignHost),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "schemeRelative",
+            referrer: "deeplink=%2F%2Fevil.example%2Flogin",
+            url: "//evil.example/login",
+            verdict: .reject(.schemeRelative),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "javascript",
+            referrer: "deeplink=javascript%3Aalert(1)",
+            url: "javascript:alert(1)",
+            verdict: .reject(.disallowedScheme),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "dotSegment",
+            referrer: "deeplink=%2Fproduct%2F..%2F..%2Fadmin",
+            url: "https://nerdy.pro/product/../../admin",
+            verdict: .reject(.dotSegment),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "encodedDotSegment",
+            referrer: "deeplink=%2Fproduct%2F%252e%252e%2Fadmin",
+            url: "https://nerdy.pro/product/%2e%2e/admin",
+            verdict: .reject(.dotSegment),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "controlBytes",
+            referrer: "deeplink=%2Fproduct%2F42%0D%0ALocation%3A%20x",
+            url: "https://nerdy.pro/product/42%0D%0ALocation:%20x",
+            verdict: .reject(.controlCharacter),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "overlong",
+            referrer: "deeplink=%2Fproduct%2F" + String(repeating: "a", count: 600),
+            url: "https://nerdy.pro/product/" + String(repeating: "a", count: 600),
+            verdict: .reject(.tooLong),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "badEscape",
+            referrer: "deeplink=%2Fproduct%2F%E2%28%A1",
+            url: "",
+            verdict: .reject(.invalidUTF8),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "backslash",
+            referrer: "deeplink=%2F%5Cevil.example",
+            url: "https://nerdy.pro/%5Cevil.example",
+            verdict: .reject(.backslash),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "organic",
+            referrer: "utm_source=google-play&utm_medium=organic",
+            url: "",
+            verdict: .organic,
+            naiveFindsPayload: false
+        ),
+        Entry(
+            name: "notSet",
+            referrer: "utm_source=(not%20set)&utm_medium=(not%20set)",
+            url: "",
+            verdict: .notSet,
+            naiveFindsPayload: false
+        ),
+        Entry(
+            name: "bareToken",
+            referrer: "1234567",
+            url: "",
+            verdict: .noPayload,
+            naiveFindsPayload: false
+        ),
+        Entry(
+            name: "doubleEncoded",
+            referrer: "deeplink%3D%252Fproduct%252F42%26utm_source%3Dgoogle",
+            url: "https://nerdy.pro/product/42",
+            verdict: .route(canonical: "/product/42", needsLogin: false),
+            naiveFindsPayload: false
+        ),
+    ]
+
+    /// The entry with id `id` (ids are indices into ``entries``); ``unknown`` for any other id.
+    @inline(__always)
+    public static func entry(_ id: UInt8) -> Entry { Int(id) < entries.count ? entries[Int(id)] : unknown }
+
+    /// The id strategies report for a routed link that matches no catalog entry.
+    public static let unknownID: UInt8 = 255
+
+    /// Stands for a link that is in no catalog entry (never the right destination).
+    public static let unknown = Entry(
+        name: "unknown",
+        referrer: "",
+        url: "",
+        verdict: .noPayload,
+        naiveFindsPayload: false
+    )
+
+    /// The route verdict of entry `id`, or whether two ids route to the same canonical link.
+    public static func sameDestination(_ first: UInt8, _ second: UInt8) -> Bool {
+        guard case .route(let a, _) = entry(first).verdict, case .route(let b, _) = entry(second).verdict else {
+            return first == second
+        }
+        return a == b
+    }
+}
+
+/// Why a payload must not be routed; mirrors SPEC 3.2's reasons, declared here so that the
+/// oracle does not depend on DeepLinkCore.
+public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
+    case empty
+    case tooLong
+    case notAPath
+    case schemeRelative
+    case foreignHost
+    case disallowedScheme
+    case controlCharacter
+    case invalidUTF8
+    case dotSegment
+    case backslash
+    case unknownRoute
+    /// The referrer itself could not be parsed (over a limit).
+    case malformedReferrer
+
+    public var name: String {
+        switch self {
+        case .empty: "empty"
+        case .tooLong: "tooLong"
+        case .notAPath: "notAPath"
+        case .schemeRelative: "schemeRelative"
+        case .foreignHost: "foreignHost"
+        case .disallowedScheme: "disallowedScheme"
+        case .controlCharacter: "controlCharacter"
+        case .invalidUTF8: "invalidUTF8"
+        case .dotSegment: "dotSegment"
+        case .backslash: "backslash"
+        case .unknownRoute: "unknownRoute"
+        case .malformedReferrer: "malformedReferrer"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// The probabilities journeys are drawn with: platform shares, perturbation weights, how often
+/// links need login, and the parameters of the fingerprint and clipboard worlds. A default is
+/// built in; `--mix FILE` overrides any subset of its keys from a flat JSON object, e.g.
+/// `{"perturbation.kill": 0.2, "fingerprint.sharedIPShare": 0.4}`. ``keys`` lists every key.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct ScenarioMix: Sendable, Equatable {
+    /// Relative weights of ``Platform`` cases (indexed by raw value).
+    public var platformWeights: [Double]
+    /// Relative weights of ``Perturbation`` cases (indexed by raw value), among those that apply
+    /// to the journey's platform.
+    public var perturbationWeights: [Double]
+    /// Share of tapped links that need `loggedIn` (`/orders/`).
+    public var loginLinkShare: Double
+    /// Share of journeys with an open link where the user logs in anyway.
+    public var optionalLoginShare: Double
+    /// Share of installed-app journeys where the user is already logged in.
+    public var alreadyLoggedInShare: Double
+    /// Share of journeys behind an IP shared with other users (carrier-grade NAT, office Wi-Fi).
+    public var sharedIPShare: Double
+    /// Among shared-IP journeys: share where another user with the same device attributes taps a
+    /// different link inside the fingerprint window.
+    public var collisionShare: Double
+    /// Share of journeys whose IP changes between tap and first launch.
+    public var ipChangeShare: Double
+    /// The fingerprint matching window, seconds.
+    public var fingerprintWindowSeconds: Double
+    /// Share of journeys where the user copies something else before the first launch.
+    public var interveningCopyShare: Double
+    /// Share of iOS journeys where the user declines the paste prompt.
+    public var pasteDeclineShare: Double
+    /// The pending-link time-to-live, seconds (oracle and `core` use the same).
+    public var ttlSeconds: Double
+
+    /// The built-in default mix.
+    public static let `default` = ScenarioMix()
+
+    public init() {
+        platformWeights = [0.40, 0.45, 0.15]
+        var weights = [Double](repeating: 0, count: Perturbation.allCases.count)
+        let defaults: [(Perturbation, Double)] = [
+            (.none, 0.30), (.lateLogin, 0.04), (.loginFailed, 0.04), (.noLogin, 0.04), (.logout, 0.04),
+            (.kill, 0.08), (.crashWindow, 0.02), (.duplicateDelivery, 0.08), (.secondTap, 0.05),
+            (.clockJump, 0.04), (.hostile, 0.06), (.organic, 0.04), (.notSet, 0.02), (.bareToken, 0.01),
+            (.doubleEncoded, 0.02), (.referrerDelayed, 0.03), (.referrerUnavailable, 0.03),
+            (.referrerDisconnected, 0.03), (.featureNotSupported, 0.02), (.clipOnly, 0.03),
+        ]
+        for (perturbation, weight) in defaults { weights[Int(perturbation.rawValue)] = weight }
+        perturbationWeights = weights
+        loginLinkShare = 0.35
+        optionalLoginShare = 0.5
+        alreadyLoggedInShare = 0.5
+        sharedIPShare = 0.25
+        collisionShare = 0.3
+        ipChangeShare = 0.08
+        fingerprintWindowSeconds = 7_200
+        interveningCopyShare = 0.12
+        pasteDeclineShare = 0.25
+        ttlSeconds = 86_400
+    }
+
+    /// What a key accepts.
+    enum KeyKind {
+        case weight
+        case share
+        case seconds
+    }
+
+    /// Every key a mix file may set, with what it accepts.
+    public static var keys: [String] { keyTable.map(\.0) }
+
+    static var keyTable: [(String, KeyKind, WritableKeyPath<ScenarioMix, Double>?)] {
+        var table: [(String, KeyKind, WritableKeyPath<ScenarioMix, Double>?)] = []
+        for platform in Platform.allCases { table.append(("platform.\(platform.name)", .weight, nil)) }
+        for perturbation in Perturbation.allCases {
+            table.append(("perturbation.\(perturbation.name)", .weight, nil))
+        }
+        table += [
+            ("links.loginShare", .share, \.loginLinkShare),
+            ("login.optionalShare", .share, \.optionalLoginShare),
+            ("login.alreadyLoggedInShare", .share, \.alreadyLoggedInShare),
+            ("fingerprint.sharedIPShare", .share, \.sharedIPShare),
+            ("fingerprint.collisionShare", .share, \.collisionShare),
+            ("fingerprint.ipChangeShare", .share, \.ipChangeShare),
+            ("fingerprint.windowSeconds", .seconds, \.fingerprintWindowSeconds),
+            ("clipboard.interveningCopyShare", .share, \.interveningCopyShare),
+            ("clipboard.pasteDeclineShare", .share, \.pasteDeclineShare),
+            ("ttlSeconds", .seconds, \.ttlSeconds),
+        ]
+        return table
+    }
+}
+
+/// Why a mix file was refused; ``message`` names the file and key.
+public enum ScenarioMixError: Error, Equatable, Sendable {
+    case unreadable(path: String, detail: String)
+    case notAnObject(path: String)
+    case unknownKey(path: String, key: String)
+    case invalidValue(path: String, key: String, expected: String)
+    case allZero(path: String, group: String)
+
+    public var message: String {
+        switch self {
+        case .unreadable(let path, let detail): "cannot read mix file '\(path)': \(detail)"
+        case .notAnObject(let path): "mix file '\(path)' must hold one JSON object of \"key\": number pairs"
+        case .unknownKey(let path, let key): "mix file '\(path)': unknown key '\(key)'"
+        case .invalidValue(let path, let key, let expected):
+            "mix file '\(path)': invalid value for '\(key)': expected \(expected)"
+        case .allZero(let path, let group): "mix file '\(path)': every '\(group).*' weight is zero"
+        }
+    }
+}

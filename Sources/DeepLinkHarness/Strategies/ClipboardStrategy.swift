@@ -1,0 +1,74 @@
+/// The web page copies the link (with its timestamp) to the clipboard at the tap; the app pastes
+/// it at first launch. Any copy in between destroys it (``JourneyEvent/Kind/clipboardCopy``); on
+/// iOS 14+ the user may decline the "pasted from Safari" prompt
+/// (``JourneyWorld/pasteDeclined``). What was pasted is held by a correct in-memory gate, so the
+/// report shows what the clipboard itself loses (plus the in-memory hold's loss on a kill).
+///
+/// Thread safety: a value type used by one thread.
+public struct ClipboardStrategy: Strategy {
+    public var kind: StrategyKind { .clipboard }
+    let ttl: UInt32
+
+    public init(context: StrategyContext) { self.ttl = context.ttlSeconds }
+
+    public mutating func run(
+        _ journey: Journey,
+        into observation: inout StrategyObservation,
+        metrics: inout OperationHistograms
+    ) {
+        var gate = InMemoryGate(ttl: ttl)
+        var running = false
+        var pasted = false
+        var clipboard: (link: UInt8, copiedAt: UInt32)?
+        for step in 0..<journey.eventCount {
+            let event = journey.events[step]
+            let now = event.atSeconds
+            switch event.kind {
+            case .tap:
+                clipboard = (journey.link(slot: event.argument & 1), now)
+            case .clipboardCopy:
+                clipboard = nil
+            case .launch:
+                running = true
+                gate.reset()
+                guard !pasted, journey.scenario.platform != .installed else { break }
+                pasted = true
+                guard !journey.world.pasteDeclined, let content = clipboard else { break }
+                running = gate.capture(
+                    content.link,
+                    at: content.copiedAt,
+                    now: now,
+                    step: step,
+                    observation: &observation
+                )
+            case .appReady:
+                guard running else { break }
+                gate.ready = true
+                running = gate.tryRoute(now: now, step: step, observation: &observation)
+            case .loginSucceeded, .sessionRestored:
+                guard running else { break }
+                gate.loggedIn = true
+                running = gate.tryRoute(now: now, step: step, observation: &observation)
+            case .logout:
+                gate.loggedIn = false
+            case .universalLinkOpen:
+                guard running else { break }
+                running = gate.capture(
+                    journey.link(slot: event.argument & 1),
+                    at: now,
+                    now: now,
+                    step: step,
+                    observation: &observation
+                )
+            case .kill:
+                running = false
+                gate.reset()
+            case .crashArmed:
+                gate.crashArmed = true
+            case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
+                .clockJump:
+                break
+            }
+        }
+    }
+}

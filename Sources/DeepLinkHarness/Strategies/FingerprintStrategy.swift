@@ -1,0 +1,85 @@
+/// Probabilistic matching: the web page records (IP, device attributes, time, link) at the tap;
+/// at first launch the app sends its IP and attributes and the server answers with the most recent
+/// record that matches within the window, then forgets it. Users behind a shared IP with the same
+/// device model are indistinguishable (``JourneyWorld/fingerprintCollision``: another user's more
+/// recent tap wins); an IP change between tap and launch finds nothing. The match is held by a
+/// correct in-memory gate, so what the report shows is the matching itself (plus the in-memory
+/// hold's loss on a kill).
+///
+/// Thread safety: a value type used by one thread.
+public struct FingerprintStrategy: Strategy {
+    public var kind: StrategyKind { .fingerprint }
+    let ttl: UInt32
+    let window: UInt32
+
+    public init(context: StrategyContext) {
+        self.ttl = context.ttlSeconds
+        self.window = context.fingerprintWindowSeconds
+    }
+
+    public mutating func run(
+        _ journey: Journey,
+        into observation: inout StrategyObservation,
+        metrics: inout OperationHistograms
+    ) {
+        var gate = InMemoryGate(ttl: ttl)
+        var running = false
+        var matched = false
+        var lastTap: UInt32?
+        for step in 0..<journey.eventCount {
+            let event = journey.events[step]
+            let now = event.atSeconds
+            switch event.kind {
+            case .tap:
+                lastTap = now
+            case .launch:
+                running = true
+                gate.reset()
+                guard !matched, journey.scenario.platform != .installed else { break }
+                matched = true
+                guard let (link, tappedAt) = match(journey, lastTap: lastTap, now: now) else { break }
+                running = gate.capture(link, at: tappedAt, now: now, step: step, observation: &observation)
+            case .appReady:
+                guard running else { break }
+                gate.ready = true
+                running = gate.tryRoute(now: now, step: step, observation: &observation)
+            case .loginSucceeded, .sessionRestored:
+                guard running else { break }
+                gate.loggedIn = true
+                running = gate.tryRoute(now: now, step: step, observation: &observation)
+            case .logout:
+                gate.loggedIn = false
+            case .universalLinkOpen:
+                guard running else { break }
+                running = gate.capture(
+                    journey.link(slot: event.argument & 1),
+                    at: now,
+                    now: now,
+                    step: step,
+                    observation: &observation
+                )
+            case .kill:
+                running = false
+                gate.reset()
+            case .crashArmed:
+                gate.crashArmed = true
+            case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
+                .clockJump, .clipboardCopy:
+                break
+            }
+        }
+    }
+
+    /// The server's answer at first launch: the most recent matching record inside the window.
+    func match(_ journey: Journey, lastTap: UInt32?, now: UInt32) -> (UInt8, UInt32)? {
+        let world = journey.world
+        guard !world.ipChanged else { return nil }
+        if world.fingerprintCollision {
+            // The other user tapped after this one (or, for an untapped install, shortly before launch).
+            let otherTap = lastTap.map { $0 &+ 30 } ?? (now > 60 ? now - 60 : 0)
+            if now &- otherTap <= window { return (world.collidingLink, otherTap) }
+        }
+        guard journey.linkCount > 0, let tappedAt = lastTap, now &- tappedAt <= window else { return nil }
+        return (journey.latestLink, tappedAt)
+    }
+}

@@ -1,0 +1,64 @@
+/// A correct but memory-only gate for the fingerprint and clipboard strategies, so that their
+/// reports isolate what their *capture* mechanism gets wrong: holds the latest captured link,
+/// routes it once the app is ready and (for `/orders/`) logged in, drops it after the
+/// time-to-live, and loses it when the process dies.
+///
+/// Thread safety: a value type used by one thread.
+struct InMemoryGate {
+    let ttl: UInt32
+    var pendingLink: UInt8?
+    var capturedAt: UInt32 = 0
+    var ready = false
+    var loggedIn = false
+    var crashArmed = false
+
+    init(ttl: UInt32) { self.ttl = ttl }
+
+    /// A new process: nothing in memory survives.
+    mutating func reset() {
+        pendingLink = nil
+        ready = false
+        loggedIn = false
+    }
+
+    /// Captures catalog link `link`; a rejected payload is noted, not held. Returns false when the
+    /// process died in the crash window.
+    mutating func capture(
+        _ link: UInt8,
+        at time: UInt32,
+        now: UInt32,
+        step: Int,
+        observation: inout StrategyObservation
+    ) -> Bool {
+        switch LinkCatalog.entry(link).verdict {
+        case .reject(let reason):
+            observation.rejection = reason
+            return true
+        case .organic, .notSet, .noPayload:
+            return true
+        case .route:
+            pendingLink = link
+            capturedAt = time
+            return tryRoute(now: now, step: step, observation: &observation)
+        }
+    }
+
+    /// Routes the pending link if its gate is open. Returns false when the process died in the
+    /// crash window.
+    mutating func tryRoute(now: UInt32, step: Int, observation: inout StrategyObservation) -> Bool {
+        guard let link = pendingLink else { return true }
+        if now &- capturedAt > ttl {
+            pendingLink = nil
+            return true
+        }
+        guard ready, !LinkCatalog.entry(link).verdict.needsLogin || loggedIn else { return true }
+        pendingLink = nil
+        if crashArmed {
+            crashArmed = false
+            observation.crashed = true
+            return false
+        }
+        observation.route(link: link, step: step)
+        return true
+    }
+}

@@ -1,0 +1,84 @@
+/// The article's snippet as written (SPEC 4.2): the App Clip writes the URL into one App Group
+/// key (a second clip run overwrites it); the full app reads that key at launch, enqueues it and
+/// removes it from the container at once; Android enqueues whatever an `OK` referrer holds on
+/// every launch (a naive `deeplink=` lookup, no double decoding) and ignores
+/// `SERVICE_DISCONNECTED`; `DeepLinkQueue` keeps one in-memory `_pending` slot and one global
+/// `_authReady` flag that only `loggedIn` sets (never reset by logout, blind to appReady and to
+/// route policy); no validation, no time-to-live.
+///
+/// Expected failures: lost (kill before login, disconnected referrer, open links when the user
+/// never logs in, double-encoded referrers), duplicated (the referrer re-read on later launches),
+/// premature (before appReady, after logout), misrouted (hostile or expired payloads).
+///
+/// Thread safety: a value type used by one thread.
+public struct NaiveStrategy: Strategy {
+    public var kind: StrategyKind { .naive }
+
+    public init() {}
+
+    public mutating func run(
+        _ journey: Journey,
+        into observation: inout StrategyObservation,
+        metrics: inout OperationHistograms
+    ) {
+        var container: UInt8?
+        var running = false
+        var pending: UInt8?
+        var authReady = false
+        var crashArmed = false
+
+        func tryResolve(step: Int) {
+            guard let link = pending, authReady else { return }
+            pending = nil
+            if crashArmed {
+                crashArmed = false
+                observation.crashed = true
+                running = false
+                return
+            }
+            observation.route(link: link, step: step)
+        }
+
+        for step in 0..<journey.eventCount {
+            let event = journey.events[step]
+            switch event.kind {
+            case .clipHandoffWrite:
+                container = journey.link(slot: event.argument & 1)
+            case .launch:
+                running = true
+                pending = nil
+                authReady = false
+                if let link = container {
+                    pending = link
+                    container = nil
+                    tryResolve(step: step)
+                }
+            case .referrerFetch:
+                guard running, event.referrerResult.delivered else { break }
+                let link = journey.latestLink
+                guard LinkCatalog.entry(link).naiveFindsPayload else { break }
+                pending = link
+                tryResolve(step: step)
+            case .loginSucceeded, .sessionRestored:
+                guard running else { break }
+                authReady = true
+                tryResolve(step: step)
+            case .appReady, .logout:
+                guard running else { break }
+                tryResolve(step: step)
+            case .universalLinkOpen:
+                guard running else { break }
+                pending = journey.link(slot: event.argument & 1)
+                tryResolve(step: step)
+            case .kill:
+                running = false
+                pending = nil
+                authReady = false
+            case .crashArmed:
+                crashArmed = true
+            case .tap, .clipInvoked, .storeVisit, .install, .referrerRetry, .loginFailed, .clockJump, .clipboardCopy:
+                break
+            }
+        }
+    }
+}
