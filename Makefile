@@ -2,7 +2,10 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: bench test deps build-release lint
+# The run the regression gate compares (fixed seed and size, so baselines stay comparable).
+GATE_RUN ?= --journeys 200000 --seed 1 --quiet
+
+.PHONY: bench test deps build-release lint gate gate-hard baseline
 
 # jemalloc (and pkg-config, through which SwiftPM finds it) from Debian, installed only when missing.
 deps:
@@ -25,6 +28,22 @@ bench: build-release
 
 test: deps
 	$(SWIFT) test
+
+# Regression gate against the committed baseline: three fresh runs, noise-aware timing verdicts.
+gate: build-release
+	rm -rf Reports/gate-current
+	.build/release/deeplink-bench gate --baseline Reports/baseline --current Reports/gate-current --repetitions 3
+
+# The deterministic part only (violations, bytes per journey), for noisy CI machines.
+gate-hard: build-release
+	rm -rf Reports/gate-current
+	.build/release/deeplink-bench run $(GATE_RUN) --out Reports/gate-current
+	.build/release/deeplink-bench gate --baseline Reports/baseline --current Reports/gate-current --hard-only
+
+# Re-record the baseline (three repetitions) on this machine type; commit the result.
+baseline: build-release
+	rm -rf Reports/baseline
+	for rep in 1 2 3; do .build/release/deeplink-bench run $(GATE_RUN) --out Reports/baseline/rep-$$rep; done
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
