@@ -1,8 +1,9 @@
 # The two entry points (see README): `make bench` and `make test`. Each installs what it needs.
 SWIFT ?= swift
 BENCH_ARGS ?=
+FUZZ_SECONDS ?= 20
 
-.PHONY: bench test deps build-release lint
+.PHONY: bench test deps build-release lint fuzz
 
 # jemalloc (and pkg-config, through which SwiftPM finds it) from Debian, installed only when missing.
 deps:
@@ -27,4 +28,8 @@ test: deps
 	$(SWIFT) test
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz
+
+# Coverage-guided fuzzing (libFuzzer + ASan) of everything that parses outside input; see README.
+fuzz:
+	Fuzz/run.sh $(FUZZ_SECONDS)

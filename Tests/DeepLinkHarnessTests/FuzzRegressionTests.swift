@@ -12,6 +12,6 @@ struct FuzzRegressionTests {
         let status = DeepLinkBench.main(arguments: ["inspect", "-%\t\n"], io: io)
         #expect(status == 2)
         #expect(err == "error: inspect: unknown option '-%\\t\\n' (see --help)\n")
-        #expect(CLIError.missingValue(option: "--a\u{85}b").message == "option '--a\\u{85}b' needs a value")
+        #expect(CLIError.missingValue(option: "--a\u{85}b").message == "option '--a\\u{0085}b' needs a value")
     }
 }
