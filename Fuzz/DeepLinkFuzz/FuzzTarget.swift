@@ -10,6 +10,7 @@ enum FuzzTarget: String, CaseIterable {
     case csv
     case arguments
     case inspect
+    case histogram
 
     /// The target named by `DEEPLINK_FUZZ_TARGET`; exits with a list of names when it is unset or unknown.
     static let selected: FuzzTarget = {
@@ -29,6 +30,7 @@ enum FuzzTarget: String, CaseIterable {
         case .csv: CSVFuzzer.run(input)
         case .arguments: ArgumentsFuzzer.run(input)
         case .inspect: InspectFuzzer.run(input)
+        case .histogram: HistogramFuzzer.run(input)
         }
     }
 }

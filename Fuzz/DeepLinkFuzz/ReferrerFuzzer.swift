@@ -16,14 +16,23 @@ enum ReferrerFuzzer {
     static func run(_ input: UnsafeRawBufferPointer) {
         var cursor = FuzzInput(input)
         let options = cursor.byte()
+        // Bit 7: small limits (byte limit up to 504, field limit up to 15); bit 6: limits above the
+        // ceiling (clamped to 8,192 bytes, so the large stack scratch is used); bit 5: routes.
         let small = options & 0x80 != 0
+        let huge = !small && options & 0x40 != 0
         let configuration = ReferrerParser.Configuration(
             payloadKey: payloadKeys[Int(options) % payloadKeys.count],
-            maxInputBytes: small ? Int(options & 0x3F) * 8 : 4096,
-            maxFields: small ? Int(options & 0x0F) : 64
+            maxInputBytes: small ? Int(options & 0x3F) * 8 : huge ? 1_000_000 : 4096,
+            maxFields: small ? Int(options & 0x0F) : huge ? 100_000 : 64
         )
+        if huge {
+            fuzzCheck(
+                configuration.maxInputBytes == ReferrerParser.Configuration.inputBytesCeiling,
+                "maxInputBytes above the ceiling was not clamped"
+            )
+        }
         let parser = ReferrerParser(configuration: configuration)
-        let validator = validators[Int(options >> 6) & 1]
+        let validator = validators[options & 0x20 == 0 ? 0 : 1]
         let referrer = cursor.rest()
         referrer.withUnsafeBytes { bytes in check(parser, validator, referrer, bytes) }
     }
