@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// libFuzzer's driver (compiler-rt), which parses libFuzzer's flags and calls `callback` per input.
 @_extern(c, "LLVMFuzzerRunDriver")
 func llvmFuzzerRunDriver(
