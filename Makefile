@@ -1,11 +1,12 @@
 # The two entry points (see README): `make bench` and `make test`. Each installs what it needs.
 SWIFT ?= swift
 BENCH_ARGS ?=
+FUZZ_SECONDS ?= 20
 
 # The run the regression gate compares (fixed seed and size, so baselines stay comparable).
 GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
-.PHONY: bench test deps build-release lint gate gate-hard baseline
+.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz
 
 # jemalloc (and pkg-config, through which SwiftPM finds it) from Debian, installed only when missing.
 deps:
@@ -46,4 +47,8 @@ baseline: build-release
 	for rep in 1 2 3; do .build/release/deeplink-bench run $(GATE_RUN) --out Reports/baseline/rep-$$rep; done
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz
+
+# Coverage-guided fuzzing (libFuzzer + ASan) of everything that parses outside input; see README.
+fuzz:
+	Fuzz/run.sh $(FUZZ_SECONDS)

@@ -17,6 +17,21 @@ let strictSettings: [SwiftSetting] = [
 let sanitizerRun = (Context.environment["DEEPLINK_SANITIZER"] ?? "").isEmpty == false
 let jemalloc: [Target.Dependency] = sanitizerRun ? [] : ["CJemalloc"]
 
+// libFuzzer targets (`Fuzz/run.sh`) exist only when DEEPLINK_FUZZ is set, so that everyday
+// `swift build` and `swift test` neither build nor see them. The script also sets DEEPLINK_SANITIZER.
+let fuzzRun = (Context.environment["DEEPLINK_FUZZ"] ?? "").isEmpty == false
+let fuzzProducts: [Product] = fuzzRun ? [.executable(name: "DeepLinkFuzz", targets: ["DeepLinkFuzz"])] : []
+let fuzzTargets: [Target] =
+    fuzzRun
+    ? [
+        .executableTarget(
+            name: "DeepLinkFuzz",
+            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            path: "Fuzz/DeepLinkFuzz",
+            swiftSettings: strictSettings + [.enableExperimentalFeature("Extern")]
+        )
+    ] : []
+
 let package = Package(
     name: "DeferredDeepLinks",
     products: [
@@ -24,7 +39,7 @@ let package = Package(
         .library(name: "DeepLinkHarness", targets: ["DeepLinkHarness"]),
         .executable(name: "deeplink-bench", targets: ["deeplink-bench"]),
         .executable(name: "CoreBenchmarks", targets: ["CoreBenchmarks"]),
-    ],
+    ] + fuzzProducts,
     targets: [
         // The embeddable core: no Foundation in hot paths, no jemalloc.
         .target(name: "DeepLinkCore", swiftSettings: strictSettings),
@@ -75,5 +90,5 @@ let package = Package(
             dependencies: ["DeepLinkHarness", "DeepLinkCore"],
             swiftSettings: strictSettings
         ),
-    ]
+    ] + fuzzTargets
 )

@@ -9,8 +9,18 @@ public enum CLIError: Error, Equatable, Sendable {
     case missingArgument(String)
     case invalidInput(String)
 
-    /// A one-line description for the user.
+    /// A one-line description for the user. Control characters that came from the command line (a
+    /// newline inside a quoted argument) are shown escaped (`\n`), so the message stays one line.
     public var message: String {
+        var line = ""
+        for scalar in _unescapedMessage.unicodeScalars {
+            let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            if isControl { line += scalar.escaped(asASCII: true) } else { line.unicodeScalars.append(scalar) }
+        }
+        return line
+    }
+
+    private var _unescapedMessage: String {
         switch self {
         case .unknownCommand(let name): "unknown command '\(name)' (see --help)"
         case .unknownOption(let name): "unknown option '\(name)' (see --help)"

@@ -136,9 +136,9 @@ public struct Histogram: Sendable {
         let clamped = p.isNaN ? 0 : Swift.min(Swift.max(p, 0), 100)
         // Rounded to 9 digits first so that 99.9 % of 1000 is 999, not 1000 (binary fractions).
         let exact = (clamped / 100 * Double(count) * 1e9).rounded() / 1e9
-        let rounded = exact.rounded(.up)
-        // Counts near 2^64 (only from doctored input) would not convert back: the last rank then.
-        guard rounded < 18_446_744_073_709_549_568 else { return count }
-        return Swift.min(Swift.max(UInt64(rounded), 1), count)
+        // A count near UInt64.max reads as 2^64 in a Double; converting that would trap.
+        let upper = exact.rounded(.up)
+        guard upper < 0x1p64 else { return count }
+        return Swift.min(Swift.max(UInt64(upper), 1), count)
     }
 }
