@@ -60,7 +60,7 @@ public struct BenchmarkRunner: Sendable {
     /// Operations used to count allocations per operation.
     public var allocationOperations: Int
 
-    public init(repetitions: Int = 11, sampleNanos: UInt64 = 20_000_000, allocationOperations: Int = 1_000) {
+    public init(repetitions: Int = 21, sampleNanos: UInt64 = 50_000_000, allocationOperations: Int = 1_000) {
         self.repetitions = max(1, repetitions)
         self.sampleNanos = max(1, sampleNanos)
         self.allocationOperations = max(1, allocationOperations)
