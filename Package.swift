@@ -46,16 +46,28 @@ let package = Package(
             dependencies: ["DeepLinkHarness"],
             swiftSettings: strictSettings
         ),
-        // Speed, measured as ratios against peers in the same run.
+        // Speed, measured as ratios against peers in the same run: the comparisons and their runner
+        // (a library, so tests can run it) and a thin executable.
+        .target(
+            name: "CoreBenchmarkSuite",
+            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            path: "Benchmarks/CoreBenchmarkSuite",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "CoreBenchmarks",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            dependencies: ["CoreBenchmarkSuite", "DeepLinkHarness"],
             path: "Benchmarks/CoreBenchmarks",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DeepLinkCoreTests",
             dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoreBenchmarkSuiteTests",
+            dependencies: ["CoreBenchmarkSuite", "DeepLinkHarness", "DeepLinkCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

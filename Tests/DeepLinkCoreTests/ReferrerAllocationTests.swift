@@ -64,18 +64,12 @@ let realisticReferrerCorpus: [[UInt8]] = [
         var checksum = 0
         for input in realisticReferrerCorpus { checksum &+= Self.parseEverything(input, parser: parser) }
         let parses = 10_000
-        // Read the counter directly around the loop (a closure wrapper costs a context in debug
-        // builds) and take off what reading it costs: in debug builds, converting the `mallctl`
-        // name to a C string allocates per call (measured here, not assumed).
-        let calibration = AllocationCounter.threadAllocatedBytes()
-        let counterCost = AllocationCounter.threadAllocatedBytes() &- calibration
-        #expect(counterCost < 1024)
         let before = AllocationCounter.threadAllocatedBytes()
         for index in 0..<parses {
             let input = realisticReferrerCorpus[index % realisticReferrerCorpus.count]
             checksum &+= Self.parseEverything(input, parser: parser)
         }
-        let bytes = AllocationCounter.threadAllocatedBytes() &- before &- counterCost
+        let bytes = AllocationCounter.threadAllocatedBytes() &- before
         #expect(bytes == 0, "\(bytes) bytes over \(parses) parses")
         #expect(checksum != 0)
     }

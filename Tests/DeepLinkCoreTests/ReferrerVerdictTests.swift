@@ -126,14 +126,12 @@ import Testing
             if case .link = input.withUnsafeBytes({ parser.verdict(for: $0, validator: validator) }) { links += 1 }
         }
         let parses = 10_000
-        let calibration = AllocationCounter.threadAllocatedBytes()
-        let counterCost = AllocationCounter.threadAllocatedBytes() &- calibration
         let before = AllocationCounter.threadAllocatedBytes()
         for index in 0..<parses {
             let input = realisticReferrerCorpus[index % realisticReferrerCorpus.count]
             if case .link = input.withUnsafeBytes({ parser.verdict(for: $0, validator: validator) }) { links += 1 }
         }
-        let bytes = AllocationCounter.threadAllocatedBytes() &- before &- counterCost
+        let bytes = AllocationCounter.threadAllocatedBytes() &- before
         #expect(bytes == 0, "\(bytes) bytes over \(parses) verdicts")
         #expect(links > 0)
     }

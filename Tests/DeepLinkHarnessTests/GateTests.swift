@@ -40,6 +40,7 @@ import Testing
 
     @Test func identicalRunsPass() throws {
         let root = ReportFixtures.temporaryDirectory("gate-same")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(), to: root + "/cur")
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
@@ -49,7 +50,11 @@ import Testing
         #expect(result.out.contains("journey/p99"))
         let csv = try ReportFixtures.read(root + "/cur", "gate.csv")
         #expect(csv.header == ["strategy", "metric", "kind", "baseline", "current", "change_pct", "verdict", "detail"])
-        #expect(csv.records.allSatisfy { $0["verdict"] == "pass" })
+        #expect(csv.records.filter { $0["kind"] == "hard" }.allSatisfy { $0["verdict"] == "pass" })
+        // One run per side: no noise estimate, so timing is inconclusive (and does not fail).
+        let timing = csv.records.filter { $0["kind"] == "timing" }
+        #expect(!timing.isEmpty && timing.allSatisfy { $0["verdict"] == "inconclusive" })
+        #expect(timing.allSatisfy { ($0["detail"] ?? "").contains("within tolerance") })
         #expect(csv.records.contains { $0["strategy"] == "core" && $0["metric"] == "violations" })
         // naive's violations are expected, not gated.
         #expect(!csv.records.contains { $0["strategy"] == "naive" && $0["metric"] == "violations" })
@@ -57,6 +62,7 @@ import Testing
 
     @Test func oneCoreViolationFails() throws {
         let root = ReportFixtures.temporaryDirectory("gate-violation")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(coreViolations: 1), to: root + "/cur")
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur", "--hard-only"])
@@ -66,6 +72,7 @@ import Testing
 
     @Test func violationCountedFromKindsEvenIfTheTotalColumnSaysZero() throws {
         let root = ReportFixtures.temporaryDirectory("gate-doctored")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(), to: root + "/cur")
         // Doctor the file by hand: one lost journey, the violations column left at 0.
@@ -84,6 +91,7 @@ import Testing
 
     @Test func moreBytesPerJourneyFails() throws {
         let root = ReportFixtures.temporaryDirectory("gate-bytes")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(coreBytes: 101), to: root + "/cur")
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
@@ -96,6 +104,7 @@ import Testing
 
     @Test func missingColumnExitsTwoNamingIt() throws {
         let root = ReportFixtures.temporaryDirectory("gate-column")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(), to: root + "/cur")
         let table = try ReportFixtures.read(root + "/cur", ReportSchema.summaryFile)
@@ -113,6 +122,7 @@ import Testing
 
     @Test func inputErrorsExitTwo() throws {
         let root = ReportFixtures.temporaryDirectory("gate-input")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         let missing = Self.gate(["--baseline", root + "/base", "--current", root + "/nothing"])
         #expect(missing.status == 2 && missing.err.contains("missing file"))
@@ -130,6 +140,7 @@ import Testing
 
     @Test func hostMismatchIsRefusedUnlessAllowed() throws {
         let root = ReportFixtures.temporaryDirectory("gate-host")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(cpu: "Other CPU"), to: root + "/cur")
         let refused = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
@@ -142,6 +153,7 @@ import Testing
 
     @Test func singleRunTimingRegressionIsInconclusiveNotFailing() throws {
         let root = ReportFixtures.temporaryDirectory("gate-single")
+        defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(latencyScale: 3), to: root + "/cur")
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
@@ -149,9 +161,42 @@ import Testing
         let csv = try ReportFixtures.read(root + "/cur", "gate.csv")
         let p99 = try #require(csv.records.first { $0["strategy"] == "core" && $0["metric"] == "journey/p99" })
         #expect(p99["verdict"] == "inconclusive")
+        #expect(p99["detail"]?.contains("beyond tolerance") == true)
         // 3× the latency, within the histograms' 0.1 % resolution.
         let change = try #require(Double(p99["change_pct"] ?? ""))
         #expect(abs(change - 200) < 0.5, "\(change)")
+    }
+
+    @Test func coreViolationsFailEvenWithoutACoreBaseline() {
+        var baseline = RegressionGate.RunValues()
+        baseline.strategies = ["naive"]
+        baseline.summary["naive"] = ["journeys_per_s": 10, "bytes_per_journey": 5, "violations": 3]
+        var current = baseline
+        current.strategies.append("core")
+        current.summary["core"] = ["journeys_per_s": 10, "bytes_per_journey": 5, "violations": 2]
+        let checks = RegressionGate(hardOnly: true).evaluate(baseline: [baseline], current: [current])
+        #expect(checks.contains { $0.strategy == "core" && $0.metric == "violations" && $0.verdict == .fail })
+        #expect(!checks.contains { $0.strategy == "naive" && $0.verdict == .fail })
+    }
+
+    @Test func directoriesOfRepetitionsAreReadAndGetTheGateFile() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-dirs")
+        defer { ReportFixtures.remove(root) }
+        for repetition in 1...3 {
+            try ReportWriter.write(Self.standardReport(), to: root + "/base/rep-\(repetition)")
+            try ReportWriter.write(Self.standardReport(latencyScale: 2), to: root + "/cur/rep-\(repetition)")
+        }
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(result.status == 1, "identical repetitions, latency doubled: a certain regression")
+        #expect(result.out.contains("baseline: 3 run(s), current: 3 run(s)"))
+        let csv = try ReportFixtures.read(root + "/cur", "gate.csv")
+        let p50 = try #require(csv.records.first { $0["strategy"] == "core" && $0["metric"] == "journey/p50" })
+        #expect(p50["verdict"] == "fail" && p50["detail"]?.contains("95% CI") == true)
+        let listed = Self.gate([
+            "--baseline", root + "/base/rep-1," + root + "/base/rep-2", "--current", root + "/base",
+        ])
+        #expect(listed.status == 0, "\(listed.out)")
+        #expect(listed.out.contains("baseline: 2 run(s), current: 3 run(s)"))
     }
 
     @Test func repetitionsGiveBootstrapVerdicts() {
@@ -201,6 +246,7 @@ import Testing
 
     @Test func repetitionsRunTheBaselineCommandLine() throws {
         let root = ReportFixtures.temporaryDirectory("gate-reps")
+        defer { ReportFixtures.remove(root) }
         var baseline = Self.standardReport()
         baseline.manifest.commandLine = ["deeplink-bench", "run", "--journeys", "2000", "--out", "old", "--quiet"]
         try ReportWriter.write(baseline, to: root + "/base")

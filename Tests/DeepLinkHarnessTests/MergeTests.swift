@@ -52,6 +52,7 @@ import Testing
 
     @Test func fourShardsMergeIntoTheUnshardedReport() throws {
         let root = ReportFixtures.temporaryDirectory("merge")
+        defer { ReportFixtures.remove(root) }
         let total: UInt64 = Sanitizer.isActive ? 8000 : 20_000
         try ReportWriter.write(Self.report(journeys: 0..<total), to: root + "/whole")
         var shardDirectories: [String] = []
@@ -88,8 +89,38 @@ import Testing
         #expect(manifest.commandLine.prefix(2) == ["deeplink-bench", "merge"])
     }
 
+    @Test func shardLabelsMustFormOneRun() throws {
+        #expect(throws: ReportError.self) { try ReportMerger.checkShards(["0/4", "0/4"], sources: ["a", "b"]) }
+        #expect(throws: ReportError.self) { try ReportMerger.checkShards(["0/4", "1/3"], sources: ["a", "b"]) }
+        #expect(throws: ReportError.self) { try ReportMerger.checkShards(["4/4"], sources: ["a"]) }
+        try ReportMerger.checkShards(["0/4", "3/4", nil], sources: ["a", "b", "c"])
+        #expect(ReportMerger.missingShards(["0/4", "3/4"]) == ["1/4", "2/4"])
+        #expect(ReportMerger.missingShards([nil, nil]).isEmpty)
+
+        let root = ReportFixtures.temporaryDirectory("merge-shards")
+
+        defer { ReportFixtures.remove(root) }
+        try ReportWriter.write(Self.report(journeys: 0..<100, shard: "0/2"), to: root + "/a")
+        var err = ""
+        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 }, readLine: { nil })
+        #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/a"], io: io) == 0)
+        #expect(err.contains("shards 1/2 are missing"))
+        #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/a", root + "/a"], io: io) == 2)
+        #expect(err.contains("given twice"))
+    }
+
+    @Test func overlappingInputsReportEachViolationOnce() throws {
+        let report = Self.report(journeys: 0..<1000)
+        let merged = try ReportMerger.merge([report, report], sources: ["a", "b"], commandLine: [])
+        let naive = try #require(merged.strategies.first { $0.name == "naive" })
+        let original = try #require(report.strategies.first { $0.name == "naive" })
+        #expect(naive.violations == original.violations)
+        #expect(naive.journeys == 2000)
+    }
+
     @Test func readBackEqualsWhatWasWritten() throws {
         let directory = ReportFixtures.temporaryDirectory("roundtrip")
+        defer { ReportFixtures.remove(directory) }
         let report = Self.report(journeys: 0..<5000)
         try ReportWriter.write(report, to: directory)
         let read = try ReportReader.read(directory)
@@ -98,6 +129,7 @@ import Testing
 
     @Test func mergeRejectsDifferentSeedsAndBadInputByName() throws {
         let root = ReportFixtures.temporaryDirectory("mergebad")
+        defer { ReportFixtures.remove(root) }
         var other = Self.report(journeys: 0..<10)
         other.seed = 6
         try ReportWriter.write(Self.report(journeys: 0..<10), to: root + "/a")

@@ -35,6 +35,13 @@ import Testing
         #expect(reporter.update(completed: 60, nowNanos: 6_000_000_000) == nil)
     }
 
+    @Test func absurdlySlowRatesDoNotTrap() throws {
+        var reporter = ProgressReporter(total: .max, style: .lines, startNanos: 0)
+        let printed = reporter.update(completed: 1, nowNanos: 1 << 62)
+        let line = try #require(printed)
+        #expect(line.contains("ETA ?"))
+    }
+
     @Test func quietSaysNothing() {
         var reporter = ProgressReporter(total: 100, style: .quiet, startNanos: 0)
         #expect(reporter.update(completed: 50, nowNanos: 60_000_000_000) == nil)

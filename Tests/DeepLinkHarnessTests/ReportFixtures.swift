@@ -9,6 +9,9 @@ enum ReportFixtures {
         return path
     }
 
+    /// Deletes a directory made by ``temporaryDirectory(_:)``.
+    static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
+
     static func manifest(cpu: String = "Test CPU @ 1GHz", cores: Int = 2) -> RunManifest {
         RunManifest(
             commit: "0123456789abcdef0123456789abcdef01234567",

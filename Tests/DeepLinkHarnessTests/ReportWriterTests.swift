@@ -5,6 +5,7 @@ import Testing
 @Suite struct ReportWriterTests {
     @Test func writesEveryFileAndTheyParseBack() throws {
         let directory = ReportFixtures.temporaryDirectory("writer")
+        defer { ReportFixtures.remove(directory) }
         let report = ReportFixtures.report(strategies: [
             ReportFixtures.strategy("core"), ReportFixtures.strategy("naive", violations: 1200),
         ])
@@ -46,6 +47,7 @@ import Testing
 
     @Test func summaryArithmetic() throws {
         let directory = ReportFixtures.temporaryDirectory("summary")
+        defer { ReportFixtures.remove(directory) }
         let report = ReportFixtures.report(strategies: [ReportFixtures.strategy("naive", violations: 7)])
         try ReportWriter.write(report, to: directory)
         let summary = try ReportFixtures.read(directory, ReportSchema.summaryFile)
@@ -84,6 +86,7 @@ import Testing
 
     @Test func latencyRowsCarryPercentilesAndCounts() throws {
         let directory = ReportFixtures.temporaryDirectory("latency")
+        defer { ReportFixtures.remove(directory) }
         let strategy = ReportFixtures.strategy("core", journeys: 1000)
         try ReportWriter.write(ReportFixtures.report(strategies: [strategy]), to: directory)
         let latency = try ReportFixtures.read(directory, ReportSchema.latencyFile)
@@ -98,7 +101,9 @@ import Testing
 
     @Test func outputIsDeterministicAndOutcomesSorted() throws {
         let first = ReportFixtures.temporaryDirectory("det1")
+        defer { ReportFixtures.remove(first) }
         let second = ReportFixtures.temporaryDirectory("det2")
+        defer { ReportFixtures.remove(second) }
         let report = ReportFixtures.report(strategies: [
             ReportFixtures.strategy("core"), ReportFixtures.strategy("naive"),
         ])
@@ -116,6 +121,7 @@ import Testing
 
     @Test func manifestIsValidEscapedJSON() throws {
         let directory = ReportFixtures.temporaryDirectory("manifest")
+        defer { ReportFixtures.remove(directory) }
         try ReportWriter.write(ReportFixtures.report(strategies: []), to: directory)
         let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -125,6 +131,12 @@ import Testing
         #expect(commandLine.last == "dir \"quoted\" \\ back\nslash")
         let decoded = try JSONDecoder().decode(RunManifest.self, from: data)
         #expect(decoded == ReportFixtures.manifest())
+        #expect(object["shard"] == nil && object["merged_from"] == nil, "absent for a plain run")
+        var shard = ReportFixtures.manifest()
+        shard.shard = "1/4"
+        shard.mergedFrom = ["a", "b"]
+        let encoded = try JSONEncoder().encode(shard)
+        #expect(try JSONDecoder().decode(RunManifest.self, from: encoded) == shard)
     }
 
     @Test func currentManifestDescribesThisHost() {
@@ -158,5 +170,29 @@ import Testing
         #expect(ReportSchema.decimal(4999.5, digits: 0) == "5000")
         #expect(ReportSchema.decimal(-1.5, digits: 1) == "-1.5")
         #expect(ReportSchema.decimal(.nan, digits: 2) == "0")
+        #expect(ReportSchema.decimal(1e23, digits: 0) == "1e+23", "no trap beyond Int64")
+        #expect(ReportSchema.decimal(-1e300, digits: 2) == "-1e+300")
+    }
+}
+
+@Suite struct ReportDocumentationTests {
+    @Test func readmeDocumentsEveryFileAndColumn() throws {
+        // Tests/DeepLinkHarnessTests/ThisFile.swift → repository root → Reports/README.md
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("Reports/README.md"), encoding: .utf8)
+        let files = [
+            ReportSchema.summaryFile, ReportSchema.latencyFile, ReportSchema.outcomesFile,
+            ReportSchema.violationsFile, ReportSchema.histogramsFile, ReportSchema.manifestFile, "gate.csv",
+        ]
+        for file in files { #expect(readme.contains("## \(file)"), "no section for \(file)") }
+        let columns =
+            ReportSchema.summaryColumns + ReportSchema.latencyColumns + ReportSchema.outcomesColumns
+            + ReportSchema.violationsColumns + ReportSchema.histogramsColumns
+        for column in columns { #expect(readme.contains("`\(column.name)`"), "column \(column.name) undocumented") }
+        for key in ["commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time"] {
+            #expect(readme.contains("`\(key)`"), "manifest key \(key) undocumented")
+        }
+        for percentile in ReportSchema.percentiles { #expect(readme.contains("`\(percentile)`")) }
     }
 }

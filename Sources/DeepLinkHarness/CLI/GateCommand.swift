@@ -2,6 +2,8 @@ import Foundation
 
 /// `deeplink-bench gate`: compares a run with a baseline (see ``RegressionGate``), prints a table
 /// and writes `gate.csv`. Exit 0 pass, 1 regression, 2 usage or input error.
+///
+/// Thread safety: a value type run by one thread (``launcher`` is `@Sendable`).
 public struct GateCommand: BenchCommand {
     public static let configuration = CommandConfiguration(
         name: "gate",
@@ -12,7 +14,7 @@ public struct GateCommand: BenchCommand {
             Hard failures: any core violation; bytes_per_journey above the baseline.
             Timing (journeys_per_s, p50/p99 latencies): with two or more runs per side, a bootstrap
             95% confidence interval of the regression decides pass / fail / inconclusive; with one
-            run per side a change beyond the tolerance is inconclusive (reported, not failing).
+            run per side timing is always inconclusive (reported, not failing).
             --repetitions N first runs this binary N times with the baseline's command line
             (from its manifest.json) into CURRENT/rep-1..N.
             Runs on different hosts (CPU model, cores, allocator) are refused unless
@@ -23,7 +25,7 @@ public struct GateCommand: BenchCommand {
             OptionSpec("--current", value: "dirs", help: "Current report directories (comma-separated)."),
             OptionSpec("--time-tolerance", value: "pct", help: "Tolerated timing regression in percent (default 10)."),
             OptionSpec("--repetitions", value: "n", help: "Run the current binary N times into --current first."),
-            OptionSpec("--out", value: "dir", help: "Where to write gate.csv (default: the first current directory)."),
+            OptionSpec("--out", value: "dir", help: "Where to write gate.csv (default: --current, or its first DIR)."),
             .flag("--allow-host-mismatch", help: "Compare even if CPU model, cores or allocator differ."),
             .flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines)."),
         ]
@@ -108,7 +110,8 @@ public struct GateCommand: BenchCommand {
             let names = failures.map { "\($0.strategy) \($0.metric)" }.joined(separator: ", ")
             io.out("gate: FAIL: \(names) (\(sides))\n")
         }
-        let directory = output ?? (repetitions > 0 ? current : currentDirectories[0])
+        // One --current path (a report, or a directory of repetitions) receives gate.csv itself.
+        let directory = output ?? (current.contains(",") ? currentDirectories[0] : current)
         try ReportWriter.writeFile(try Self.csv(checks), named: "gate.csv", in: directory)
         return failures.isEmpty ? 0 : 1
     }
@@ -145,7 +148,9 @@ public struct GateCommand: BenchCommand {
             let cells = row.enumerated().map { column, cell in
                 cell + String(repeating: " ", count: widths[column] - cell.count)
             }
-            text += cells.joined(separator: "  ") + "\n"
+            var line = cells.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            text += line + "\n"
         }
         return text
     }
@@ -171,12 +176,14 @@ public struct GateCommand: BenchCommand {
         value == value.rounded() ? ReportSchema.decimal(value, digits: 0) : ReportSchema.decimal(value, digits: 2)
     }
 
-    /// Runs this process's executable (`/proc/self/exe`) with `arguments`, inheriting stdout and
-    /// stderr; returns its exit status (127 when it cannot start).
+    /// Runs this process's executable (`/proc/self/exe`) with `arguments`, its stdout and stderr
+    /// both sent to this process's stderr; returns its exit status (127 when it cannot start).
     @Sendable public static func launchSelf(_ arguments: [String]) -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = arguments
+        // The child's summary goes to stderr: stdout carries only the gate's own table.
+        process.standardOutput = FileHandle.standardError
         do {
             try process.run()
         } catch {

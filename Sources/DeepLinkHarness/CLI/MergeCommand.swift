@@ -1,5 +1,7 @@
 /// `deeplink-bench merge --out DIR DIR...`: merges the report directories of a sharded run into
 /// one report directory (see ``ReportMerger``).
+///
+/// Thread safety: a value type run by one thread.
 public struct MergeCommand: BenchCommand {
     public static let configuration = CommandConfiguration(
         name: "merge",
@@ -30,6 +32,10 @@ public struct MergeCommand: BenchCommand {
             var reports: [RunReport] = []
             for input in inputs { reports.append(try ReportReader.read(input)) }
             let merged = try ReportMerger.merge(reports, sources: inputs, commandLine: commandLine)
+            let missing = ReportMerger.missingShards(reports.map(\.manifest.shard))
+            if !missing.isEmpty {
+                io.err("warning: merge: shards \(missing.joined(separator: ", ")) are missing; the result is partial\n")
+            }
             try ReportWriter.write(merged, to: output)
             let journeys = merged.strategies.map(\.journeys).max() ?? 0
             io.out("merged \(inputs.count) reports (\(journeys) journeys per strategy) into \(output)\n")

@@ -1,4 +1,6 @@
 /// A named error reading a histogram's serialised form.
+///
+/// Thread safety: an immutable value.
 public enum HistogramDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A `lower:count` pair that is not two unsigned integers separated by `:`.
     case malformedBucket(String)
@@ -80,6 +82,9 @@ extension Histogram {
         self.count = count
         self.lowest = min
         self.highest = max
+        #if DEBUG
+        _checkInvariants()
+        #endif
     }
 }
 

@@ -18,19 +18,23 @@
 /// Thread safety: a value type; record into one histogram per thread and ``merge(_:)`` them after.
 /// Copies share storage until one of them is mutated (copy on write).
 public struct Histogram: Sendable {
+    // The layout constants are computed properties, not `static let`s: without whole-module
+    // optimisation a `static let` is a lazily initialised global checked on every read (measured:
+    // record went from ~16 ns to ~3 ns only once WMO folded them; literals fold either way).
+
     /// Buckets per power-of-two range above the linear range (2^10); 2·1024 ≥ 2·10^3 gives 3
     /// significant decimal digits.
-    static let subBucketHalfCountMagnitude = 10
-    static let subBucketHalfCount = 1 << subBucketHalfCountMagnitude
-    static let subBucketCount = 2 << subBucketHalfCountMagnitude
-    static let subBucketMask = UInt64(subBucketCount - 1)
+    @inline(__always) static var subBucketHalfCountMagnitude: Int { 10 }
+    @inline(__always) static var subBucketHalfCount: Int { 1 << 10 }
+    @inline(__always) static var subBucketCount: Int { 2 << 10 }
+    @inline(__always) static var subBucketMask: UInt64 { (2 << 10) - 1 }
     /// Power-of-two ranges tracked: the top range ends at 2^46 ns (about 19.5 hours).
-    static let bucketCount = 36
-    static let countsLength = (bucketCount + 1) << subBucketHalfCountMagnitude
+    @inline(__always) static var bucketCount: Int { 36 }
+    @inline(__always) static var countsLength: Int { (36 + 1) << 10 }
 
     /// The largest value with its own bucket: 2^46 − 1 ns, about 19.5 hours. Larger values are
     /// counted in the top bucket.
-    public static let highestTrackableValue: UInt64 = (UInt64(subBucketCount) << UInt64(bucketCount - 1)) - 1
+    public static var highestTrackableValue: UInt64 { (1 << 46) - 1 }
 
     var counts: [UInt64]
     /// Number of values recorded.
@@ -94,6 +98,9 @@ public struct Histogram: Sendable {
         count &+= other.count
         lowest = Swift.min(lowest, other.lowest)
         highest = Swift.max(highest, other.highest)
+        #if DEBUG
+        _checkInvariants()
+        #endif
     }
 
     /// The value at percentile `p` (0…100; outside values are clamped): the highest value
@@ -129,7 +136,9 @@ public struct Histogram: Sendable {
         let clamped = p.isNaN ? 0 : Swift.min(Swift.max(p, 0), 100)
         // Rounded to 9 digits first so that 99.9 % of 1000 is 999, not 1000 (binary fractions).
         let exact = (clamped / 100 * Double(count) * 1e9).rounded() / 1e9
-        let rank = UInt64(exact.rounded(.up))
-        return Swift.min(Swift.max(rank, 1), count)
+        let rounded = exact.rounded(.up)
+        // Counts near 2^64 (only from doctored input) would not convert back: the last rank then.
+        guard rounded < 18_446_744_073_709_549_568 else { return count }
+        return Swift.min(Swift.max(UInt64(rounded), 1), count)
     }
 }

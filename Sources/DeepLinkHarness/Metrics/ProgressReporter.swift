@@ -115,7 +115,7 @@ public struct ProgressReporter: Sendable {
 
     /// `1:02:03`, `4:05`, `7s`.
     static func duration(seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "?" }
+        guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "?" }
         let total = Int(seconds.rounded())
         let hours = total / 3600
         let minutes = total / 60 % 60

@@ -1,4 +1,6 @@
 /// A named error reading or writing CSV. Line numbers count physical lines from 1 (the header).
+///
+/// Thread safety: an immutable value.
 public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input has no header row.
     case empty

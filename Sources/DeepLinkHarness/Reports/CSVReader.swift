@@ -77,6 +77,8 @@ public struct CSVTable: Sendable, Equatable {
 }
 
 /// The record scanner behind ``CSVTable``.
+///
+/// Thread safety: stateless; ``records(in:)`` may run on any thread.
 public enum CSVReader {
     /// One record: its fields and the physical line it starts on.
     public struct Record: Sendable, Equatable {

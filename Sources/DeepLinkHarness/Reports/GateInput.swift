@@ -2,6 +2,8 @@ import Foundation
 
 /// Reading the gate's inputs: report directories (a directory holding summary.csv, or a directory
 /// of repetition subdirectories that each hold one), their numbers and their host description.
+///
+/// Thread safety: stateless; reads files only.
 public enum GateInput {
     /// The report directories `argument` names: comma-separated paths; a path without
     /// summary.csv but with subdirectories that have one stands for those subdirectories (sorted),

@@ -7,8 +7,9 @@
 /// percentile-bootstrap 95 % confidence interval of the regression (relative change of the
 /// medians, positive = worse) decides: *fail* when the whole interval lies above the tolerance,
 /// *pass* when it lies at or below it, *inconclusive* otherwise. With a single run on either side
-/// there is no noise estimate: a change within the tolerance passes and anything worse is
-/// *inconclusive*. Inconclusive verdicts are reported and never fail the gate.
+/// there is no noise estimate, so every timing verdict is *inconclusive* (the detail says whether
+/// the observed change is within the tolerance). Inconclusive verdicts are reported and never fail
+/// the gate.
 ///
 /// Thread safety: a value type; ``evaluate(baseline:current:)`` is a pure function of its input.
 public struct RegressionGate: Sendable {
@@ -74,8 +75,11 @@ public struct RegressionGate: Sendable {
     public func evaluate(baseline: [RunValues], current: [RunValues]) -> [Check] {
         guard let baseRun = baseline.first, let currentRun = current.first else { return [] }
         var checks: [Check] = []
-        for strategy in baseRun.strategies {
+        // `core` is held to zero violations even when the baseline has no `core` row.
+        let currentOnly = currentRun.strategies.filter { baseRun.summary[$0] == nil }
+        for strategy in baseRun.strategies + currentOnly {
             let present = current.allSatisfy { $0.summary[strategy] != nil }
+            let inBaseline = baseRun.summary[strategy] != nil
             if !present {
                 checks.append(
                     Check(
@@ -105,6 +109,7 @@ public struct RegressionGate: Sendable {
                     )
                 )
             }
+            guard inBaseline else { continue }
             let bytesBefore = Self.median(baseline.compactMap { $0.summary[strategy]?["bytes_per_journey"] })
             let bytesNow = Self.median(current.compactMap { $0.summary[strategy]?["bytes_per_journey"] })
             checks.append(
@@ -174,13 +179,11 @@ public struct RegressionGate: Sendable {
         }
         let regression = Self.regression(baseline: before, current: now, higherIsBetter: higherIsBetter)
         guard baseline.count >= 2, current.count >= 2 else {
-            if regression <= timeTolerance {
-                check.verdict = .pass
-                check.detail = "single run: within tolerance \(tolerance)"
-            } else {
-                check.verdict = .inconclusive
-                check.detail = "single run: \(Self.percent(regression)) worse, noise unknown (use repetitions)"
-            }
+            let observed = regression <= timeTolerance ? "within" : "beyond"
+            check.verdict = .inconclusive
+            check.detail =
+                "single run per side: regression \(Self.percent(regression)) \(observed) tolerance \(tolerance), "
+                + "noise unknown (give repetitions)"
             return check
         }
         let (low, high) = bootstrapInterval(baseline: baseline, current: current, higherIsBetter: higherIsBetter)

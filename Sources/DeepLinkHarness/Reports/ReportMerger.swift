@@ -26,6 +26,7 @@ public enum ReportMerger {
             let source = index < sources.count ? sources[index] : "report \(index)"
             throw .incompatible("\(source) has seed \(report.seed), the first report has \(first.seed): not one run")
         }
+        try checkShards(reports.map(\.manifest.shard), sources: sources)
         var strategies: [StrategyReport] = []
         for report in reports {
             for strategy in report.strategies {
@@ -45,6 +46,13 @@ public enum ReportMerger {
                 strategies[index].violations += strategy.violations
             }
         }
+        for index in strategies.indices {
+            // The same journey twice (inputs that overlap) is reported once.
+            var seen = Set<[UInt64]>()
+            strategies[index].violations = strategies[index].violations.filter {
+                seen.insert([$0.seed, $0.journey]).inserted
+            }
+        }
         let runIDs = unique(reports.map(\.runID))
         return RunReport(
             runID: runIDs.count == 1 ? runIDs[0] : runIDs.joined(separator: "+"),
@@ -56,6 +64,44 @@ public enum ReportMerger {
             manifest: combine(reports.map(\.manifest), sources: sources, commandLine: commandLine),
             strategies: strategies
         )
+    }
+
+    /// Rejects shard labels (`i/n` from the manifests) that cannot belong to one sharded run: a
+    /// malformed label, different `n`s, or the same shard twice. Inputs without a label pass.
+    public static func checkShards(_ shards: [String?], sources: [String]) throws(ReportError) {
+        var total: Int?
+        var seen: [Int: String] = [:]
+        for (position, label) in shards.enumerated() {
+            guard let label else { continue }
+            let source = position < sources.count ? sources[position] : "report \(position)"
+            guard let (index, count) = parseShard(label) else {
+                throw .incompatible("\(source): manifest shard '\(label)' is not i/n")
+            }
+            if let total, total != count {
+                throw .incompatible("\(source) is shard \(label) but another input is a shard of \(total)")
+            }
+            total = count
+            if let other = seen[index] { throw .incompatible("shard \(label) given twice: \(other) and \(source)") }
+            seen[index] = source
+        }
+    }
+
+    /// The shards of the run missing from `shards` (e.g. `["2/4"]`); empty when complete or when no
+    /// input carries a shard label.
+    public static func missingShards(_ shards: [String?]) -> [String] {
+        let parsed = shards.compactMap { $0.flatMap(parseShard) }
+        guard let count = parsed.first?.1 else { return [] }
+        let present = Set(parsed.map(\.0))
+        return (0..<count).filter { !present.contains($0) }.map { "\($0)/\(count)" }
+    }
+
+    /// `i/n` with 0 ≤ i < n.
+    static func parseShard(_ label: String) -> (Int, Int)? {
+        let parts = label.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, index >= 0,
+            index < count
+        else { return nil }
+        return (index, count)
     }
 
     /// One manifest for merged shards: each field kept when equal everywhere, else the distinct

@@ -1,5 +1,7 @@
 /// The files and columns of a report directory, in their stable order. `Reports/README.md`
 /// documents each of them; ``ReportWriter`` writes them and ``ReportReader`` reads them back.
+///
+/// Thread safety: constants and pure functions.
 public enum ReportSchema {
     public static let summaryFile = "summary.csv"
     public static let latencyFile = "latency.csv"
@@ -51,7 +53,8 @@ public enum ReportSchema {
         for _ in 0..<digits { scale *= 10 }
         let negative = value < 0
         let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e18 else { return String(Int64(value)) }
+        // Beyond 64-bit integers (only from doctored input): Swift's shortest round-trip form.
+        guard scaled < 9e18 else { return "\(value)" }
         let units = UInt64(scaled)
         let whole = units / UInt64(scale)
         var text = (negative && units != 0 ? "-" : "") + String(whole)

@@ -1,6 +1,8 @@
 import Foundation
 
-/// A named error writing or reading a report directory.
+/// A named error writing or reading a report directory; the description names the file.
+///
+/// Thread safety: an immutable value.
 public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, reason: String)
     case cannotWrite(path: String, reason: String)

@@ -72,6 +72,20 @@ public struct RunManifest: Sendable, Equatable, Codable {
         mergedFrom = try container.decodeIfPresent([String].self, forKey: .mergedFrom) ?? []
     }
 
+    /// Writes every key; `shard` only for a shard, `merged_from` only for a merged report.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(commit, forKey: .commit)
+        try container.encode(toolchain, forKey: .toolchain)
+        try container.encode(cpuModel, forKey: .cpuModel)
+        try container.encode(cores, forKey: .cores)
+        try container.encode(allocator, forKey: .allocator)
+        try container.encode(commandLine, forKey: .commandLine)
+        try container.encode(startTime, forKey: .startTime)
+        try container.encodeIfPresent(shard, forKey: .shard)
+        if !mergedFrom.isEmpty { try container.encode(mergedFrom, forKey: .mergedFrom) }
+    }
+
     /// The manifest of this process now: commit, toolchain, CPU, cores, allocator, `commandLine`
     /// and the current time.
     public static func current(commandLine: [String]) -> RunManifest {

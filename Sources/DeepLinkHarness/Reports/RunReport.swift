@@ -144,7 +144,9 @@ public struct RunReport: Sendable {
     }
 }
 
-/// The outcome names and the metric names the reports know, in report order.
+/// The outcome names the reports know, in summary.csv column order.
+///
+/// Thread safety: constants and pure functions.
 public enum Outcome {
     public static let routed = "routed"
     public static let misrouted = "misrouted"
@@ -186,6 +188,8 @@ public enum Outcome {
 }
 
 /// Latency metric names (histogram keys), in report order.
+///
+/// Thread safety: constants and pure functions.
 public enum Metric {
     public static let parse = "parse"
     public static let validate = "validate"

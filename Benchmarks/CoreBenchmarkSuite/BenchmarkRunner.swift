@@ -1,0 +1,160 @@
+import DeepLinkHarness
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One side of a comparison: a name and a body that performs `n` operations.
+///
+/// The body returns the bytes allocated by its measured loop, on every thread it used (see
+/// ``measuringAllocations(_:)``); setup outside the loop, such as starting a helper thread, is not
+/// an operation's cost and is left out.
+public struct BenchmarkSide: Sendable {
+    public var name: String
+    public var run: @Sendable (_ operations: Int) -> UInt64
+
+    public init(_ name: String, run: @escaping @Sendable (_ operations: Int) -> UInt64) {
+        self.name = name
+        self.run = run
+    }
+}
+
+/// A subject (ours) and a peer doing the same work, measured side by side in one run.
+public struct Comparison: Sendable {
+    public var benchmark: String
+    public var subject: BenchmarkSide
+    public var peer: BenchmarkSide
+
+    public init(benchmark: String, subject: BenchmarkSide, peer: BenchmarkSide) {
+        self.benchmark = benchmark
+        self.subject = subject
+        self.peer = peer
+    }
+}
+
+/// What one comparison measured. Times are medians over the repetitions; `speedup` is the median
+/// of the per-pair ratios `peer / subject` (so > 1 means the subject is faster).
+public struct ComparisonResult: Sendable, Equatable {
+    public var benchmark: String
+    public var subject: String
+    public var peer: String
+    public var subjectNanosPerOp: Double
+    public var peerNanosPerOp: Double
+    public var speedup: Double
+    public var subjectBytesPerOp: Double
+    public var peerBytesPerOp: Double
+    public var repetitions: Int
+}
+
+/// Measures comparisons the way a noisy, shared machine allows: calibrate each side so a sample
+/// lasts about `sampleNanos`, warm up, then run the two sides interleaved (A B A B …) so that both
+/// see the same machine state, and summarise with medians. Allocation counts come from jemalloc's
+/// per-thread counters and are exact.
+///
+/// Thread safety: a value type; run comparisons from one thread at a time.
+public struct BenchmarkRunner: Sendable {
+    /// Interleaved subject/peer pairs per comparison (at least 9 for the medians to mean much).
+    public var repetitions: Int
+    /// The target duration of one sample.
+    public var sampleNanos: UInt64
+    /// Operations used to count allocations per operation.
+    public var allocationOperations: Int
+
+    public init(repetitions: Int = 11, sampleNanos: UInt64 = 20_000_000, allocationOperations: Int = 1_000) {
+        self.repetitions = max(1, repetitions)
+        self.sampleNanos = max(1, sampleNanos)
+        self.allocationOperations = max(1, allocationOperations)
+    }
+
+    /// The quick configuration: fewer, shorter samples (still interleaved, still ≥ 9 pairs).
+    public static let quick = BenchmarkRunner(repetitions: 9, sampleNanos: 10_000_000, allocationOperations: 200)
+
+    public func run(_ comparison: Comparison) -> ComparisonResult {
+        let subjectOps = calibrate(comparison.subject)
+        let peerOps = calibrate(comparison.peer)
+        _ = time(comparison.subject, operations: subjectOps)
+        _ = time(comparison.peer, operations: peerOps)
+        var subjectTimes: [Double] = []
+        var peerTimes: [Double] = []
+        var ratios: [Double] = []
+        for _ in 0..<repetitions {
+            let subject = time(comparison.subject, operations: subjectOps)
+            let peer = time(comparison.peer, operations: peerOps)
+            subjectTimes.append(subject)
+            peerTimes.append(peer)
+            ratios.append(subject > 0 ? peer / subject : 0)
+        }
+        return ComparisonResult(
+            benchmark: comparison.benchmark,
+            subject: comparison.subject.name,
+            peer: comparison.peer.name,
+            subjectNanosPerOp: Self.median(subjectTimes),
+            peerNanosPerOp: Self.median(peerTimes),
+            speedup: Self.median(ratios),
+            subjectBytesPerOp: bytesPerOperation(comparison.subject),
+            peerBytesPerOp: bytesPerOperation(comparison.peer),
+            repetitions: repetitions
+        )
+    }
+
+    /// Nanoseconds per operation for one sample of `operations` operations.
+    func time(_ side: BenchmarkSide, operations: Int) -> Double {
+        let start = MonotonicClock.nanoseconds()
+        _ = side.run(operations)
+        let elapsed = MonotonicClock.nanoseconds() &- start
+        return Double(elapsed) / Double(operations)
+    }
+
+    /// The operation count whose sample lasts about `sampleNanos` (doubling from 1).
+    func calibrate(_ side: BenchmarkSide) -> Int {
+        var operations = 1
+        while true {
+            let start = MonotonicClock.nanoseconds()
+            _ = side.run(operations)
+            let elapsed = MonotonicClock.nanoseconds() &- start
+            if elapsed >= sampleNanos / 4 || operations >= 1 << 30 {
+                let perOp = max(Double(elapsed) / Double(operations), 0.01)
+                return max(1, min(1 << 30, Int(Double(sampleNanos) / perOp)))
+            }
+            operations *= 2
+        }
+    }
+
+    /// Bytes allocated per operation after warm-up, as the body measured them.
+    func bytesPerOperation(_ side: BenchmarkSide) -> Double {
+        _ = side.run(allocationOperations)
+        return Double(side.run(allocationOperations)) / Double(allocationOperations)
+    }
+
+    /// The median (mean of the middle two for an even count); 0 for no values.
+    public static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// `CLOCK_MONOTONIC` in nanoseconds.
+public enum MonotonicClock {
+    @inline(__always)
+    public static func nanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
+}
+
+/// Runs `operations` iterations of `body` and returns the bytes the calling thread allocated.
+@inline(__always)
+public func measuringAllocations(_ operations: Int, _ body: (Int) -> Void) -> UInt64 {
+    AllocationCounter.bytesAllocated {
+        for index in 0..<operations { body(index) }
+    }
+}
+
+/// Keeps a value alive so the optimiser cannot delete the work that produced it.
+@inline(never)
+public func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

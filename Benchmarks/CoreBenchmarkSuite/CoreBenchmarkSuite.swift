@@ -1,0 +1,88 @@
+import DeepLinkHarness
+import Foundation
+
+/// The core against its peers, side by side in one run: every comparison times our subject and a
+/// peer doing the same work, interleaved, and reports the median per-pair speedup plus exact bytes
+/// allocated per operation. Times are only ever compared within one run, because the machines
+/// are shared and noisy.
+///
+/// Thread safety: run from one thread; some comparisons start helper threads of their own.
+public enum CoreBenchmarkSuite {
+    /// The CSV columns, in order.
+    public static let columns = [
+        "benchmark", "subject", "peer", "subject_ns_per_op", "peer_ns_per_op", "speedup",
+        "subject_bytes_per_op", "peer_bytes_per_op", "repetitions",
+    ]
+
+    /// The benchmarks whose subject must allocate nothing per operation (the issue's targets).
+    public static let zeroAllocationBenchmarks: Set<String> = [
+        "referrer-parse", "referrer-parse-strings", "link-validate", "queue-1thread", "queue-1thread-pthread",
+        "queue-2threads", "queue-2threads-pthread",
+    ]
+
+    /// Every comparison, over corpora of `corpusSize` inputs.
+    public static func comparisons(corpusSize: Int) -> [Comparison] {
+        ReferrerComparisons.all(corpusSize: corpusSize) + ValidationComparisons.all(corpusSize: corpusSize)
+            + QueueComparisons.all()
+    }
+
+    /// Runs the comparisons whose benchmark name contains `filter` (all when nil), calling
+    /// `progress` with a line per finished comparison.
+    public static func run(
+        runner: BenchmarkRunner,
+        corpusSize: Int,
+        filter: String?,
+        progress: (String) -> Void = { _ in }
+    ) -> [ComparisonResult] {
+        let selected = comparisons(corpusSize: corpusSize).filter { comparison in
+            filter.map { comparison.benchmark.contains($0) } ?? true
+        }
+        return selected.map { comparison in
+            let result = runner.run(comparison)
+            progress("\(result.benchmark): speedup \(format(result.speedup, digits: 2))")
+            return result
+        }
+    }
+
+    /// The results as RFC 4180 CSV with a header row.
+    public static func csv(_ results: [ComparisonResult]) -> String {
+        var text = columns.joined(separator: ",") + "\n"
+        for result in results {
+            let fields = [
+                result.benchmark, result.subject, result.peer,
+                format(result.subjectNanosPerOp, digits: 2), format(result.peerNanosPerOp, digits: 2),
+                format(result.speedup, digits: 2),
+                format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
+                String(result.repetitions),
+            ]
+            text += fields.map(quoted).joined(separator: ",") + "\n"
+        }
+        return text
+    }
+
+    /// The results as an aligned, readable table.
+    public static func table(_ results: [ComparisonResult]) -> String {
+        let header = ["benchmark", "subject", "peer", "ns/op", "peer ns/op", "speedup", "B/op", "peer B/op"]
+        let rows = results.map { result in
+            [
+                result.benchmark, result.subject, result.peer, format(result.subjectNanosPerOp, digits: 1),
+                format(result.peerNanosPerOp, digits: 1), format(result.speedup, digits: 2) + "x",
+                format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            zip(row, widths).map { cell, width in cell.padding(toLength: width, withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func format(_ value: Double, digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+
+    static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,113 @@
+import DeepLinkCore
+import Foundation
+import Synchronization
+
+/// What the queue benchmarks need of a bounded ring: the lock-free queue and its locked peers.
+protocol BenchmarkRing: AnyObject, Sendable {
+    func push(_ link: PendingLink) -> Bool
+    func pop() -> PendingLink?
+}
+
+extension PendingLinkQueue: BenchmarkRing {
+    func push(_ link: PendingLink) -> Bool { tryEnqueue(link) == .enqueued }
+    func pop() -> PendingLink? { tryDequeue() }
+}
+
+extension MutexRing: BenchmarkRing {
+    func push(_ link: PendingLink) -> Bool { tryEnqueue(link) }
+    func pop() -> PendingLink? { tryDequeue() }
+}
+
+extension PthreadRing: BenchmarkRing {
+    func push(_ link: PendingLink) -> Bool { tryEnqueue(link) }
+    func pop() -> PendingLink? { tryDequeue() }
+}
+
+enum QueueComparisons {
+    static let capacity = 1024
+
+    static var template: PendingLink {
+        PendingLink(
+            link: DeepLink(validated: "/product/42?ref=share")!,
+            source: .installReferrer,
+            capturedAtNanos: 1,
+            id: 0
+        )
+    }
+
+    static func all() -> [Comparison] {
+        let template = Self.template
+        let queue = PendingLinkQueue(capacity: capacity)
+        let mutexRing = MutexRing(capacity: capacity, filler: template)
+        let pthreadRing = PthreadRing(capacity: capacity, filler: template)
+        return [
+            Comparison(
+                benchmark: "queue-1thread",
+                subject: BenchmarkSide("PendingLinkQueue") { singleThread(queue, template: template, operations: $0) },
+                peer: BenchmarkSide("Mutex ring") { singleThread(mutexRing, template: template, operations: $0) }
+            ),
+            Comparison(
+                benchmark: "queue-1thread-pthread",
+                subject: BenchmarkSide("PendingLinkQueue") { singleThread(queue, template: template, operations: $0) },
+                peer: BenchmarkSide("pthread_mutex ring") {
+                    singleThread(pthreadRing, template: template, operations: $0)
+                }
+            ),
+            Comparison(
+                benchmark: "queue-2threads",
+                subject: BenchmarkSide("PendingLinkQueue") { twoThreads(queue, template: template, operations: $0) },
+                peer: BenchmarkSide("Mutex ring") { twoThreads(mutexRing, template: template, operations: $0) }
+            ),
+            Comparison(
+                benchmark: "queue-2threads-pthread",
+                subject: BenchmarkSide("PendingLinkQueue") { twoThreads(queue, template: template, operations: $0) },
+                peer: BenchmarkSide("pthread_mutex ring") {
+                    twoThreads(pthreadRing, template: template, operations: $0)
+                }
+            ),
+        ]
+    }
+
+    /// One enqueue and one dequeue per operation on the calling thread.
+    static func singleThread<Ring: BenchmarkRing>(_ ring: Ring, template: PendingLink, operations: Int) -> UInt64 {
+        var checksum: UInt64 = 0
+        var link = template
+        let bytes = measuringAllocations(operations) { index in
+            link.id = UInt64(truncatingIfNeeded: index)
+            _ = ring.push(link)
+            checksum &+= ring.pop()?.id ?? 0
+        }
+        blackHole(checksum)
+        return bytes
+    }
+
+    /// A producer thread enqueues `operations` records while the calling thread dequeues them;
+    /// the cost per record includes the cross-core hand-over. Both sides spin with `sched_yield`.
+    static func twoThreads<Ring: BenchmarkRing>(_ ring: Ring, template: PendingLink, operations: Int) -> UInt64 {
+        let producerBytes = Atomic<UInt64>(0)
+        let done = DispatchSemaphore(value: 0)
+        let producer = Thread {
+            var link = template
+            let bytes = measuringAllocations(operations) { index in
+                link.id = UInt64(truncatingIfNeeded: index)
+                while !ring.push(link) { sched_yield() }
+            }
+            producerBytes.store(bytes, ordering: .releasing)
+            done.signal()
+        }
+        producer.start()
+        var checksum: UInt64 = 0
+        let consumerBytes = measuringAllocations(operations) { _ in
+            while true {
+                if let link = ring.pop() {
+                    checksum &+= link.id
+                    return
+                }
+                sched_yield()
+            }
+        }
+        done.wait()
+        blackHole(checksum)
+        return consumerBytes &+ producerBytes.load(ordering: .acquiring)
+    }
+}
