@@ -57,7 +57,7 @@ extension RunCommand {
         var restricted = configuration
         let range = shard.range(ofJourneys: configuration.journeys)
         restricted.firstIndex = configuration.firstIndex &+ range.lowerBound
-        restricted.journeys = UInt64(range.count)
+        restricted.journeys = range.upperBound - range.lowerBound
         return restricted
     }
 }

@@ -201,9 +201,10 @@ public enum Metric {
     public static let gateOpenToRoute = "gate_open_to_route"
     public static let journey = "journey"
     /// Open loop only: the journey's latency from its intended start (start lag + `journey`).
+    /// Not in ``all`` (the metrics every run records); ``ordered(_:)`` puts it after them.
     public static let journeyCorrected = "journey_corrected"
 
-    public static let all = [parse, validate, enqueue, gateOpenToRoute, journey, journeyCorrected]
+    public static let all = [parse, validate, enqueue, gateOpenToRoute, journey]
 
     /// `names` in report order: the known metrics first in ``all``'s order, then others sorted.
     public static func ordered(_ names: some Sequence<String>) -> [String] {
