@@ -89,7 +89,7 @@ public struct CapacityCommand: BenchCommand {
         let sweep = sweep
         let manifest = RunManifest.current(commandLine: commandLine)
         let quiet = quiet
-        let result = CapacityPlanner.sweep(sweep, measure: { CapacityPlanner.measure($0, sweep: sweep) }) { step in
+        func report(_ step: CapacityStep) {
             guard !quiet else { return }
             let verdict = step.meets(sloP99Nanos: sweep.sloP99Nanos) ? "holds" : "breaks"
             io.err(
@@ -97,6 +97,11 @@ public struct CapacityCommand: BenchCommand {
                     + "p99 \(step.p99Nanos) ns, dropped \(step.dropped): \(verdict)\n"
             )
         }
+        let result = CapacityPlanner.sweep(
+            sweep,
+            measure: { CapacityPlanner.measure($0, sweep: sweep) },
+            progress: report
+        )
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         } catch {
