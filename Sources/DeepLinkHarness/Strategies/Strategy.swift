@@ -83,7 +83,7 @@ extension StrategyKind {
     /// A fresh strategy of this kind, for one worker thread.
     public func make(context: StrategyContext) -> any Strategy {
         switch self {
-        case .core: NaiveStrategy()  // FIXME: CoreStrategy once DeepLinkCore's resolver lands
+        case .core: CoreStrategy(context: context)
         case .naive: NaiveStrategy()
         case .fingerprint: FingerprintStrategy(context: context)
         case .clipboard: ClipboardStrategy(context: context)

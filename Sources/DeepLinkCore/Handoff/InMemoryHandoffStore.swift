@@ -1,0 +1,252 @@
+/// The App Group container for the hot simulation: a fixed-capacity in-memory ``HandoffStore``
+/// with a crash model.
+///
+/// Every operation is atomic and immediately "durable": what the store holds when its process is
+/// killed is exactly what a relaunch finds (``simulateKill()`` returns it as a ``HandoffImage``;
+/// ``init(relaunchingFrom:process:)`` starts from it). A ``KillPoint`` armed with
+/// ``armKill(at:)`` kills the shared ``SimulatedProcess`` before or after a chosen operation, so a
+/// simulation can place a kill at every step, the crash window included.
+///
+/// After the kill the store is frozen: writes are ignored (a dead process persists nothing) and
+/// reads answer from the frozen image.
+///
+/// Thread safety: all state is behind one lock; every member may be called from any thread.
+///
+/// - Complexity: `save`, `markConsumed`, `discard` and `wasConsumed` are O(capacity) and allocate
+///   nothing (slots are preallocated); `loadPending` and the image allocate.
+public final class InMemoryHandoffStore: HandoffStore {
+    struct Storage: ~Copyable {
+        var records: [PendingLink?]
+        var recordCount = 0
+        var consumed: [ConsumedMark]
+        var consumedCount = 0
+        var killPoint: KillPoint?
+        var saves = 0
+        var consumedMarks = 0
+        var discards = 0
+        var currentOccurrence = 0
+
+        /// Counts one more `operation` and returns its occurrence number (1 = first).
+        mutating func countOccurrence(of operation: HandoffOperation) -> Int {
+            switch operation {
+            case .save:
+                saves += 1
+                return saves
+            case .markConsumed:
+                consumedMarks += 1
+                return consumedMarks
+            case .discard:
+                discards += 1
+                return discards
+            }
+        }
+        var frozen = false
+        var crashWindow: PendingLink?
+
+        /// Whether a consumed mark matches `link` (index loop: a slice would retain the buffer and
+        /// make the next write copy it).
+        func isConsumed(_ link: PendingLink) -> Bool {
+            for index in 0..<consumedCount where consumed[index].matches(link) { return true }
+            return false
+        }
+
+        /// Starts a write: false when it must not persist (the store is frozen or the armed kill
+        /// lands before it, killing `process`).
+        mutating func begin(_ operation: HandoffOperation, in process: SimulatedProcess) -> Bool {
+            guard !frozen, process.isAlive else {
+                frozen = true
+                return false
+            }
+            currentOccurrence = countOccurrence(of: operation)
+            if let point = killPoint, point.operation == operation, point.occurrence == currentOccurrence,
+                point.timing == .before
+            {
+                frozen = true
+                process.kill()
+                return false
+            }
+            return true
+        }
+
+        /// Ends a write that persisted: the armed kill may land right after it.
+        mutating func end(_ operation: HandoffOperation, of link: PendingLink, in process: SimulatedProcess) {
+            if let point = killPoint, point.operation == operation, point.occurrence == currentOccurrence,
+                point.timing == .after
+            {
+                frozen = true
+                if operation == .markConsumed { crashWindow = link }
+                process.kill()
+            }
+        }
+
+        // Index loops rather than `firstIndex(where:)`: unspecialized in debug builds, that one
+        // allocates per call, and these run on the routing path.
+        func recordIndex(id: UInt64) -> Int? {
+            for index in records.indices where records[index]?.id == id { return index }
+            return nil
+        }
+
+        func freeRecordIndex() -> Int? {
+            for index in records.indices where records[index] == nil { return index }
+            return nil
+        }
+
+        func hasMark(_ mark: ConsumedMark) -> Bool {
+            for index in 0..<consumedCount where consumed[index] == mark { return true }
+            return false
+        }
+    }
+
+    private let storage: Locked<Storage>
+    /// The process this store lives in; killed by an armed ``KillPoint``.
+    public let process: SimulatedProcess
+    /// How many pending records fit.
+    public let capacity: Int
+    /// How many consumed marks fit.
+    public let consumedCapacity: Int
+
+    /// An empty store.
+    ///
+    /// - Parameters:
+    ///   - capacity: pending records that fit (at least 1); `save` beyond it throws `.full`.
+    ///   - consumedCapacity: consumed marks that fit (at least 1); `markConsumed` beyond it throws
+    ///     `.full` (and the link is then not routed).
+    public init(capacity: Int = 16, consumedCapacity: Int = 64, process: SimulatedProcess = SimulatedProcess()) {
+        self.capacity = max(1, capacity)
+        self.consumedCapacity = max(1, consumedCapacity)
+        self.process = process
+        self.storage = Locked(
+            Storage(
+                records: Array(repeating: nil, count: max(1, capacity)),
+                consumed: Array(
+                    repeating: ConsumedMark(id: 0, installBeginTimestamp: 0),
+                    count: max(1, consumedCapacity)
+                )
+            )
+        )
+    }
+
+    /// The store a relaunched process finds: what `image` had persisted. Records or marks beyond
+    /// the image's capacities are dropped (an image made by this type never has any).
+    public convenience init(relaunchingFrom image: HandoffImage, process: SimulatedProcess = SimulatedProcess()) {
+        self.init(capacity: image.capacity, consumedCapacity: image.consumedCapacity, process: process)
+        storage.withLock { storage in
+            for link in image.pending.prefix(capacity) {
+                storage.records[storage.recordCount] = link
+                storage.recordCount += 1
+            }
+            for mark in image.consumed.prefix(consumedCapacity) {
+                storage.consumed[storage.consumedCount] = mark
+                storage.consumedCount += 1
+            }
+        }
+    }
+
+    // MARK: - Crash model
+
+    /// Kills ``process`` at `point` (replacing any kill armed before).
+    public func armKill(at point: KillPoint) {
+        storage.withLock { $0.killPoint = point }
+    }
+
+    /// Kills the process now (if it is not dead already) and returns what survives.
+    @discardableResult
+    public func simulateKill() -> HandoffImage {
+        storage.withLock { storage in
+            storage.frozen = true
+            process.kill()
+            return image(of: storage)
+        }
+    }
+
+    /// Kills this store's process (if still alive) and returns the store the next process finds:
+    /// what survived, living in `process`.
+    public func relaunch(in process: SimulatedProcess = SimulatedProcess()) -> InMemoryHandoffStore {
+        InMemoryHandoffStore(relaunchingFrom: simulateKill(), process: process)
+    }
+
+    /// What the store holds now (for inspection; does not kill).
+    public func currentImage() -> HandoffImage {
+        storage.withLock { image(of: $0) }
+    }
+
+    /// Whether the store is frozen (its process was killed through it).
+    public var isFrozen: Bool { storage.withLock { $0.frozen } }
+
+    private func image(of storage: borrowing Storage) -> HandoffImage {
+        var pending: [PendingLink] = []
+        pending.reserveCapacity(storage.recordCount)
+        for case let link? in storage.records { pending.append(link) }
+        pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
+        return HandoffImage(
+            pending: pending,
+            consumed: Array(storage.consumed[0..<storage.consumedCount]),
+            capacity: capacity,
+            consumedCapacity: consumedCapacity,
+            killedInCrashWindow: storage.crashWindow
+        )
+    }
+
+}
+
+extension InMemoryHandoffStore {
+    public func save(_ link: PendingLink) throws(HandoffStoreError) {
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            guard storage.begin(.save, in: process) else { return }
+            if let existing = storage.recordIndex(id: link.id) {
+                storage.records[existing] = link
+            } else {
+                guard let free = storage.freeRecordIndex() else { throw .full }
+                storage.records[free] = link
+                storage.recordCount += 1
+            }
+            storage.end(.save, of: link, in: process)
+        }
+    }
+
+    public func loadPending() throws(HandoffStoreError) -> HandoffLoad {
+        storage.withLock { storage in
+            var pending: [PendingLink] = []
+            pending.reserveCapacity(storage.recordCount)
+            for case let link? in storage.records {
+                if !storage.isConsumed(link) { pending.append(link) }
+            }
+            pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
+            return HandoffLoad(pending: pending)
+        }
+    }
+
+    public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            guard storage.begin(.markConsumed, in: process) else { return }
+            let mark = ConsumedMark(link)
+            if !storage.hasMark(mark) {
+                guard storage.consumedCount < storage.consumed.count else { throw .full }
+                storage.consumed[storage.consumedCount] = mark
+                storage.consumedCount += 1
+            }
+            Self.removeRecord(id: link.id, from: &storage)
+            storage.end(.markConsumed, of: link, in: process)
+        }
+    }
+
+    public func wasConsumed(_ link: PendingLink) -> Bool {
+        storage.withLock { storage in
+            storage.isConsumed(link)
+        }
+    }
+
+    public func discard(_ link: PendingLink) throws(HandoffStoreError) {
+        storage.withLock { storage in
+            guard storage.begin(.discard, in: process) else { return }
+            Self.removeRecord(id: link.id, from: &storage)
+            storage.end(.discard, of: link, in: process)
+        }
+    }
+
+    private static func removeRecord(id: UInt64, from storage: inout Storage) {
+        guard let index = storage.recordIndex(id: id) else { return }
+        storage.records[index] = nil
+        storage.recordCount -= 1
+    }
+}

@@ -1,0 +1,25 @@
+import Synchronization
+
+/// The life of one simulated app process, shared by the objects that live in it (a
+/// ``LinkResolver`` and an ``InMemoryHandoffStore``) so that a kill stops all of them at once.
+///
+/// A real kill stops the process between two instructions; the simulation stops it between two
+/// steps: after ``kill()`` the resolver carries out no further action (in particular it calls no
+/// router after a consumed mark it already wrote: the *crash window*) and the store persists no
+/// further write.
+///
+/// Thread safety: an atomic flag; every member may be called from any thread.
+public final class SimulatedProcess: Sendable {
+    private let killed = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Whether the process is still running.
+    public var isAlive: Bool { !killed.load(ordering: .acquiring) }
+
+    /// Kills the process. Idempotent. Returns whether this call was the one that killed it.
+    @discardableResult
+    public func kill() -> Bool {
+        !killed.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}

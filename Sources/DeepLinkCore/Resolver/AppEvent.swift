@@ -1,0 +1,56 @@
+/// Something the app tells the resolver about itself, from any thread, through
+/// ``LinkResolver/signal(_:)``.
+///
+/// `appReady` and custom events are sticky for the life of the process; `loggedIn` holds until the
+/// next `loggedOut`. A relaunched process starts with no events: the app signals them again.
+///
+/// Thread safety: a value type; `Sendable`.
+public enum AppEvent: Sendable, Hashable {
+    /// The app finished launching and can navigate (required by every route).
+    case appReady
+    /// A user session exists (for example `/orders/` links need it).
+    case loggedIn
+    /// The session ended: links that need `loggedIn` wait again.
+    case loggedOut
+    /// An app-defined business event (onboarding finished, consent given, ...).
+    case custom(CustomEvent)
+}
+
+/// The id of an app-defined business event: `0..<CustomEvent.capacity`.
+///
+/// The range is small because the gate keeps every event in one 64-bit mask, so that checking a
+/// link's gate is a single AND with no allocation.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct CustomEvent: Sendable, Hashable {
+    /// How many distinct custom events a policy can name.
+    public static let capacity = 62
+
+    /// The event's number, `0..<capacity`.
+    public let id: UInt8
+
+    /// Returns `nil` when `id` is outside `0..<capacity`.
+    public init?(id: Int) {
+        guard id >= 0, id < Self.capacity else { return nil }
+        self.id = UInt8(id)
+    }
+}
+
+/// A set of gate events: what a route requires, and what the app has signalled so far.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct GateEvents: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt64
+
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// The app is ready (every route requires it).
+    public static let appReady = GateEvents(rawValue: 1 << 0)
+    /// A user is logged in.
+    public static let loggedIn = GateEvents(rawValue: 1 << 1)
+
+    /// The bit of one custom event.
+    public static func custom(_ event: CustomEvent) -> GateEvents {
+        GateEvents(rawValue: 1 << (2 + UInt64(event.id)))
+    }
+}

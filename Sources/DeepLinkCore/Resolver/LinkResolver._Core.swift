@@ -1,0 +1,94 @@
+extension LinkResolver {
+    /// What the resolver's lock guards: the state machine and the outbox of actions it produced
+    /// that the drainer has not carried out yet.
+    ///
+    /// Bounds, so that the preallocated outbox never overflows: every link admitted from the queue
+    /// raises `terminalActions + pendingCount` by at most one, and admission stops at
+    /// `terminalBudget` (twice the pending capacity, so a full pending set still admits a newer
+    /// link that supersedes the oldest). Waiting notices are coalesced when two follow each other,
+    /// so at most one sits between two terminal actions: the outbox needs `2 * terminalBudget + 2`.
+    ///
+    /// Thread safety: only touched inside `core.withLock`.
+    struct _Core: ~Copyable {
+        var machine: ResolverStateMachine
+        private var outbox: [ResolverStateMachine.Action]
+        private var head = 0
+        private var count = 0
+        private var terminalActions = 0
+        private let terminalBudget: Int
+
+        init(machine: ResolverStateMachine) {
+            self.machine = machine
+            self.terminalBudget = 2 * machine.pendingCapacity
+            self.outbox = Array(repeating: .none, count: 2 * terminalBudget + 2)
+        }
+
+        /// Whether one more link may enter the machine without risking the outbox.
+        var canAdmit: Bool { terminalActions + machine.pendingCount < terminalBudget }
+
+        /// Moves queued captures into the machine while there is room. Only called under the lock,
+        /// so the queue has one consumer at a time.
+        mutating func pull(from queue: PendingLinkQueue, store: any HandoffStore, now: UInt64) {
+            while canAdmit, let link = queue.tryDequeueSingleConsumer() {
+                record(machine.capture(link, now: now, consumedBefore: store.wasConsumed(link)), now: now)
+            }
+        }
+
+        /// Feeds `link` straight to the machine (queue full). Returns false when there is no room.
+        mutating func admitDirectly(_ link: PendingLink, store: any HandoffStore, now: UInt64) -> Bool {
+            guard canAdmit else { return false }
+            record(machine.capture(link, now: now, consumedBefore: store.wasConsumed(link)), now: now)
+            return true
+        }
+
+        /// Appends `first` and every further action of the same step to the outbox.
+        mutating func record(_ first: ResolverStateMachine.Action, now: UInt64) {
+            var action = first
+            while true {
+                switch action {
+                case .none:
+                    return
+                case .waitForGate:
+                    push(action, terminal: false)
+                case .route, .supersede, .expire, .ignoreDuplicate:
+                    push(action, terminal: true)
+                }
+                action = machine.nextAction(now: now)
+            }
+        }
+
+        /// The oldest action not carried out yet, or `.none`.
+        mutating func popAction() -> ResolverStateMachine.Action {
+            guard count > 0 else { return .none }
+            let action = outbox[head]
+            outbox[head] = .none
+            head = (head + 1) % outbox.count
+            count -= 1
+            switch action {
+            case .route, .supersede, .expire, .ignoreDuplicate:
+                terminalActions -= 1
+            case .none, .waitForGate:
+                break
+            }
+            return action
+        }
+
+        mutating func clearOutbox() {
+            while count > 0 { _ = popAction() }
+        }
+
+        private mutating func push(_ action: ResolverStateMachine.Action, terminal: Bool) {
+            if !terminal, count > 0 {
+                let tail = (head + count - 1) % outbox.count
+                if case .waitForGate = outbox[tail] {
+                    outbox[tail] = action
+                    return
+                }
+            }
+            precondition(count < outbox.count, "resolver outbox overflow: admission bound broken")
+            outbox[(head + count) % outbox.count] = action
+            count += 1
+            if terminal { terminalActions += 1 }
+        }
+    }
+}

@@ -1,0 +1,326 @@
+import Synchronization
+
+/// The gate between captured links and the app's navigation (SPEC 3.4): routes each captured link
+/// exactly once, only when the app is ready and the link's required events have happened, newest
+/// link first, never an expired or duplicate one, and keeps every link in the ``HandoffStore``
+/// until it is routed.
+///
+/// ## Use
+/// ```swift
+/// let resolver = LinkResolver(store: store, router: router, observer: observer)
+/// try resolver.launch()             // captures what the store kept from earlier processes
+/// resolver.capture(pendingLink)     // any thread: clip handoff, referrer callback, ...
+/// resolver.signal(.appReady)        // any thread
+/// resolver.signal(.loggedIn)
+/// ```
+///
+/// ## How it decides
+/// The decisions are made by a ``ResolverStateMachine`` (a side-effect-free value type) behind a
+/// lock (a pthread mutex, which ThreadSanitizer can see). A capture does not take that lock: it
+/// saves the link to the store and pushes it into the lock-free ``PendingLinkQueue``; queued links
+/// move into the machine under the lock (one consumer at a time), first when a signal applies its
+/// event (so a capture made before a signal on the same thread is seen before it) and otherwise
+/// when the drainer, below, runs. The machine's actions go into a fixed-capacity outbox, and
+/// whoever holds the *drain role* carries them out outside the lock: for a route,
+/// ``HandoffStore/markConsumed(_:)`` first, then ``Router``.
+///
+/// The drain role is a counter of unprocessed inputs: every input increments it after making
+/// itself visible (enqueue / outbox write); the caller that moves it from 0 becomes the drainer and
+/// keeps draining until it can subtract everything it saw and reach 0 again. Because the hand-off
+/// is a read-modify-write on one atomic, an input that races with the drainer letting go is either
+/// seen by that drainer or makes its own caller the next drainer: no capture is ever stranded.
+///
+/// ## Guarantees
+/// - *Exactly once* in one process: a link's route action is produced once by the machine (it then
+///   leaves the pending set) and router calls are serialized by the drain role.
+/// - *At most once* across a kill: the consumed mark is written before the router is called; a kill
+///   in between is reported as ``ResolverDecision/crashWindow(_:)`` (simulation).
+/// - A decision is linearized when the machine makes it (under the lock); the router call follows.
+///   A `loggedOut` signalled on another thread after that point does not recall the route; an app
+///   that needs its navigation ordered after its logout signals and navigates on one thread.
+///
+/// ## Rejected payloads
+/// A payload the validator rejects never becomes a ``PendingLink`` and never reaches the router:
+/// the capture source reports it with ``captureRejected(_:source:)`` and the app stays on (falls
+/// back to) its home route.
+///
+/// Thread safety: every public member may be called from any thread, including from inside the
+/// router or the observer.
+///
+/// - Complexity: capture, signal and routing are O(pending capacity); after `init` and warm-up
+///   they allocate nothing when the store, router, observer and clock do not.
+public final class LinkResolver: Sendable {
+    /// Tuning of one resolver.
+    ///
+    /// Thread safety: a value type; `Sendable`.
+    public struct Configuration: Sendable {
+        /// Which events each destination needs.
+        public var policy: RoutePolicy
+        /// Links older than this (nanoseconds on the resolver's clock) expire.
+        public var timeToLiveNanos: UInt64
+        /// How many links may wait at once in the machine; beyond it the oldest is superseded early
+        /// (it would lose to the newer one anyway).
+        public var pendingCapacity: Int
+        /// Capacity of the capture queue (rounded up to a power of two). It only holds captures that
+        /// arrive while another thread drains; when it is full, captures go to the machine directly.
+        public var queueCapacity: Int
+
+        /// Seven days: longer than any install takes, short enough that a stale link is not routed.
+        public static let defaultTimeToLiveNanos: UInt64 = 7 * 24 * 3600 * 1_000_000_000
+
+        public init(
+            policy: RoutePolicy = .standard,
+            timeToLiveNanos: UInt64 = defaultTimeToLiveNanos,
+            pendingCapacity: Int = 4,
+            queueCapacity: Int = 16
+        ) {
+            self.policy = policy
+            self.timeToLiveNanos = timeToLiveNanos
+            self.pendingCapacity = pendingCapacity
+            self.queueCapacity = queueCapacity
+        }
+    }
+
+    /// The store links wait in.
+    public let store: any HandoffStore
+    /// The process this resolver lives in (a simulation kills it).
+    public let process: SimulatedProcess
+
+    let router: any Router
+    let observer: any ResolverObserver
+    let clock: any ResolverClock
+    let queue: PendingLinkQueue
+    let core: Locked<_Core>
+    /// Unprocessed inputs; nonzero while some thread holds the drain role.
+    let work = Atomic<Int>(0)
+
+    /// Creates a resolver for one process. Call ``launch()`` to pick up links earlier processes
+    /// left in `store`.
+    public init(
+        configuration: Configuration = Configuration(),
+        store: any HandoffStore,
+        router: any Router,
+        observer: any ResolverObserver = IgnoringResolverObserver(),
+        clock: any ResolverClock = WallClock(),
+        process: SimulatedProcess = SimulatedProcess()
+    ) {
+        self.store = store
+        self.router = router
+        self.observer = observer
+        self.clock = clock
+        self.process = process
+        var queueCapacity = 1
+        while queueCapacity < configuration.queueCapacity,
+            queueCapacity < PendingLinkQueue.maximumCapacity
+        {
+            queueCapacity <<= 1
+        }
+        self.queue = PendingLinkQueue(capacity: queueCapacity)
+        let machine = ResolverStateMachine(
+            policy: configuration.policy,
+            timeToLiveNanos: configuration.timeToLiveNanos,
+            pendingCapacity: configuration.pendingCapacity
+        )
+        self.core = Locked(_Core(machine: machine))
+    }
+
+    // MARK: - Inputs
+
+    /// Captures every link `store` kept from earlier processes (pending, not consumed), reporting
+    /// unreadable records as ``ResolverDecision/unreadableRecord(_:)``. Returns how many links it
+    /// captured. Call once per process, before or after the app's first signals.
+    ///
+    /// - Throws: what ``HandoffStore/loadPending()`` throws; nothing is captured then.
+    @discardableResult
+    public func launch() throws(HandoffStoreError) -> Int {
+        guard process.isAlive else { return 0 }
+        let load = try store.loadPending()
+        for error in load.skipped { observer.resolverDecided(.unreadableRecord(error)) }
+        for link in load.pending { admit(link) }
+        return load.pending.count
+    }
+
+    /// Captures `link` (from any thread): saves it to the store (unless the store already knows it
+    /// as consumed), hands it to the resolver and, if no other thread is draining, decides at once.
+    public func capture(_ link: PendingLink) {
+        guard process.isAlive else { return }
+        if !store.wasConsumed(link) {
+            do throws(HandoffStoreError) {
+                try store.save(link)
+            } catch {
+                observer.resolverDecided(.storeFailed(link, operation: .save, error: error))
+            }
+        }
+        admit(link)
+    }
+
+    /// Reports a payload that failed validation (from any thread): it is never routed and the app
+    /// stays on its home route; the observer gets ``ResolverDecision/rejected(_:source:)`` at once,
+    /// from this thread. Nothing is saved to the store.
+    public func captureRejected(_ reason: LinkRejection, source: LinkSource) {
+        guard process.isAlive else { return }
+        observer.resolverDecided(.rejected(reason, source: source))
+    }
+
+    /// Validates a decoded payload and captures the link, or reports the rejection: the one call a
+    /// capture source needs. Returns the rejection, or `nil` when the link was captured.
+    ///
+    /// - Complexity: O(n) in the payload's length; validation itself allocates nothing.
+    @discardableResult
+    public func capture(
+        payload decoded: UnsafeRawBufferPointer,
+        validator: LinkValidator,
+        source: LinkSource,
+        capturedAtNanos: UInt64,
+        id: UInt64,
+        installBeginTimestamp: UInt64 = 0
+    ) -> LinkRejection? {
+        switch validator.validate(decoded) {
+        case .success(let link):
+            capture(
+                PendingLink(
+                    link: link,
+                    source: source,
+                    capturedAtNanos: capturedAtNanos,
+                    id: id,
+                    installBeginTimestamp: installBeginTimestamp
+                )
+            )
+            return nil
+        case .failure(let reason):
+            captureRejected(reason, source: source)
+            return reason
+        }
+    }
+
+    /// Reports that the app reached `event` (from any thread).
+    public func signal(_ event: AppEvent) {
+        guard process.isAlive else { return }
+        let now = clock.nowNanos()
+        core.withLock { core in
+            core.pull(from: queue, store: store, now: now)
+            core.record(core.machine.signal(event, now: now), now: now)
+        }
+        requestDrain()
+    }
+
+    /// Re-reads the clock and expires what is due (for simulations that move virtual time while
+    /// nothing else happens).
+    public func tick() {
+        guard process.isAlive else { return }
+        let now = clock.nowNanos()
+        core.withLock { core in
+            core.pull(from: queue, store: store, now: now)
+            core.record(core.machine.tick(now: now), now: now)
+        }
+        requestDrain()
+    }
+
+    /// Simulation: kills this resolver's process now. Nothing more is decided or carried out; what
+    /// the store holds is what a relaunch finds.
+    public func simulateKill() {
+        process.kill()
+        core.withLock { core in
+            _ = core.machine.kill()
+            core.clearOutbox()
+        }
+    }
+
+    // MARK: - Inspection
+
+    /// The machine's state (a snapshot).
+    public var state: ResolverStateMachine.State { core.withLock { $0.machine.state } }
+
+    /// How many links wait for their gate (a snapshot; links still in the queue are not counted).
+    public var pendingCount: Int { core.withLock { $0.machine.pendingCount } }
+
+    // MARK: - Internals
+
+    /// Hands `link` to the machine: through the lock-free queue, or (queue full) directly.
+    private func admit(_ link: PendingLink) {
+        switch queue.tryEnqueue(link) {
+        case .enqueued:
+            break
+        case .full:
+            let now = clock.nowNanos()
+            let admitted = core.withLock { core in
+                core.pull(from: queue, store: store, now: now)
+                return core.admitDirectly(link, store: store, now: now)
+            }
+            if !admitted { observer.resolverDecided(.queueFull(link)) }
+        }
+        requestDrain()
+    }
+
+    /// Counts one input; the caller that finds no drainer becomes it.
+    private func requestDrain() {
+        if work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            drain()
+        }
+    }
+
+    /// Runs while this thread holds the drain role: carries out every action until it can give the
+    /// role back with nothing left behind.
+    private func drain() {
+        var observed = work.load(ordering: .acquiring)
+        while true {
+            while true {
+                let now = clock.nowNanos()
+                let next = core.withLock { core -> ResolverStateMachine.Action in
+                    core.pull(from: queue, store: store, now: now)
+                    return core.popAction()
+                }
+                if case .none = next { break }
+                perform(next)
+            }
+            let remaining = work.subtract(observed, ordering: .acquiringAndReleasing).newValue
+            if remaining == 0 { return }
+            observed = remaining
+        }
+    }
+
+    /// Carries out one action (outside the lock).
+    private func perform(_ action: ResolverStateMachine.Action) {
+        guard process.isAlive else { return }
+        switch action {
+        case .none:
+            return
+        case .route(let link):
+            do throws(HandoffStoreError) {
+                try store.markConsumed(link)
+            } catch {
+                observer.resolverDecided(.storeFailed(link, operation: .markConsumed, error: error))
+                return
+            }
+            guard process.isAlive else {
+                // Killed around the consumed mark: if it landed, the link is lost (crash window);
+                // if not, it is still pending in the store and the next launch routes it.
+                if store.wasConsumed(link) { observer.resolverDecided(.crashWindow(link)) }
+                return
+            }
+            router.route(link.link, source: link.source)
+            observer.resolverDecided(.routed(link))
+        case .supersede(let link, let newerID):
+            discard(link)
+            observer.resolverDecided(.superseded(link, byID: newerID))
+        case .expire(let link):
+            discard(link)
+            let now = clock.nowNanos()
+            let age = now > link.capturedAtNanos ? now - link.capturedAtNanos : 0
+            observer.resolverDecided(.expired(link, ageNanos: age))
+        case .ignoreDuplicate(let link, let discardRecord):
+            if discardRecord { discard(link) }
+            observer.resolverDecided(.duplicate(link))
+        case .waitForGate(let link, let missing):
+            observer.resolverDecided(.waitingForGate(link, missing: missing))
+        }
+    }
+
+    private func discard(_ link: PendingLink) {
+        do throws(HandoffStoreError) {
+            try store.discard(link)
+        } catch {
+            observer.resolverDecided(.storeFailed(link, operation: .discard, error: error))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// One decision of a ``LinkResolver``, as reported to its ``ResolverObserver``.
+///
+/// Each captured link ends in exactly one of `routed`, `superseded`, `expired`, `duplicate` or
+/// `crashWindow` (the last only in a simulation); each rejected payload is reported once as
+/// `rejected`; `waitingForGate` may precede any of them and is
+/// reported again whenever what the newest link waits for changes.
+///
+/// Thread safety: a value type; `Sendable`.
+public enum ResolverDecision: Sendable, Equatable {
+    /// The link was marked consumed, then the router was called with it.
+    case routed(PendingLink)
+    /// A newer link (`byID`) was routed instead (or pushed it out of a full pending set).
+    case superseded(PendingLink, byID: UInt64)
+    /// The link was older than the time-to-live when the resolver looked at it.
+    case expired(PendingLink, ageNanos: UInt64)
+    /// The same capture was routed or is pending already (same id, or same install-begin
+    /// timestamp for referrer links), in this process or, per the store, before a relaunch.
+    case duplicate(PendingLink)
+    /// A payload from `source` failed validation: never routed, the app stays on (falls back to)
+    /// its home route. Reported through ``LinkResolver/captureRejected(_:source:)``.
+    case rejected(LinkRejection, source: LinkSource)
+    /// The newest pending link waits for `missing` (it always needs `appReady` too).
+    case waitingForGate(PendingLink, missing: GateEvents)
+    /// Simulation only: the process was killed after the link's consumed mark was written and
+    /// before the router was called. The link is lost (*at most once* across a crash).
+    case crashWindow(PendingLink)
+    /// A store operation failed. After a failed `markConsumed` the link is not routed (it stays
+    /// pending in the store for the next launch); after a failed `save` it is still resolved in
+    /// this process but would not survive a kill.
+    case storeFailed(PendingLink, operation: HandoffOperation, error: HandoffStoreError)
+    /// A record the store could not read at launch (skipped; nothing else is lost).
+    case unreadableRecord(HandoffStoreError)
+    /// The capture found the resolver's inbox full; the link stays in the store and is picked up
+    /// by the next launch.
+    case queueFull(PendingLink)
+}

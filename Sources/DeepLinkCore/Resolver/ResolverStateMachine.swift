@@ -1,0 +1,365 @@
+/// The resolver's decisions as a value type with no side effects: it never touches the store, the
+/// router, a clock or a lock. ``LinkResolver`` feeds it facts (a captured link and whether the
+/// store saw it consumed; an app event; the current time) and carries out the actions it returns.
+///
+/// ## Rules (SPEC 3.4)
+/// - *Never early*: a link is routed only when every event its ``RoutePolicy`` requires (always
+///   including `appReady`) is satisfied; `loggedOut` closes the gate again.
+/// - *Latest wins*: only the newest pending link (greatest capture time, then latest arrival) is a
+///   candidate. When its gate opens, every older pending link is superseded first, then it is
+///   routed. Older links wait behind a newer one whose gate is closed.
+/// - *Expiry*: a pending link whose age (`now - capturedAtNanos`, saturating) exceeds the
+///   time-to-live is expired before anything else is decided.
+/// - *Duplicates*: a capture with the id of a pending or routed link, the install-begin timestamp of
+///   a pending or routed referrer link, or that the store reports consumed, is ignored.
+/// - *Capacity*: at most `pendingCapacity` links wait; a capture into a full set supersedes the
+///   oldest of them (or itself, when it is the oldest).
+///
+/// ## Driving it
+/// Every event (``capture(_:now:consumedBefore:)``, ``signal(_:now:)``, ``tick(now:)``,
+/// ``kill()``) returns the first ``Action``; call ``nextAction(now:)`` until it returns
+/// ``Action/none`` to get the rest of that step's decisions. Each pending link ends in exactly one
+/// terminal action: `route`, `supersede`, `expire` or `ignoreDuplicate`.
+///
+/// Thread safety: a value type with no shared state; confine each instance to one thread or guard
+/// it with a lock (``LinkResolver`` keeps it behind one).
+///
+/// - Complexity: every event is O(`pendingCapacity` + `routedMemory`); nothing allocates after
+///   `init` (slots are preallocated and mutated in place).
+public struct ResolverStateMachine: Sendable {
+    /// Where the process is in its life.
+    public enum State: Sendable, Hashable {
+        /// Launched, `appReady` not yet signalled: links collect, nothing routes.
+        /// `satisfied` holds the events signalled so far (never `appReady`).
+        case starting(satisfied: GateEvents)
+        /// `appReady` was signalled: a link routes as soon as its own requirements are met.
+        /// `satisfied` always contains `appReady`.
+        case ready(satisfied: GateEvents)
+        /// The process was killed (simulation): every input is ignored, nothing is decided.
+        case killed
+    }
+
+    /// What the owner must do next. Each case carries everything needed to do it.
+    public enum Action: Sendable, Equatable {
+        /// Nothing (more) to do for this step.
+        case none
+        /// Mark the link consumed in the store, then call the router with it.
+        case route(PendingLink)
+        /// Drop the link from the store: a newer link (`byID`) replaces it.
+        case supersede(PendingLink, byID: UInt64)
+        /// Drop the link from the store: it is older than the time-to-live.
+        case expire(PendingLink)
+        /// Report the link as a duplicate; drop its store record only when `discardRecord` (it is
+        /// false when the record is the still-pending original's, which has the same id).
+        case ignoreDuplicate(PendingLink, discardRecord: Bool)
+        /// Report that the newest pending link waits for the `missing` events.
+        case waitForGate(PendingLink, missing: GateEvents)
+    }
+
+    @usableFromInline
+    internal struct Slot: Sendable {
+        var link: PendingLink
+        var requires: GateEvents
+        var arrival: UInt64
+    }
+
+    @usableFromInline
+    internal struct Fingerprint: Sendable, Equatable {
+        var id: UInt64
+        var installBeginTimestamp: UInt64
+    }
+
+    /// The process's state.
+    public private(set) var state: State
+
+    /// The policy deciding each link's requirements.
+    public let policy: RoutePolicy
+    /// Links older than this (in nanoseconds) expire.
+    public let timeToLiveNanos: UInt64
+
+    private var slots: [Slot?]
+    /// Number of non-nil `slots`.
+    public private(set) var pendingCount: Int
+    private var arrivals: UInt64 = 0
+    /// Ring of recently routed links, so a re-delivery that races the store's consumed mark is
+    /// still caught (the store catches everything older).
+    private var routed: [Fingerprint?]
+    private var routedNext: Int = 0
+    /// The last waiting notice, so that one is reported only when something changed.
+    private var lastWait: Fingerprint?
+    private var lastWaitMissing: GateEvents = []
+
+    /// Creates a machine in ``State/starting(satisfied:)`` with nothing pending.
+    ///
+    /// - Parameters:
+    ///   - pendingCapacity: how many links may wait at once (at least 1).
+    ///   - routedMemory: how many routed links to remember in memory for duplicate checks (at
+    ///     least 1; older ones are known to the store).
+    public init(
+        policy: RoutePolicy,
+        timeToLiveNanos: UInt64,
+        pendingCapacity: Int = 8,
+        routedMemory: Int = 16
+    ) {
+        self.state = .starting(satisfied: [])
+        self.policy = policy
+        self.timeToLiveNanos = timeToLiveNanos
+        self.slots = Array(repeating: nil, count: max(1, pendingCapacity))
+        self.pendingCount = 0
+        self.routed = Array(repeating: nil, count: max(1, routedMemory))
+    }
+
+    /// How many links may wait at once.
+    public var pendingCapacity: Int { slots.count }
+
+    /// The events signalled so far (empty once killed).
+    public var satisfiedEvents: GateEvents {
+        switch state {
+        case .starting(let satisfied), .ready(let satisfied): return satisfied
+        case .killed: return []
+        }
+    }
+
+    /// The pending links, in no particular order (allocates; for tests and inspection).
+    public var pendingLinks: [PendingLink] { slots.compactMap { $0?.link } }
+
+    // MARK: - Events
+
+    /// A link was captured. `consumedBefore` is what the store's
+    /// ``HandoffStore/wasConsumed(_:)`` answered for it.
+    public mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
+        switch state {
+        case .killed:
+            return .none
+        case .starting, .ready:
+            break
+        }
+        defer { _checkInvariants() }
+        if consumedBefore || wasRouted(link) {
+            return .ignoreDuplicate(link, discardRecord: true)
+        }
+        for index in slots.indices {
+            guard let original = slots[index], Self.isDuplicate(link, of: original.link) else { continue }
+            return .ignoreDuplicate(link, discardRecord: original.link.id != link.id)
+        }
+        arrivals &+= 1
+        let slot = Slot(link: link, requires: policy.requirements(for: link.link), arrival: arrivals)
+        if let free = indexOfFreeSlot() {
+            slots[free] = slot
+            pendingCount += 1
+            return nextAction(now: now)
+        }
+        // Full: the oldest of the pending links and the new one loses.
+        let oldest = indexOfOldest()!
+        if Self.isNewer(slots[oldest]!, than: slot) {
+            return .supersede(link, byID: newestLink()!.id)
+        }
+        let victim = slots[oldest]!.link
+        slots[oldest] = slot
+        return .supersede(victim, byID: link.id)
+    }
+
+    /// The app signalled `event`.
+    public mutating func signal(_ event: AppEvent, now: UInt64) -> Action {
+        switch state {
+        case .killed:
+            return .none
+        case .starting(var satisfied):
+            switch event {
+            case .appReady:
+                satisfied.insert(.appReady)
+                state = .ready(satisfied: satisfied)
+            case .loggedIn:
+                satisfied.insert(.loggedIn)
+                state = .starting(satisfied: satisfied)
+            case .loggedOut:
+                satisfied.remove(.loggedIn)
+                state = .starting(satisfied: satisfied)
+            case .custom(let custom):
+                satisfied.insert(.custom(custom))
+                state = .starting(satisfied: satisfied)
+            }
+        case .ready(var satisfied):
+            switch event {
+            case .appReady:
+                break
+            case .loggedIn:
+                satisfied.insert(.loggedIn)
+            case .loggedOut:
+                satisfied.remove(.loggedIn)
+            case .custom(let custom):
+                satisfied.insert(.custom(custom))
+            }
+            state = .ready(satisfied: satisfied)
+        }
+        return nextAction(now: now)
+    }
+
+    /// Time passed (virtual or real): expire what is due and decide again.
+    public mutating func tick(now: UInt64) -> Action {
+        nextAction(now: now)
+    }
+
+    /// The process dies (simulation): pending links are forgotten here (they survive in the
+    /// store) and every later input is ignored.
+    public mutating func kill() -> Action {
+        switch state {
+        case .killed:
+            return .none
+        case .starting, .ready:
+            state = .killed
+            for index in slots.indices { slots[index] = nil }
+            pendingCount = 0
+            lastWait = nil
+            return .none
+        }
+    }
+
+    /// The next decision of the current step, or ``Action/none`` when there is nothing more.
+    ///
+    /// Order: expired links first, then (if the newest link's gate is open) the older links it
+    /// supersedes, then the route; otherwise one waiting notice when the newest link or what it
+    /// misses changed.
+    public mutating func nextAction(now: UInt64) -> Action {
+        let satisfied: GateEvents
+        switch state {
+        case .killed:
+            return .none
+        case .starting(let events), .ready(let events):
+            satisfied = events
+        }
+        defer { _checkInvariants() }
+        for index in slots.indices {
+            guard let slot = slots[index] else { continue }
+            let age = now > slot.link.capturedAtNanos ? now - slot.link.capturedAtNanos : 0
+            if age > timeToLiveNanos {
+                slots[index] = nil
+                pendingCount -= 1
+                return .expire(slot.link)
+            }
+        }
+        guard let newest = indexOfNewest() else {
+            lastWait = nil
+            return .none
+        }
+        let candidate = slots[newest]!
+        let missing = candidate.requires.subtracting(satisfied)
+        if missing.isEmpty {
+            if let older = indexOfAnyPending(except: newest) {
+                let superseded = slots[older]!.link
+                slots[older] = nil
+                pendingCount -= 1
+                return .supersede(superseded, byID: candidate.link.id)
+            }
+            slots[newest] = nil
+            pendingCount -= 1
+            remember(candidate.link)
+            lastWait = nil
+            return .route(candidate.link)
+        }
+        let fingerprint = Fingerprint(
+            id: candidate.link.id,
+            installBeginTimestamp: candidate.link.installBeginTimestamp
+        )
+        if lastWait == fingerprint, lastWaitMissing == missing { return .none }
+        lastWait = fingerprint
+        lastWaitMissing = missing
+        return .waitForGate(candidate.link, missing: missing)
+    }
+
+    // MARK: - Internals
+
+    /// Same capture: same id, or both from the referrer with the same install-begin timestamp.
+    private static func isDuplicate(_ link: PendingLink, of other: PendingLink) -> Bool {
+        if link.id == other.id { return true }
+        return link.source == .installReferrer && other.source == .installReferrer
+            && link.installBeginTimestamp != 0 && link.installBeginTimestamp == other.installBeginTimestamp
+    }
+
+    private func wasRouted(_ link: PendingLink) -> Bool {
+        for index in routed.indices {
+            guard let entry = routed[index] else { continue }
+            if entry.id == link.id { return true }
+            if link.source == .installReferrer, link.installBeginTimestamp != 0,
+                entry.installBeginTimestamp == link.installBeginTimestamp
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    private mutating func remember(_ link: PendingLink) {
+        // Only referrer links dedupe by timestamp; 0 stands for "none" and never matches (see above).
+        let timestamp = link.source == .installReferrer ? link.installBeginTimestamp : 0
+        routed[routedNext] = Fingerprint(id: link.id, installBeginTimestamp: timestamp)
+        routedNext = (routedNext + 1) % routed.count
+    }
+
+    private static func isNewer(_ slot: Slot, than other: Slot) -> Bool {
+        if slot.link.capturedAtNanos != other.link.capturedAtNanos {
+            return slot.link.capturedAtNanos > other.link.capturedAtNanos
+        }
+        return slot.arrival > other.arrival
+    }
+
+    private func indexOfNewest() -> Int? {
+        var best: Int?
+        for index in slots.indices {
+            guard let slot = slots[index] else { continue }
+            if let current = best, !Self.isNewer(slot, than: slots[current]!) { continue }
+            best = index
+        }
+        return best
+    }
+
+    private func indexOfOldest() -> Int? {
+        var best: Int?
+        for index in slots.indices {
+            guard let slot = slots[index] else { continue }
+            if let current = best, !Self.isNewer(slots[current]!, than: slot) { continue }
+            best = index
+        }
+        return best
+    }
+
+    // Index loops rather than `firstIndex(where:)`, which allocates per call when unspecialized
+    // (debug builds); the machine runs on the routing path.
+    private func indexOfFreeSlot() -> Int? {
+        for index in slots.indices where slots[index] == nil { return index }
+        return nil
+    }
+
+    private func indexOfAnyPending(except excluded: Int) -> Int? {
+        for index in slots.indices where index != excluded && slots[index] != nil { return index }
+        return nil
+    }
+
+    private func newestLink() -> PendingLink? {
+        indexOfNewest().map { slots[$0]!.link }
+    }
+
+    @inline(__always)
+    private func _checkInvariants() {
+        #if DEBUG
+        var occupied = 0
+        for index in slots.indices where slots[index] != nil { occupied += 1 }
+        precondition(occupied == pendingCount, "pendingCount out of sync")
+        switch state {
+        case .starting(let satisfied):
+            precondition(!satisfied.contains(.appReady), "starting with appReady")
+        case .ready(let satisfied):
+            precondition(satisfied.contains(.appReady), "ready without appReady")
+        case .killed:
+            precondition(pendingCount == 0, "a killed machine holds links")
+        }
+        for index in slots.indices {
+            guard let slot = slots[index] else { continue }
+            for otherIndex in (index + 1)..<slots.count {
+                guard let other = slots[otherIndex] else { continue }
+                precondition(!Self.isDuplicate(slot.link, of: other.link), "duplicate pending links")
+            }
+        }
+        #endif
+    }
+}

@@ -1,0 +1,85 @@
+/// Which gate events each destination needs before it may be routed: path prefix → events.
+///
+/// The longest matching prefix wins; a path that matches no rule needs ``defaultRequirements``.
+/// Every route also needs ``GateEvents/appReady``, whether a rule names it or not.
+///
+/// ```swift
+/// let policy = try RoutePolicy(rules: [
+///     (prefix: "/orders/", requires: .loggedIn),
+///     (prefix: "/product/", requires: []),
+/// ])
+/// ```
+///
+/// Prefixes are stored as inline ``DeepLink`` bytes, so matching neither copies nor allocates.
+///
+/// Thread safety: an immutable value type; `Sendable`.
+public struct RoutePolicy: Sendable {
+    /// One prefix and what it requires.
+    public struct Rule: Sendable, Hashable {
+        /// The path prefix, e.g. `/orders/`.
+        public let prefix: DeepLink
+        /// The events a link under `prefix` needs (besides `appReady`).
+        public let requires: GateEvents
+    }
+
+    /// The rules, longest prefix first (so the first match is the longest).
+    public let rules: [Rule]
+    /// What a path matching no rule needs (besides `appReady`).
+    public let defaultRequirements: GateEvents
+
+    /// Creates a policy.
+    ///
+    /// - Throws: ``RoutePolicyError/invalidPrefix(_:)`` for a prefix that is not a path without a
+    ///   query (`/...`, no `?`), ``RoutePolicyError/duplicatePrefix(_:)`` for a prefix named twice.
+    public init(
+        rules: [(prefix: String, requires: GateEvents)],
+        defaultRequirements: GateEvents = []
+    ) throws(RoutePolicyError) {
+        var built: [Rule] = []
+        built.reserveCapacity(rules.count)
+        for rule in rules {
+            guard !rule.prefix.utf8.contains(UInt8(ascii: "?")), let prefix = DeepLink(validated: rule.prefix) else {
+                throw .invalidPrefix(rule.prefix)
+            }
+            guard !built.contains(where: { $0.prefix == prefix }) else { throw .duplicatePrefix(rule.prefix) }
+            built.append(Rule(prefix: prefix, requires: rule.requires))
+        }
+        built.sort { $0.prefix.utf8Count > $1.prefix.utf8Count }
+        self.rules = built
+        self.defaultRequirements = defaultRequirements
+    }
+
+    /// The policy the spec describes: `/orders/` and `/account/` need a login; everything else
+    /// (e.g. `/product/`) needs only `appReady`.
+    public static let standard: RoutePolicy = {
+        do {
+            return try RoutePolicy(rules: [
+                (prefix: "/orders/", requires: .loggedIn),
+                (prefix: "/account/", requires: .loggedIn),
+                (prefix: "/product/", requires: []),
+            ])
+        } catch {
+            preconditionFailure("the standard policy's prefixes are valid: \(error)")
+        }
+    }()
+
+    /// Everything `link` needs before it may be routed, `appReady` included.
+    ///
+    /// - Complexity: O(r · p) for r rules of prefix length p; no allocation.
+    public func requirements(for link: DeepLink) -> GateEvents {
+        // An index loop: `for rule in rules` allocates an iterator per call in debug builds.
+        for index in rules.indices {
+            let matches = rules[index].prefix.withUTF8Bytes { link.hasPathPrefix(bytes: $0) }
+            if matches { return rules[index].requires.union(.appReady) }
+        }
+        return defaultRequirements.union(.appReady)
+    }
+}
+
+/// Why a ``RoutePolicy`` could not be built.
+public enum RoutePolicyError: Error, Sendable, Hashable {
+    /// The prefix is not a path (must start with `/`, fit a ``DeepLink``, and hold no `?`).
+    case invalidPrefix(String)
+    /// The same prefix appears in two rules.
+    case duplicatePrefix(String)
+}

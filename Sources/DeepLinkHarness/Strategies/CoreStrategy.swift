@@ -1,0 +1,364 @@
+import DeepLinkCore
+import Synchronization
+
+/// This project's design, end to end through DeepLinkCore: the App Clip validates its invocation
+/// URL and writes a ``PendingLink`` into an ``InMemoryHandoffStore`` (the App Group container, with
+/// its crash model); each process launch builds a ``LinkResolver`` over that store (standard route
+/// policy, the mix's time-to-live, a virtual ``ManualClock``) and captures what the store kept;
+/// Android referrers go through ``ReferrerParser/verdict(for:validator:)`` and are captured with
+/// Play's install-begin timestamp (a new id per delivery, so re-deliveries must be recognised by
+/// that timestamp); the app's `appReady` / login / logout become `signal`s; a kill kills the
+/// simulated process and a relaunch starts from the store's image; `crashArmed` arms a kill right
+/// after the next consumed mark (the crash window).
+///
+/// In a journey marked ``Journey/racing``, the first capture and the gate signal that follows it
+/// are delivered from two threads at once (this worker and a partner thread), so the resolver's
+/// lock-free capture path and its drain hand-off see real races.
+///
+/// `faults` wires the core up wrongly on purpose, to prove that the harness catches it.
+///
+/// Thread safety: one instance per worker thread; the partner thread only runs closures handed to
+/// it while the worker waits.
+public struct CoreStrategy: Strategy {
+    /// Deliberate miswirings of the core, for tests of the harness itself.
+    public struct Faults: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The router forwards every route twice (a resolver that routes twice).
+        public static let routeTwice = Faults(rawValue: 1 << 0)
+        /// The app signals `loggedIn` at every launch (a gate that ignores the login).
+        public static let ignoreLoginGate = Faults(rawValue: 1 << 1)
+        /// A relaunch starts from an empty container (a store that is not durable).
+        public static let forgetOnKill = Faults(rawValue: 1 << 2)
+    }
+
+    public var kind: StrategyKind { .core }
+    let configuration: LinkResolver.Configuration
+    let validator = LinkValidator()
+    let parser = ReferrerParser()
+    let faults: Faults
+    let clock = ManualClock()
+    let router = RecordingRouter()
+    let observer = CrashObserver()
+    var partner: RacePartner?
+
+    public init(context: StrategyContext, faults: Faults = []) {
+        self.configuration = LinkResolver.Configuration(
+            policy: .standard,
+            timeToLiveNanos: UInt64(context.ttlSeconds) * 1_000_000_000,
+            pendingCapacity: 2,
+            queueCapacity: 2
+        )
+        self.faults = faults
+    }
+
+    public mutating func finish() {
+        partner?.stop()
+        partner = nil
+    }
+
+    public mutating func run(
+        _ journey: Journey,
+        into observation: inout StrategyObservation,
+        metrics: inout OperationHistograms
+    ) {
+        router.reset(journey: journey, twice: faults.contains(.routeTwice))
+        observer.reset()
+        // The App Group container; created by the first clip write or the first launch.
+        var store: InMemoryHandoffStore?
+        var resolver: LinkResolver?
+        var deliveries: UInt64 = 0
+        var launched = false
+        let installBegin = UInt64(journey.endSeconds) &+ 1_000_000
+        let race = journey.racing ? Self.racingPair(in: journey) : nil
+        var step = 0
+        while step < journey.eventCount {
+            let event = journey.events[step]
+            let nowNanos = UInt64(event.atSeconds) &* 1_000_000_000
+            clock.set(nanos: nowNanos)
+            router.step.store(step, ordering: .relaxed)
+            switch event.kind {
+            case .clipHandoffWrite:
+                let slot = event.argument & 1
+                if let link = validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
+                    let container = store ?? Self.emptyStore()
+                    store = container
+                    try? container.save(
+                        PendingLink(link: link, source: .appClip, capturedAtNanos: nowNanos, id: 1 + UInt64(slot))
+                    )
+                }
+            case .launch:
+                resolver?.simulateKill()
+                let process = SimulatedProcess()
+                let container: InMemoryHandoffStore
+                if let previous = store, !(faults.contains(.forgetOnKill) && launched) {
+                    container = InMemoryHandoffStore(relaunchingFrom: previous.currentImage(), process: process)
+                } else {
+                    container = Self.emptyStore(process: process)
+                }
+                store = container
+                let current = LinkResolver(
+                    configuration: configuration,
+                    store: container,
+                    router: router,
+                    observer: observer,
+                    clock: clock,
+                    process: process
+                )
+                resolver = current
+                launched = true
+                if let race, race.capture == step {
+                    deliver(race, resolver: current, journey: journey, capture: { _ = try? current.launch() })
+                    step += 2
+                    continue
+                }
+                _ = try? current.launch()
+                if faults.contains(.ignoreLoginGate) { current.signal(.loggedIn) }
+            case .referrerFetch, .referrerRetry:
+                guard let current = resolver, event.referrerResult.delivered else { break }
+                guard
+                    let link = parseReferrer(
+                        journey.latestLink,
+                        observation: &observation,
+                        metrics: &metrics
+                    )
+                else { break }
+                deliveries &+= 1
+                let slot: UInt8 = journey.linkCount >= 2 ? 1 : 0
+                let pending = PendingLink(
+                    link: link,
+                    source: .installReferrer,
+                    capturedAtNanos: UInt64(journey.tapTime(slot: slot)) &* 1_000_000_000,
+                    id: 100 &+ deliveries,
+                    installBeginTimestamp: installBegin
+                )
+                if let race, race.capture == step {
+                    deliver(race, resolver: current, journey: journey, capture: { current.capture(pending) })
+                    step += 2
+                    continue
+                }
+                let start = Runner.monotonicNanos()
+                current.capture(pending)
+                metrics.enqueue.record(Runner.monotonicNanos() &- start)
+            case .universalLinkOpen:
+                guard let current = resolver else { break }
+                let slot = event.argument & 1
+                guard let link = validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics)
+                else { break }
+                let pending = PendingLink(
+                    link: link,
+                    source: .universalLink,
+                    capturedAtNanos: nowNanos,
+                    id: 200 + UInt64(slot)
+                )
+                if let race, race.capture == step {
+                    deliver(race, resolver: current, journey: journey, capture: { current.capture(pending) })
+                    step += 2
+                    continue
+                }
+                let start = Runner.monotonicNanos()
+                current.capture(pending)
+                metrics.enqueue.record(Runner.monotonicNanos() &- start)
+            case .appReady, .loginSucceeded, .sessionRestored, .logout:
+                guard let current = resolver, let signal = Self.signal(for: event.kind) else { break }
+                let routesBefore = router.count
+                let start = Runner.monotonicNanos()
+                current.signal(signal)
+                if router.count > routesBefore {
+                    metrics.gateOpenToRoute.record(router.lastRouteNanos.load(ordering: .relaxed) &- start)
+                }
+            case .clockJump:
+                resolver?.tick()
+            case .kill:
+                resolver?.simulateKill()
+                resolver = nil
+            case .crashArmed:
+                store?.armKill(at: KillPoint(.after, .markConsumed))
+            case .tap, .clipInvoked, .storeVisit, .install, .loginFailed, .clipboardCopy:
+                break
+            }
+            step += 1
+        }
+        resolver?.simulateKill()
+        router.copy(into: &observation)
+        if observer.crashed.load(ordering: .relaxed) { observation.crashed = true }
+    }
+
+    static func emptyStore(process: SimulatedProcess = SimulatedProcess()) -> InMemoryHandoffStore {
+        InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
+    }
+
+    /// The first capture in the journey that is immediately followed by a gate signal.
+    static func racingPair(in journey: Journey) -> RacingPair? {
+        guard journey.eventCount >= 2 else { return nil }
+        for step in 0..<(journey.eventCount - 1) {
+            let capture = journey.events[step]
+            let isCapture: Bool
+            switch capture.kind {
+            case .launch, .universalLinkOpen: isCapture = true
+            case .referrerFetch, .referrerRetry: isCapture = capture.referrerResult.delivered
+            case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .appReady, .loginSucceeded, .loginFailed,
+                .sessionRestored, .logout, .kill, .crashArmed, .clockJump, .clipboardCopy:
+                isCapture = false
+            }
+            guard isCapture, let signal = signal(for: journey.events[step + 1].kind) else { continue }
+            if case .loggedOut = signal { continue }
+            return RacingPair(capture: step, signal: signal)
+        }
+        return nil
+    }
+
+    /// Runs `capture` on this thread and the pair's signal on the partner thread, at once.
+    mutating func deliver(
+        _ pair: RacingPair,
+        resolver: LinkResolver,
+        journey: Journey,
+        capture: @escaping @Sendable () -> Void
+    ) {
+        // Any route during the race is attributed to the later of the two steps.
+        router.step.store(pair.capture + 1, ordering: .relaxed)
+        clock.set(nanos: UInt64(journey.events[pair.capture + 1].atSeconds) &* 1_000_000_000)
+        if partner == nil { partner = RacePartner() }
+        let signal = pair.signal
+        partner?.race(capture) { resolver.signal(signal) }
+        if faults.contains(.ignoreLoginGate), journey.events[pair.capture].kind == .launch {
+            resolver.signal(.loggedIn)
+        }
+    }
+
+    static func signal(for kind: JourneyEvent.Kind) -> AppEvent? {
+        switch kind {
+        case .appReady: .appReady
+        case .loginSucceeded, .sessionRestored: .loggedIn
+        case .logout: .loggedOut
+        case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
+            .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy:
+            nil
+        }
+    }
+
+    /// Validates a clip or universal-link URL; a rejection is noted.
+    func validate(
+        url id: UInt8,
+        observation: inout StrategyObservation,
+        metrics: inout OperationHistograms
+    ) -> DeepLink? {
+        let start = Runner.monotonicNanos()
+        let result = CoreStrategy.urlBytes[Int(id)].withUnsafeBytes { validator.validate($0) }
+        metrics.validate.record(Runner.monotonicNanos() &- start)
+        switch result {
+        case .success(let link): return link
+        case .failure(let rejection):
+            observation.rejection = RejectionReason.allCases.first { $0.name == rejection.name }
+            return nil
+        }
+    }
+
+    /// Parses and validates a referrer; placeholders and rejections are noted.
+    func parseReferrer(
+        _ id: UInt8,
+        observation: inout StrategyObservation,
+        metrics: inout OperationHistograms
+    ) -> DeepLink? {
+        let start = Runner.monotonicNanos()
+        let verdict = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes {
+            parser.verdict(for: $0, validator: validator)
+        }
+        metrics.parse.record(Runner.monotonicNanos() &- start)
+        switch verdict {
+        case .link(let link): return link
+        case .organic, .notSet, .noPayload: return nil
+        case .rejected(let rejection):
+            observation.rejection = RejectionReason.allCases.first { $0.name == rejection.name }
+            return nil
+        case .error:
+            observation.rejection = .malformedReferrer
+            return nil
+        }
+    }
+
+    static let referrerBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.referrer.utf8) } + [[]]
+    static let urlBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.url.utf8) } + [[]]
+    /// The canonical link of every routable catalog entry, to name what the router received.
+    static let canonicalLinks: [DeepLink?] = LinkCatalog.entries.map { entry in
+        guard case .route(let canonical, _) = entry.verdict else { return nil }
+        return DeepLink(validated: canonical)
+    }
+}
+
+/// A capture and the gate signal right after it, delivered at once in a racing journey.
+struct RacingPair {
+    var capture: Int
+    var signal: AppEvent
+}
+
+/// Records router calls: which catalog link, during which step.
+///
+/// Thread safety: the resolver serializes router calls; the worker reads the record after the
+/// journey (and after any race partner finished), so a `Mutex` only guards against the partner.
+final class RecordingRouter: Router {
+    struct Record {
+        var observation = StrategyObservation()
+        var candidates: (UInt8, UInt8) = (0, 0)
+        var twice = false
+    }
+
+    let record = Mutex(Record())
+    let step = Atomic<Int>(0)
+    let routes = Atomic<Int>(0)
+    let lastRouteNanos = Atomic<UInt64>(0)
+
+    var count: Int { routes.load(ordering: .acquiring) }
+
+    func reset(journey: Journey, twice: Bool) {
+        record.withLock { record in
+            record.observation = StrategyObservation()
+            record.candidates = journey.links
+            record.twice = twice
+        }
+        routes.store(0, ordering: .releasing)
+    }
+
+    func route(_ link: DeepLink, source: LinkSource) {
+        lastRouteNanos.store(Runner.monotonicNanos(), ordering: .relaxed)
+        let step = step.load(ordering: .relaxed)
+        record.withLock { record in
+            var id = LinkCatalog.unknownID
+            for candidate in [record.candidates.0, record.candidates.1]
+            where CoreStrategy.canonicalLinks[Int(candidate)] == link {
+                id = candidate
+            }
+            if id == LinkCatalog.unknownID {
+                for (index, canonical) in CoreStrategy.canonicalLinks.enumerated() where canonical == link {
+                    id = UInt8(index)
+                }
+            }
+            record.observation.route(link: id, step: step)
+            if record.twice { record.observation.route(link: id, step: step) }
+        }
+        routes.add(1, ordering: .releasing)
+    }
+
+    func copy(into observation: inout StrategyObservation) {
+        let recorded = record.withLock { $0.observation }
+        for index in 0..<min(recorded.routeCount, StrategyObservation.capacity) {
+            observation.route(link: recorded.routeLinks[index], step: Int(recorded.routeSteps[index]))
+        }
+        if recorded.routeCount > StrategyObservation.capacity {
+            observation.routeCount += recorded.routeCount - StrategyObservation.capacity
+        }
+    }
+}
+
+/// Notes whether the resolver reported a kill in the crash window.
+///
+/// Thread safety: one atomic flag.
+final class CrashObserver: ResolverObserver {
+    let crashed = Atomic<Bool>(false)
+
+    func reset() { crashed.store(false, ordering: .relaxed) }
+
+    func resolverDecided(_ decision: ResolverDecision) {
+        if case .crashWindow = decision { crashed.store(true, ordering: .relaxed) }
+    }
+}

@@ -1,0 +1,124 @@
+import DeepLinkCore
+import DeepLinkHarness
+import Synchronization
+
+/// Builders shared by the resolver and handoff-store suites.
+enum ResolverFixtures {
+    static func link(
+        _ path: String,
+        id: UInt64,
+        at capturedAtNanos: UInt64 = 0,
+        source: LinkSource = .appClip,
+        installBegin: UInt64 = 0
+    ) -> PendingLink {
+        PendingLink(
+            link: DeepLink(validated: path)!,
+            source: source,
+            capturedAtNanos: capturedAtNanos,
+            id: id,
+            installBeginTimestamp: installBegin
+        )
+    }
+
+    static func machine(ttl: UInt64 = 1_000, pendingCapacity: Int = 4) -> ResolverStateMachine {
+        ResolverStateMachine(policy: .standard, timeToLiveNanos: ttl, pendingCapacity: pendingCapacity)
+    }
+}
+
+extension ResolverStateMachine {
+    /// The first action and every further one of the same step.
+    mutating func drain(_ first: Action, now: UInt64) -> [Action] {
+        var actions: [Action] = []
+        var action = first
+        while action != .none {
+            actions.append(action)
+            action = nextAction(now: now)
+        }
+        return actions
+    }
+}
+
+/// Records every router call.
+final class RecordingRouter: Router {
+    private let calls = Mutex<[PendingLinkRoute]>([])
+    /// Called inside `route`, after recording (for re-entrancy tests).
+    let onRoute: (@Sendable (DeepLink) -> Void)?
+
+    init(onRoute: (@Sendable (DeepLink) -> Void)? = nil) { self.onRoute = onRoute }
+
+    func route(_ link: DeepLink, source: LinkSource) {
+        calls.withLock { $0.append(PendingLinkRoute(link: link, source: source)) }
+        onRoute?(link)
+    }
+
+    var routes: [PendingLinkRoute] { calls.withLock { $0 } }
+    var paths: [String] { routes.map(\.link.string) }
+}
+
+struct PendingLinkRoute: Sendable, Equatable {
+    var link: DeepLink
+    var source: LinkSource
+}
+
+/// Records every decision.
+final class RecordingObserver: ResolverObserver {
+    private let recorded = Mutex<[ResolverDecision]>([])
+
+    func resolverDecided(_ decision: ResolverDecision) {
+        recorded.withLock { $0.append(decision) }
+    }
+
+    var decisions: [ResolverDecision] { recorded.withLock { $0 } }
+
+    /// Decisions other than waiting notices.
+    var terminal: [ResolverDecision] {
+        decisions.filter {
+            if case .waitingForGate = $0 { return false }
+            return true
+        }
+    }
+}
+
+/// One simulated process: a store, a resolver and their shared life.
+struct SimulatedApp {
+    let process: SimulatedProcess
+    let store: InMemoryHandoffStore
+    let resolver: LinkResolver
+
+    init(
+        image: HandoffImage? = nil,
+        router: any Router,
+        observer: any ResolverObserver,
+        clock: any ResolverClock = ManualClock(),
+        configuration: LinkResolver.Configuration = LinkResolver.Configuration(timeToLiveNanos: 1_000)
+    ) {
+        let process = SimulatedProcess()
+        self.process = process
+        self.store =
+            image.map { InMemoryHandoffStore(relaunchingFrom: $0, process: process) }
+            ?? InMemoryHandoffStore(capacity: 8, consumedCapacity: 64, process: process)
+        self.resolver = LinkResolver(
+            configuration: configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: clock,
+            process: process
+        )
+    }
+
+    /// Kills this process and starts the next one from what survived (launching it).
+    func relaunch(
+        router: any Router,
+        observer: any ResolverObserver,
+        clock: any ResolverClock = ManualClock()
+    )
+        -> SimulatedApp
+    {
+        resolver.simulateKill()
+        let image = store.simulateKill()
+        let next = SimulatedApp(image: image, router: router, observer: observer, clock: clock)
+        _ = try? next.resolver.launch()
+        return next
+    }
+}

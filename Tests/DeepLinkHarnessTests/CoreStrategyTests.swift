@@ -1,0 +1,94 @@
+import DeepLinkCore
+import DeepLinkHarness
+import Testing
+
+@Suite struct CoreStrategyTests {
+    /// Runs `journeys` journeys of seed `seed` through `strategy` and counts outcomes by name.
+    static func outcomes(
+        of strategy: inout some Strategy,
+        journeys: UInt64,
+        seed: UInt64 = 3,
+        raceShare: Double = 0
+    ) -> [String: Int] {
+        let generator = JourneyGenerator(seed: seed, raceShare: raceShare)
+        let oracle = Oracle()
+        var counts: [String: Int] = [:]
+        for index in 0..<journeys {
+            let journey = generator.journey(at: index)
+            var observation = StrategyObservation()
+            strategy.run(journey, into: &observation)
+            let outcome = oracle.classify(observation, expectation: oracle.expect(journey), journey: journey)
+            counts[outcome.name, default: 0] += 1
+        }
+        strategy.finish()
+        return counts
+    }
+
+    static var journeys: UInt64 { Sanitizer.isActive ? 4_000 : 20_000 }
+
+    @Test func coreHasNoViolations() {
+        var core = CoreStrategy(context: StrategyContext(mix: .default))
+        let counts = Self.outcomes(of: &core, journeys: Self.journeys)
+        for violation in ["misrouted", "duplicated", "premature", "lost"] {
+            #expect(counts[violation, default: 0] == 0, "core \(violation): \(counts)")
+        }
+        #expect(counts["routed", default: 0] > Int(Self.journeys) / 3)
+        #expect(counts["superseded", default: 0] > 0)
+        #expect(counts["crashWindow", default: 0] > 0)
+        #expect(counts["expired", default: 0] > 0)
+        #expect(counts["rejected:dotSegment", default: 0] > 0)
+    }
+
+    @Test func coreUnderRacingDeliveryHasNoViolations() {
+        var core = CoreStrategy(context: StrategyContext(mix: .default))
+        let generator = JourneyGenerator(seed: 4, raceShare: 1)
+        let oracle = Oracle()
+        var violations: [String: Int] = [:]
+        var routed = 0
+        for index in 0..<(Self.journeys / 4) {
+            let journey = generator.journey(at: index)
+            var observation = StrategyObservation()
+            core.run(journey, into: &observation)
+            let outcome = oracle.classify(observation, expectation: oracle.expect(journey), journey: journey)
+            if outcome == .routed { routed += 1 }
+            if outcome.isViolation { violations["\(journey.scenario.name) \(outcome.name)", default: 0] += 1 }
+        }
+        core.finish()
+        #expect(routed > 0)
+        // Known core defect found by this harness: `LinkResolver.launch()` admits the stored links
+        // one at a time, so an `appReady` racing it can route the older of two clip handoffs before
+        // the newer one is admitted (latest-wins broken). Remove once the resolver admits a launch's
+        // links atomically.
+        let latestWinsRace = "ios/clip/secondTap misrouted"
+        withKnownIssue("launch() racing appReady can route the older of two handoffs", isIntermittent: true) {
+            #expect(violations[latestWinsRace, default: 0] == 0)
+        }
+        violations[latestWinsRace] = nil
+        #expect(violations.isEmpty, "core violations under racing delivery: \(violations)")
+    }
+
+    @Test(arguments: [
+        (CoreStrategy.Faults.routeTwice, "duplicated"),
+        (CoreStrategy.Faults.ignoreLoginGate, "premature"),
+        (CoreStrategy.Faults.forgetOnKill, "lost"),
+    ])
+    func brokenCoreVariantsAreFlagged(fault: CoreStrategy.Faults, violation: String) {
+        var broken = CoreStrategy(context: StrategyContext(mix: .default), faults: fault)
+        let counts = Self.outcomes(of: &broken, journeys: Sanitizer.isActive ? 2_000 : 5_000)
+        #expect(counts[violation, default: 0] > 10, "\(violation) not flagged: \(counts)")
+    }
+
+    @Test func replayShowsCoreOutcome() throws {
+        var command = try ReplayCommand(
+            arguments: ArgumentParser.parse(
+                ["--seed", "3", "--journey", "5", "--strategies", "core"],
+                options: ReplayCommand.configuration.options
+            )
+        )
+        var text = ""
+        let io = CommandIO(stdout: { text += $0 }, stderr: { _ in }, readLine: { nil })
+        #expect(try command.run(io: io) == 0)
+        #expect(text.contains("core:"))
+        #expect(text.contains("expected:"))
+    }
+}
