@@ -119,7 +119,23 @@ public struct OpenLoopSchedule: Sendable {
     private mutating func advance(past arrival: UInt64) {
         let (following, overflow) = arrival.addingReportingOverflow(UInt64(threads))
         state = !overflow && following < arrivals ? .due(arrival: following) : .finished
+        #if DEBUG
+        _checkInvariants()
+        #endif
     }
+
+    #if DEBUG
+    /// A due arrival is this thread's and in range; late starts are a subset of starts.
+    func _checkInvariants() {
+        switch state {
+        case .due(let arrival):
+            precondition(arrival < arrivals && arrival % UInt64(threads) == UInt64(thread), "foreign arrival due")
+        case .finished:
+            break
+        }
+        precondition(counts.lateStarts <= counts.started, "more late starts than starts")
+    }
+    #endif
 }
 
 /// What became of the arrivals of one thread (or, merged, a whole open-loop run).

@@ -94,8 +94,3 @@ public enum ShardSpecError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 }
-
-extension ShardSpec: CustomStringConvertible {
-    /// `i/n`, the form ``parse(_:)`` reads and the manifest records.
-    public var description: String { "\(index)/\(count)" }
-}
