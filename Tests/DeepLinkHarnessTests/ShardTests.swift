@@ -78,7 +78,7 @@ import Testing
 }
 
 @Suite struct ShardMergeTests {
-    static let journeys = 3_000
+    static let journeys = Sanitizer.isActive ? 1_200 : 3_000
 
     /// Four shards run separately and merged equal one unsharded run of the same seed: outcomes.csv
     /// byte for byte, violations.csv byte for byte, and the count of every latency histogram.
