@@ -10,6 +10,14 @@ import Glibc
 
 /// Many threads on one `PendingLinkQueue`: every record arrives exactly once, intact, and in each
 /// producer's order as seen by each consumer. Runs under ThreadSanitizer in CI.
+///
+/// ThreadSanitizer note: with this toolchain TSan skips the accesses of `memcpy` (how Swift copies
+/// a `PendingLink` into and out of a slot) unless `TSAN_OPTIONS=ignore_interceptors_accesses=0`
+/// is set; only then does it check the payload ordering (verified: a producer publishing with a
+/// relaxed store, or a consumer freeing with one, is reported). Run:
+///
+///     DEEPLINK_SANITIZER=thread TSAN_OPTIONS=ignore_interceptors_accesses=0 \
+///         swift test --sanitize=thread --scratch-path .build/tsan --filter PendingLinkQueue
 @Suite struct PendingLinkQueueStressTests {
     /// Records moved in normal runs (the issue demands at least 10 million); sanitizer runs are
     /// 5-15x slower on 2 cores, so they move fewer, but they still run.
@@ -100,7 +108,7 @@ private struct StressRun {
         precondition(!singleConsumer || consumers == 1)
         let perProducer = recordCount / producers
         let queue = PendingLinkQueue(capacity: capacity, startingPosition: startingPosition)
-        let shared = Shared(producers: producers)
+        let shared = Shared(producers: producers, consumers: consumers)
         let links = Self.links(producers: producers)
         let deadline = ContinuousClock.now + PendingLinkQueueStressTests.timeLimit
 
@@ -126,11 +134,11 @@ private struct StressRun {
                             }
                         }
                     }
-                    shared.producerFinished(failure: failure)
+                    shared.producerFinished(producer, failure: failure)
                 }
             )
         }
-        for _ in 0..<consumers {
+        for consumer in 0..<consumers {
             threads.append(
                 Thread {
                     let report = Self.consume(
@@ -142,7 +150,7 @@ private struct StressRun {
                         singleConsumer: singleConsumer,
                         deadline: deadline
                     )
-                    shared.consumerFinished(report)
+                    shared.consumerFinished(consumer, report: report)
                 }
             )
         }
@@ -151,6 +159,9 @@ private struct StressRun {
         // got scheduled.
         while shared.finishedThreads < producers + consumers {
             try #require(ContinuousClock.now < deadline + .seconds(30), "stress threads did not finish")
+            // A snapshot while others move the positions: stale, but never out of range.
+            let count = queue.approximateCount
+            #expect(count >= 0 && count <= capacity)
             usleep(2_000)
         }
         #expect(queue.approximateCount == 0)
@@ -266,42 +277,53 @@ private struct StressRun {
 }
 
 /// State shared by a run's threads: the abort flag, completion counts, and the reports.
+///
+/// Only atomics and per-thread boxes: `Synchronization.Mutex` is built on futexes inside an
+/// uninstrumented library, so ThreadSanitizer cannot see its ordering and reports false races.
 private final class Shared: Sendable {
     let abort = Atomic<Bool>(false)
     private let producerCount: Int
+    private let threadCount: Int
     private let producersDone = Atomic<Int>(0)
-    private let state = Mutex<(finished: Int, reports: [StressRun.ConsumerReport], producerFailures: [String])>(
-        (0, [], [])
-    )
+    private let threadsDone = Atomic<Int>(0)
+    private let producerFailures: [ResultBox<String>]
+    private let consumerReports: [ResultBox<StressRun.ConsumerReport>]
 
-    init(producers: Int) {
+    init(producers: Int, consumers: Int) {
         producerCount = producers
+        threadCount = producers + consumers
+        producerFailures = (0..<producers).map { _ in ResultBox() }
+        consumerReports = (0..<consumers).map { _ in ResultBox() }
     }
 
-    /// Release: everything this producer enqueued happens before a consumer that acquires the
-    /// final count.
-    func producerFinished(failure: String?) {
-        state.withLock {
-            $0.finished += 1
-            if let failure { $0.producerFailures.append(failure) }
-        }
+    /// Release: everything this producer enqueued (and its failure) happens before a consumer
+    /// or the test that acquires the counts.
+    func producerFinished(_ producer: Int, failure: String?) {
+        producerFailures[producer].value = failure
         producersDone.add(1, ordering: .releasing)
+        threadsDone.add(1, ordering: .releasing)
     }
 
     var allProducersFinished: Bool {
         producersDone.load(ordering: .acquiring) == producerCount
     }
 
-    func consumerFinished(_ report: StressRun.ConsumerReport) {
-        state.withLock {
-            $0.finished += 1
-            $0.reports.append(report)
-        }
+    func consumerFinished(_ consumer: Int, report: StressRun.ConsumerReport) {
+        consumerReports[consumer].value = report
+        threadsDone.add(1, ordering: .releasing)
     }
 
-    var finishedThreads: Int { state.withLock { $0.finished } }
+    var finishedThreads: Int { threadsDone.load(ordering: .acquiring) }
 
+    /// Read only after ``finishedThreads`` reached the thread count (acquire).
     var results: ([StressRun.ConsumerReport], [String]) {
-        state.withLock { ($0.reports, $0.producerFailures) }
+        precondition(finishedThreads == threadCount)
+        return (consumerReports.compactMap(\.value), producerFailures.compactMap(\.value))
     }
+}
+
+/// One thread's result: written once by that thread before a releasing increment of a counter,
+/// read by the test only after acquiring the final count (hence `@unchecked Sendable`).
+private final class ResultBox<Value>: @unchecked Sendable {
+    var value: Value?
 }

@@ -188,6 +188,24 @@ import Testing
         #expect(queue._quiescentInvariantViolation() == nil)
     }
 
+    /// Producers write the tail, consumers the head: each must sit alone on its (128-byte,
+    /// prefetch-pair) line, and the slots must start on lines of their own.
+    @Test(arguments: [1, 2, 64])
+    func headAndTailLiveOnSeparateCacheLines(capacity: Int) {
+        let queue = PendingLinkQueue(capacity: capacity)
+        let layout = queue._layoutAddresses()
+        #expect(layout.enqueue % 128 == 0)
+        #expect(layout.dequeue >= layout.enqueue + 128)
+        #expect(layout.dequeue % 128 == 0)
+        #expect(layout.firstSlot >= layout.dequeue + 128)
+        #expect(layout.firstSlot % 64 == 0)
+        if capacity > 1 {
+            let stride = layout.secondSlot - layout.firstSlot
+            #expect(stride % 64 == 0)
+            #expect(Int(stride) >= MemoryLayout<PendingLink>.size + 8)
+        }
+    }
+
     @Test func validatesCapacity() {
         for invalid in [0, -1, -4, 3, 6, 12, 1_000, PendingLinkQueue.maximumCapacity * 2, Int.max, Int.min] {
             #expect(!PendingLinkQueue.isValidCapacity(invalid), "capacity \(invalid)")

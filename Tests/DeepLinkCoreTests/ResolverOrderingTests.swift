@@ -129,4 +129,117 @@ import Testing
         }
         return outcome
     }
+
+    enum TwoLinkStep: CaseIterable {
+        case captureOrder, captureProduct, appReady, login, logout, killRelaunch
+    }
+
+    /// Two different links (an older order that needs a login, a newer product that needs only
+    /// `appReady`) in every ordering: each is decided at most once, never early, the order never
+    /// routes while the newer product waits, and when the last process ends ready and logged in,
+    /// nothing is left pending.
+    @Test(arguments: KillMode.allCases)
+    func everyOrderingOfTwoLinksKeepsTheInvariants(mode: KillMode) throws {
+        let orderings = Self.permutations(TwoLinkStep.allCases)
+        var superseded = 0
+        for steps in orderings + orderings.map({ $0 + [.appReady, .login] }) {
+            let trace = "\(mode) \(steps)"
+            let outcome = try runTwoLinks(steps, mode: mode)
+            for id in [UInt64(1), 2] {
+                #expect(outcome.terminalDecisions[id, default: 0] <= 1, "decided twice: \(id) \(trace)")
+            }
+            #expect(outcome.violations.isEmpty, "\(outcome.violations) \(trace)")
+            if outcome.finalGateOpen {
+                #expect(outcome.leftPending == 0, "left pending: \(trace)")
+            }
+            superseded += outcome.superseded
+        }
+        #expect(superseded > 0)
+    }
+
+    struct TwoLinkOutcome {
+        var terminalDecisions: [UInt64: Int] = [:]
+        var superseded = 0
+        var violations: [String] = []
+        var finalGateOpen = false
+        var leftPending = 0
+    }
+
+    func runTwoLinks(_ steps: [TwoLinkStep], mode: KillMode) throws -> TwoLinkOutcome {
+        let order = ResolverFixtures.link("/orders/1", id: 1, at: 10)
+        let product = ResolverFixtures.link("/product/2", id: 2, at: 20)
+        let world = Mutex(World())
+        let productDelivered = Mutex(false)
+        let observer = RecordingObserver()
+        let violations = Mutex<[String]>([])
+        let router = RecordingRouter { link in
+            let gate = world.withLock { $0 }
+            if link == order.link {
+                if !(gate.appReady && gate.loggedIn) { violations.withLock { $0.append("order early") } }
+                // Latest wins: the order may route only if the product never arrived or is decided.
+                let productDecided = observer.terminal.contains { decision in
+                    switch decision {
+                    case .routed(let link), .crashWindow(let link): link.id == 2
+                    default: false
+                    }
+                }
+                if productDelivered.withLock({ $0 }), !productDecided {
+                    violations.withLock { $0.append("order routed over a pending newer product") }
+                }
+            } else if !gate.appReady {
+                violations.withLock { $0.append("product early") }
+            }
+        }
+        var app = SimulatedApp(router: router, observer: observer)
+        switch mode {
+        case .betweenSteps: break
+        case .afterConsumedMark: app.store.armKill(at: KillPoint(.after, .markConsumed))
+        case .beforeConsumedMark: app.store.armKill(at: KillPoint(.before, .markConsumed))
+        }
+        for step in steps {
+            let alive = app.process.isAlive
+            switch step {
+            case .captureOrder:
+                app.resolver.capture(order)
+            case .captureProduct:
+                if alive { productDelivered.withLock { $0 = true } }
+                app.resolver.capture(product)
+            case .appReady:
+                if alive { world.withLock { $0.appReady = true } }
+                app.resolver.signal(.appReady)
+            case .login:
+                if alive { world.withLock { $0.loggedIn = true } }
+                app.resolver.signal(.loggedIn)
+            case .logout:
+                if alive { world.withLock { $0.loggedIn = false } }
+                app.resolver.signal(.loggedOut)
+            case .killRelaunch:
+                world.withLock { $0 = World() }
+                app = app.relaunch(router: router, observer: observer)
+            }
+        }
+        var outcome = TwoLinkOutcome()
+        for decision in observer.decisions {
+            switch decision {
+            case .routed(let link), .expired(let link, _), .duplicate(let link), .crashWindow(let link):
+                outcome.terminalDecisions[link.id, default: 0] += 1
+            case .superseded(let link, let newerID):
+                outcome.terminalDecisions[link.id, default: 0] += 1
+                outcome.superseded += 1
+                // Latest wins: only the older order can lose, and only to the newer product.
+                if link.id != order.id || newerID != product.id {
+                    outcome.violations.append("\(link.id) superseded by \(newerID)")
+                }
+            case .storeFailed(let link, _, _):
+                outcome.violations.append("store failed for \(link.id)")
+            default:
+                break
+            }
+        }
+        outcome.violations += violations.withLock { $0 }
+        let gate = world.withLock { $0 }
+        outcome.finalGateOpen = app.process.isAlive && gate.appReady && gate.loggedIn
+        outcome.leftPending = try app.store.loadPending().pending.count + app.resolver.pendingCount
+        return outcome
+    }
 }

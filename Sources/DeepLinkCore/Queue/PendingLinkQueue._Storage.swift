@@ -132,12 +132,123 @@ extension PendingLinkQueue {
 
         @inline(__always)
         func slot(for position: UInt) -> Slot {
-            let slot = base + _Storage.slotsOffset + Int(position & mask) * _Storage.slotStride
+            // `position & mask` < capacity <= maximumCapacity: neither conversion nor product overflows.
+            let slot = base + _Storage.slotsOffset + Int(truncatingIfNeeded: position & mask) &* _Storage.slotStride
             return Slot(
                 sequence: slot.assumingMemoryBound(to: Atomic<UInt>.self),
                 payload: (slot + _Storage.payloadOffset).assumingMemoryBound(to: PendingLink.self)
             )
         }
+    }
+}
+
+// MARK: - The algorithm
+
+extension PendingLinkQueue._UnsafeHandle {
+    /// A position won by the calling thread, and its slot: the thread may touch the payload
+    /// until it publishes (producer) or frees (consumer) the claim.
+    struct Claim {
+        let slot: Slot
+        let position: UInt
+    }
+
+    /// Producer side: wins the next free position, or returns `nil` when the queue is full (the
+    /// slot one lap back still holds an element, or is still being read).
+    @inline(__always)
+    func claimEnqueuePosition() -> Claim? {
+        let tail = enqueuePosition
+        var position = tail.pointee.load(ordering: .relaxed)
+        while true {
+            let slot = slot(for: position)
+            // Acquire: pairs with the release by which the previous lap's consumer freed the slot,
+            // so its read of the old payload happens before our write.
+            let sequence = slot.sequence.pointee.load(ordering: .acquiring)
+            let lead = Int(bitPattern: sequence &- Self.sequence(freeFor: position))
+            if lead == 0 {
+                // Relaxed: the position publishes nothing; the slot's sequence does.
+                let (exchanged, current) = tail.pointee.weakCompareExchange(
+                    expected: position,
+                    desired: position &+ 1,
+                    successOrdering: .relaxed,
+                    failureOrdering: .relaxed
+                )
+                if exchanged { return Claim(slot: slot, position: position) }
+                position = current
+            } else if lead < 0 {
+                // The slot still holds the element of position `p - capacity`: full.
+                return nil
+            } else {
+                // Another producer took this position already; catch up.
+                position = tail.pointee.load(ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Producer side: hands the payload written into `claim`'s slot to its consumer.
+    @inline(__always)
+    func publish(_ claim: Claim) {
+        // Release: publishes the payload to the consumer that acquires `2p + 1`.
+        claim.slot.sequence.pointee.store(Self.sequence(holding: claim.position), ordering: .releasing)
+    }
+
+    /// Consumer side (any number of consumers): wins the oldest published position, or returns
+    /// `nil` when there is none (empty, or its producer has not published yet).
+    @inline(__always)
+    func claimDequeuePosition() -> Claim? {
+        let head = dequeuePosition
+        var position = head.pointee.load(ordering: .relaxed)
+        while true {
+            let slot = slot(for: position)
+            // Acquire: pairs with the producer's release of `2p + 1`, making its payload visible.
+            let sequence = slot.sequence.pointee.load(ordering: .acquiring)
+            let lead = Int(bitPattern: sequence &- Self.sequence(holding: position))
+            if lead == 0 {
+                let (exchanged, current) = head.pointee.weakCompareExchange(
+                    expected: position,
+                    desired: position &+ 1,
+                    successOrdering: .relaxed,
+                    failureOrdering: .relaxed
+                )
+                if exchanged { return Claim(slot: slot, position: position) }
+                position = current
+            } else if lead < 0 {
+                // Position `p` has not been published yet: empty.
+                return nil
+            } else {
+                // Another consumer took this position already; catch up.
+                position = head.pointee.load(ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Consumer side, single consumer: as ``claimDequeuePosition()`` but the head is advanced
+    /// with a plain store, since no other thread writes it.
+    @inline(__always)
+    func claimDequeuePositionAsSingleConsumer() -> Claim? {
+        let head = dequeuePosition
+        // Relaxed: this thread is the only writer of the head.
+        let position = head.pointee.load(ordering: .relaxed)
+        let slot = slot(for: position)
+        // Acquire: pairs with the producer's release of `2p + 1`, making its payload visible.
+        let sequence = slot.sequence.pointee.load(ordering: .acquiring)
+        let lead = Int(bitPattern: sequence &- Self.sequence(holding: position))
+        guard lead == 0 else {
+            assert(lead < 0, "PendingLinkQueue.tryDequeueSingleConsumer raced with another consumer")
+            return nil
+        }
+        head.pointee.store(position &+ 1, ordering: .relaxed)
+        return Claim(slot: slot, position: position)
+    }
+
+    /// Consumer side: frees `claim`'s slot (its payload already moved out) for the producer one
+    /// lap later.
+    @inline(__always)
+    func free(_ claim: Claim) {
+        // Release: orders our read of the payload before the next lap's producer writes it.
+        claim.slot.sequence.pointee.store(
+            Self.sequence(freeFor: claim.position &+ UInt(truncatingIfNeeded: capacity)),
+            ordering: .releasing
+        )
     }
 }
 
@@ -177,6 +288,22 @@ extension PendingLinkQueue {
                 return "single-consumer guard left set"
             }
             return nil
+        }
+    }
+
+    /// Testing: the addresses of the enqueue position, the dequeue position and the first two
+    /// slots' sequence words, so that tests can check the cache-line layout of a real instance.
+    @_spi(Testing)
+    public func _layoutAddresses() -> (enqueue: UInt, dequeue: UInt, firstSlot: UInt, secondSlot: UInt) {
+        _storage.withUnsafeHandle { handle in
+            let first = handle.slot(for: 0).sequence
+            let second = handle.slot(for: 1).sequence
+            return (
+                UInt(bitPattern: handle.enqueuePosition),
+                UInt(bitPattern: handle.dequeuePosition),
+                UInt(bitPattern: first),
+                UInt(bitPattern: second)
+            )
         }
     }
 

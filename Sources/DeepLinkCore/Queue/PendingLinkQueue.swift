@@ -34,7 +34,9 @@ public enum EnqueueResult: Sendable, Equatable {
 /// claims by advancing the head, moves the payload out, then stores `2(p + capacity)` with
 /// *release*; the next producer's *acquire* load of that sequence orders the consumer's read
 /// before its own write. Every payload access is therefore ordered by a release/acquire pair on
-/// the slot's sequence — no fences, which ThreadSanitizer cannot model — so TSan sees no race.
+/// the slot's sequence — no fences, which ThreadSanitizer cannot model — so TSan sees no race
+/// (with this toolchain it checks the payload copies only under
+/// `TSAN_OPTIONS=ignore_interceptors_accesses=0`; see `PendingLinkQueueStressTests`).
 /// Positions are `UInt` and wrap around; differences are read as signed, which is exact as long
 /// as `capacity` is far below `2^62`.
 ///
@@ -45,16 +47,19 @@ public enum EnqueueResult: Sendable, Equatable {
 ///
 /// Neither side ever blocks or spins on another thread: `tryEnqueue` answers ``EnqueueResult/full``
 /// and `tryDequeue` answers `nil` instead of waiting. Retries happen only when another thread of
-/// the same side won the race for a position, so some thread always makes progress. Like every
-/// Vyukov queue it is not strictly linearizable at the edges: while a producer that claimed
-/// position `p` has not yet published it, consumers report the queue empty at `p` even if later
-/// positions are ready, and while a consumer that claimed a slot has not yet freed it, producers
-/// one lap ahead report full.
+/// the same side won the race for a position, so one of the racing threads always succeeds. As
+/// with every Vyukov queue, a thread preempted between claiming and finishing holds up its slot
+/// (the queue is not lock-free in the strict sense, though no caller ever waits): while a producer
+/// that claimed position `p` has not yet published it, consumers report the queue empty at `p`
+/// even if later positions are ready, and while a consumer that claimed a slot has not yet freed
+/// it, producers one lap ahead report full.
 ///
 /// ## Memory
 ///
 /// No heap allocation after `init`: enqueue copies the record into its slot and dequeue moves it
-/// out (both O(size of `PendingLink`)).
+/// out (both O(size of `PendingLink`)). The allocation is 256 bytes of positions plus
+/// `capacity` slots of 576 bytes (an 8-byte sequence and the 544-byte record, rounded up to whole
+/// 64-byte lines).
 ///
 /// Thread safety: `Sendable`. ``tryEnqueue(_:)``, ``tryDequeue()`` and ``approximateCount`` may
 /// be called from any number of threads at once. ``tryDequeueSingleConsumer()`` may be used by
@@ -126,41 +131,15 @@ public final class PendingLinkQueue: Sendable {
     /// Appends `link` if a slot is free; never blocks.
     ///
     /// - Returns: ``EnqueueResult/enqueued``, or ``EnqueueResult/full`` when every slot holds a
-    ///   link (or the slot one lap ahead is still being read by a consumer); then `link` was not
-    ///   stored.
+    ///   link (or the next slot's previous link is still being moved out by a consumer); then
+    ///   `link` was not stored.
     /// - Complexity: O(1) plus retries when other producers claim positions concurrently.
     public func tryEnqueue(_ link: PendingLink) -> EnqueueResult {
         _storage.withUnsafeHandle { handle in
-            let tail = handle.enqueuePosition
-            var position = tail.pointee.load(ordering: .relaxed)
-            while true {
-                let slot = handle.slot(for: position)
-                // Acquire: pairs with the release by which the previous lap's consumer freed the
-                // slot, so its read of the old payload happens before our write.
-                let sequence = slot.sequence.pointee.load(ordering: .acquiring)
-                let lead = Int(bitPattern: sequence &- _UnsafeHandle.sequence(freeFor: position))
-                if lead == 0 {
-                    let (exchanged, current) = tail.pointee.weakCompareExchange(
-                        expected: position,
-                        desired: position &+ 1,
-                        successOrdering: .relaxed,
-                        failureOrdering: .relaxed
-                    )
-                    if exchanged {
-                        slot.payload.initialize(to: link)
-                        // Release: publishes the payload to the consumer that acquires `2p + 1`.
-                        slot.sequence.pointee.store(_UnsafeHandle.sequence(holding: position), ordering: .releasing)
-                        return .enqueued
-                    }
-                    position = current
-                } else if lead < 0 {
-                    // The slot still holds the element of position `p - capacity`: full.
-                    return .full
-                } else {
-                    // Another producer took this position already; catch up.
-                    position = tail.pointee.load(ordering: .relaxed)
-                }
-            }
+            guard let claim = handle.claimEnqueuePosition() else { return .full }
+            claim.slot.payload.initialize(to: link)
+            handle.publish(claim)
+            return .enqueued
         }
     }
 
@@ -170,38 +149,10 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently.
     public func tryDequeue() -> PendingLink? {
         _storage.withUnsafeHandle { handle -> PendingLink? in
-            let head = handle.dequeuePosition
-            var position = head.pointee.load(ordering: .relaxed)
-            while true {
-                let slot = handle.slot(for: position)
-                // Acquire: pairs with the producer's release of `2p + 1`, making its payload visible.
-                let sequence = slot.sequence.pointee.load(ordering: .acquiring)
-                let lead = Int(bitPattern: sequence &- _UnsafeHandle.sequence(holding: position))
-                if lead == 0 {
-                    let (exchanged, current) = head.pointee.weakCompareExchange(
-                        expected: position,
-                        desired: position &+ 1,
-                        successOrdering: .relaxed,
-                        failureOrdering: .relaxed
-                    )
-                    if exchanged {
-                        let link = slot.payload.move()
-                        // Release: orders our read before the next lap's producer writes the slot.
-                        slot.sequence.pointee.store(
-                            _UnsafeHandle.sequence(freeFor: position &+ UInt(handle.capacity)),
-                            ordering: .releasing
-                        )
-                        return link
-                    }
-                    position = current
-                } else if lead < 0 {
-                    // Position `p` has not been published yet: empty.
-                    return nil
-                } else {
-                    // Another consumer took this position already; catch up.
-                    position = head.pointee.load(ordering: .relaxed)
-                }
-            }
+            guard let claim = handle.claimDequeuePosition() else { return nil }
+            // The slot is freed only after the payload has been moved into the result.
+            defer { handle.free(claim) }
+            return claim.slot.payload.move()
         }
     }
 
@@ -220,25 +171,9 @@ public final class PendingLinkQueue: Sendable {
             precondition(!wasConsuming, "PendingLinkQueue.tryDequeueSingleConsumer called from two threads at once")
             defer { handle.singleConsumerGuard.pointee.store(false, ordering: .releasing) }
             #endif
-            let head = handle.dequeuePosition
-            // Relaxed: this thread is the only writer of the head.
-            let position = head.pointee.load(ordering: .relaxed)
-            let slot = handle.slot(for: position)
-            // Acquire: pairs with the producer's release of `2p + 1`, making its payload visible.
-            let sequence = slot.sequence.pointee.load(ordering: .acquiring)
-            let lead = Int(bitPattern: sequence &- _UnsafeHandle.sequence(holding: position))
-            guard lead == 0 else {
-                assert(lead < 0, "PendingLinkQueue.tryDequeueSingleConsumer raced with another consumer")
-                return nil
-            }
-            head.pointee.store(position &+ 1, ordering: .relaxed)
-            let link = slot.payload.move()
-            // Release: orders our read before the next lap's producer writes the slot.
-            slot.sequence.pointee.store(
-                _UnsafeHandle.sequence(freeFor: position &+ UInt(handle.capacity)),
-                ordering: .releasing
-            )
-            return link
+            guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return nil }
+            defer { handle.free(claim) }
+            return claim.slot.payload.move()
         }
     }
 
@@ -249,8 +184,9 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1).
     public var approximateCount: Int {
         _storage.withUnsafeHandle { handle in
-            // Head first: it only grows towards the tail, so a later tail read keeps the
-            // difference from going negative in all but wrap-around-racing corner cases (clamped).
+            // Head first: the tail never trails the head, so a later tail read keeps the difference
+            // non-negative; relaxed loads of two words may still disagree on weakly ordered CPUs,
+            // hence the clamp.
             let head = handle.dequeuePosition.pointee.load(ordering: .relaxed)
             let tail = handle.enqueuePosition.pointee.load(ordering: .relaxed)
             return min(max(Int(bitPattern: tail &- head), 0), handle.capacity)

@@ -11,8 +11,8 @@ import Glibc
 ///
 /// The owner posts the partner's closure and wakes it (a semaphore: no CPU burnt between races);
 /// both then spin (yielding) on a shared start flag, run their closures, and the owner waits
-/// (yielding) until the partner is done. A deadline turns a lost partner into a crash-free
-/// sequential fallback rather than a hang.
+/// (yielding) until the partner is done. A partner that does not wake in time is bypassed: the
+/// owner withdraws the task (compare-and-swap, so it runs exactly once) and runs it itself.
 ///
 /// Thread safety: ``race(_:_:)`` and ``stop()`` are called by the owning worker only.
 final class RacePartner: Sendable {
@@ -31,8 +31,11 @@ final class RacePartner: Sendable {
         while true {
             wake.wait()
             if phase.load(ordering: .acquiring) == -1 { return }
+            // Take the posted task; a task the owner withdrew (it gave up waiting) is not run.
+            guard phase.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged else {
+                continue
+            }
             let work = task.withLock { $0 }
-            phase.store(2, ordering: .releasing)
             while phase.load(ordering: .acquiring) == 2 { sched_yield() }
             if phase.load(ordering: .acquiring) == -1 { return }
             work?()
@@ -40,22 +43,28 @@ final class RacePartner: Sendable {
         }
     }
 
-    /// Runs `mine` here and `theirs` on the partner thread, released together.
+    /// Runs `mine` here and `theirs` on the partner thread, released together. If the partner does
+    /// not pick the task up within a second (an overloaded machine), the owner withdraws it and
+    /// runs both itself, one after the other: slower, never lost or run twice.
     func race(_ mine: @Sendable () -> Void, _ theirs: @escaping @Sendable () -> Void) {
         task.withLock { $0 = theirs }
         phase.store(1, ordering: .releasing)
         wake.signal()
-        let deadline = Runner.monotonicNanos() &+ 5_000_000_000
+        let deadline = Runner.monotonicNanos() &+ 1_000_000_000
         while phase.load(ordering: .acquiring) != 2 {
             sched_yield()
-            if Runner.monotonicNanos() > deadline { break }
+            if Runner.monotonicNanos() > deadline,
+                phase.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged
+            {
+                task.withLock { $0 = nil }
+                mine()
+                theirs()
+                return
+            }
         }
         phase.store(3, ordering: .releasing)
         mine()
-        while phase.load(ordering: .acquiring) != 4 {
-            sched_yield()
-            if Runner.monotonicNanos() > deadline &+ 5_000_000_000 { break }
-        }
+        while phase.load(ordering: .acquiring) != 4 { sched_yield() }
         task.withLock { $0 = nil }
         phase.store(0, ordering: .releasing)
     }
