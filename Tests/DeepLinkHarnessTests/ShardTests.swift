@@ -139,3 +139,41 @@ import Testing
         }
     }
 }
+
+@Suite struct ArrivalReportTests {
+    @Test func openLoopShardsMergeTheirArrivals() throws {
+        var first = ReportFixtures.report(strategies: [ReportFixtures.strategy("core")])
+        var second = first
+        first.manifest.shard = "0/2"
+        second.manifest.shard = "1/2"
+        first.arrivals = ArrivalReport(offeredPerSecond: 1_000, lateStarts: 3, dropped: 1, maxStartLagNanos: 900)
+        second.arrivals = ArrivalReport(offeredPerSecond: 1_000.5, lateStarts: 4, dropped: 0, maxStartLagNanos: 2_000)
+        let merged = try ReportMerger.merge([first, second], sources: ["a", "b"], commandLine: ["merge"])
+        #expect(
+            merged.arrivals
+                == ArrivalReport(offeredPerSecond: 2_000.5, lateStarts: 7, dropped: 1, maxStartLagNanos: 2_000)
+        )
+        // Written and read back unchanged.
+        let directory = ReportFixtures.temporaryDirectory("arrivals")
+        defer { ReportFixtures.remove(directory) }
+        try ReportWriter.write(merged, to: directory)
+        #expect(try ReportReader.read(directory).arrivals == merged.arrivals)
+    }
+
+    @Test func reportsWithoutArrivalColumnsReadAsClosedLoop() throws {
+        let directory = ReportFixtures.temporaryDirectory("no-arrivals")
+        defer { ReportFixtures.remove(directory) }
+        var report = ReportFixtures.report(strategies: [ReportFixtures.strategy("core")])
+        report.arrivals = ArrivalReport(offeredPerSecond: 5, lateStarts: 1, dropped: 1, maxStartLagNanos: 1)
+        try ReportWriter.write(report, to: directory)
+        // Drop the four arrival columns, as a report written before they existed.
+        let path = directory + "/" + ReportSchema.summaryFile
+        let table = try CSVTable(parsing: [UInt8](try #require(FileManager.default.contents(atPath: path))))
+        let keep = table.header.count - ArrivalReport.columns.count
+        let lines = ([table.header] + table.rows).map { $0.prefix(keep).joined(separator: ",") }
+        try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: URL(fileURLWithPath: path))
+        let read = try ReportReader.read(directory)
+        #expect(read.arrivals == ArrivalReport())
+        #expect(read.strategies.map(\.name) == ["core"])
+    }
+}
