@@ -70,6 +70,10 @@ enum OpenLoopRunner {
     /// as start lag the system under test did not cause.
     static let spinWindowNanos: UInt64 = 150_000
 
+    /// The schedule starts this long after every thread is up, so each has prepared its first
+    /// journey and is waiting when arrival 0 is due (thread wake-up is not start lag).
+    static let leadInNanos: UInt64 = 2_000_000
+
     static func run(
         _ configuration: RunConfiguration,
         parameters: OpenLoopParameters,
@@ -88,7 +92,7 @@ enum OpenLoopRunner {
         }
         // Every thread is up before the clock starts, so thread start-up is not start lag.
         while shared.ready.load(ordering: .acquiring) < configuration.threads { sched_yield() }
-        let start = Runner.monotonicNanos()
+        let start = Runner.monotonicNanos() + leadInNanos
         shared.startNanos.store(start, ordering: .releasing)
         var done = 0
         while done < configuration.threads {
@@ -98,7 +102,8 @@ enum OpenLoopRunner {
                 progress(shared.completed.load(ordering: .relaxed))
             }
         }
-        let wall = Runner.monotonicNanos() - start
+        let end = Runner.monotonicNanos()
+        let wall = end > start ? end - start : 0
         progress(shared.completed.load(ordering: .relaxed))
         let results = shared.results.withLock { $0 }
         var tallies = configuration.strategies.map { StrategyTally(kind: $0) }
@@ -204,6 +209,10 @@ private struct OpenLoopWorker {
             )
         else { return result }
         var prepared: PreparedArrival?
+        if case .due(let first) = schedule.state {
+            prepared = prepare(first, oracle: oracle, harnessNanos: &result.harnessNanos)
+        }
+        while Runner.monotonicNanos() < start { Self.idle(untilNanos: start) }
         var unreported: UInt64 = 0
         var handled: UInt64 = 0
         arrivals: while true {
