@@ -92,6 +92,19 @@ import Testing
         #expect(summary.contains("assumptions:"))
         #expect(PendingLinkQueue.bytesPerSlot >= MemoryLayout<PendingLink>.size + MemoryLayout<UInt>.size)
         #expect(PendingLinkQueue.bytesPerSlot % 64 == 0)
+        #expect(!summary.contains("note:"), "per-core rates agree")
+    }
+
+    @Test func summaryNotesAWideGapBetweenThreadCounts() {
+        let sweep = CapacitySweep(threadCounts: [1, 2], minimumJourneysPerStep: 1, startRatePerThread: 1_000)
+        // One thread holds 8,000/s; two threads only 4,000/s in total (2,000 per core).
+        let result = CapacityPlanner.sweep(sweep) { probe in
+            Self.model(limitPerThread: probe.threads == 1 ? 8_000 : 2_000)(probe)
+        }
+        let summary = CapacityReport.summary(result, peakPerSecond: 10_000, cpuModel: "test CPU")
+        #expect(summary.contains("max sustainable rate per core under the SLO: 2,000 journeys/s"))
+        #expect(summary.contains("note: 8,000 per core with 1 thread"))
+        #expect(summary.contains("needs 5 cores"))
     }
 
     /// The real thing on a tiny configuration: open-loop steps of the core strategy, capacity.csv
