@@ -13,6 +13,7 @@ public enum DeepLinkBench {
             InspectCommand.self,
             GateCommand.self,
             MergeCommand.self,
+            CapacityCommand.self,
             // Internal: the child process of the handoff store's crash test.
             HandoffWriteLoopCommand.self,
         ]

@@ -8,7 +8,7 @@ public struct RunCommand: BenchCommand {
         abstract: "Run synthetic journeys through the strategies, check them against the oracle, write reports.",
         usage:
             "run [--journeys N] [--seed S] [--threads T] [--strategies core,naive,fingerprint,clipboard] "
-            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet]",
+            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet] [--rate R [--max-lag-ns N]] [--shard i/n]",
         discussion: """
             Defaults: 1,000,000 journeys, seed 1, one thread per core, all strategies, race share 0.1, \
             reports in Reports/latest. --mix FILE is a JSON object overriding any of these keys of the \
@@ -27,13 +27,15 @@ public struct RunCommand: BenchCommand {
             OptionSpec("--out", value: "DIR", help: "Report directory (default Reports/latest)."),
             OptionSpec("--mix", value: "FILE", help: "JSON scenario mix overriding the built-in default."),
             .flag("--quiet", help: "No progress output."),
-        ]
+        ] + scaleOptions
     )
 
     public var configurationToRun: RunConfiguration
     public var outputDirectory: String
     public var quiet: Bool
     public var commandLine: [String]
+    /// `--shard i/n`: this run is one slice of a larger run (recorded in the manifest).
+    public var shard: ShardSpec?
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
@@ -71,6 +73,9 @@ public struct RunCommand: BenchCommand {
             raceShare: raceShare,
             mix: mix
         )
+        configurationToRun.openLoop = try Self.openLoop(from: arguments)
+        shard = try Self.shard(from: arguments, journeys: UInt64(journeys))
+        if let shard { configurationToRun = Self.restrict(configurationToRun, to: shard) }
         outputDirectory = arguments.string("--out") ?? "Reports/latest"
         quiet = arguments.has("--quiet")
         var line = ["deeplink-bench", "run"]
@@ -81,7 +86,8 @@ public struct RunCommand: BenchCommand {
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         let configuration = configurationToRun
-        let manifest = RunManifest.current(commandLine: commandLine)
+        var manifest = RunManifest.current(commandLine: commandLine)
+        manifest.shard = shard?.description
         let style = ProgressReporter.Style.choose(stderrIsTerminal: io.stderrIsTerminal, quiet: quiet)
         var progress = ProgressReporter(
             total: configuration.journeys,
@@ -98,6 +104,7 @@ public struct RunCommand: BenchCommand {
         let report = result.report(runID: runID, manifest: manifest, peakRSSBytes: ResourceUsage.peakRSSBytes())
         try ReportWriter.write(report, to: outputDirectory)
         io.out(SummaryTable.render(result))
+        if let line = result.openLoopSummaryLine { io.out(line) }
         io.out("reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, manifest.json)\n")
         if result.undecidedJourneys > 0 {
             io.err("warning: the oracle left \(result.undecidedJourneys) journeys undecided (a generator defect)\n")

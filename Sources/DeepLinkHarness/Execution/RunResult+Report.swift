@@ -10,7 +10,7 @@ extension RunResult {
             raceShare: configuration.raceShare
         )
         let threads = UInt64(max(1, configuration.threads))
-        let strategies = tallies.map { tally in
+        let strategies = tallies.enumerated().map { position, tally in
             var counts: [OutcomeKey: UInt64] = [:]
             for scenarioIndex in 0..<ScenarioClass.count {
                 let scenario = ScenarioClass(denseIndex: scenarioIndex)
@@ -25,6 +25,9 @@ extension RunResult {
                 }
             }
             var histograms: [String: Histogram] = [Metric.journey: tally.journeyNanos]
+            if let openLoop, position < openLoop.correctedJourneyNanos.count {
+                histograms[Metric.journeyCorrected] = openLoop.correctedJourneyNanos[position]
+            }
             let operations = tally.operationNanos
             for (name, histogram) in [
                 (Metric.parse, operations.parse), (Metric.validate, operations.validate),
@@ -61,7 +64,15 @@ extension RunResult {
             wallNanos: wallNanos,
             peakRSSBytes: peakRSSBytes,
             manifest: manifest,
-            strategies: strategies
+            strategies: strategies,
+            arrivals: openLoop.map {
+                ArrivalReport(
+                    offeredPerSecond: $0.parameters.ratePerSecond,
+                    lateStarts: $0.arrivals.lateStarts,
+                    dropped: $0.arrivals.dropped,
+                    maxStartLagNanos: $0.arrivals.maxStartLagNanos
+                )
+            } ?? ArrivalReport()
         )
     }
 }

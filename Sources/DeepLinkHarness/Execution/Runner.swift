@@ -21,6 +21,9 @@ public struct RunConfiguration: Sendable {
     public var mix: ScenarioMix
     /// Violating journeys kept per strategy (the lowest indices).
     public var violationLimit: Int
+    /// Open loop (`--rate`): journeys arrive at a fixed rate instead of as fast as possible; nil
+    /// for a closed-loop run. See ``OpenLoopSchedule``.
+    public var openLoop: OpenLoopParameters? = nil
 
     public init(
         journeys: UInt64,
@@ -136,6 +139,8 @@ public struct RunResult: Sendable {
     public var wallNanos: UInt64
     /// Journeys the oracle left undecided (a generator defect; expected 0).
     public var undecidedJourneys: UInt64
+    /// An open-loop run's arrivals and latencies from intended start; nil for a closed-loop run.
+    public var openLoop: OpenLoopResult? = nil
 }
 
 /// Streams journeys through the strategies on worker threads: each thread claims chunks of
@@ -155,6 +160,9 @@ public enum Runner {
         _ configuration: RunConfiguration,
         progress: (UInt64) -> Void = { _ in }
     ) -> RunResult {
+        if let parameters = configuration.openLoop {
+            return OpenLoopRunner.run(configuration, parameters: parameters, progress: progress)
+        }
         let shared = SharedRunState(configuration: configuration)
         let start = monotonicNanos()
         let finished = DispatchSemaphore(value: 0)

@@ -53,6 +53,8 @@ public enum ReportMerger {
                 seen.insert([$0.seed, $0.journey]).inserted
             }
         }
+        var arrivals = ArrivalReport()
+        for report in reports { arrivals.merge(report.arrivals) }
         let runIDs = unique(reports.map(\.runID))
         return RunReport(
             runID: runIDs.count == 1 ? runIDs[0] : runIDs.joined(separator: "+"),
@@ -62,7 +64,8 @@ public enum ReportMerger {
             wallNanos: reports.map(\.wallNanos).max() ?? 0,
             peakRSSBytes: reports.map(\.peakRSSBytes).max() ?? 0,
             manifest: combine(reports.map(\.manifest), sources: sources, commandLine: commandLine),
-            strategies: strategies
+            strategies: strategies,
+            arrivals: arrivals
         )
     }
 

@@ -20,7 +20,8 @@ public enum ReportReader {
 
         // Every column is required even when a file has no rows, so a truncated header is named.
         try checked(path(ReportSchema.summaryFile, in: directory)) { () throws(CSVError) in
-            try summary.require(ReportSchema.summaryColumns.map(\.name))
+            // The open-loop columns came later: reports without them read as closed loop.
+            try summary.require(ReportSchema.summaryColumns.map(\.name).filter { !ArrivalReport.columns.contains($0) })
         }
         try checked(path(ReportSchema.outcomesFile, in: directory)) { () throws(CSVError) in
             try outcomes.require(ReportSchema.outcomesColumns.map(\.name))
@@ -37,6 +38,8 @@ public enum ReportReader {
         var seed: UInt64 = 0
         var threads = 0
         var peakRSS: UInt64 = 0
+        var arrivals = ArrivalReport()
+        let hasArrivals = ArrivalReport.columns.allSatisfy(summary.header.contains)
         let summaryPath = path(ReportSchema.summaryFile, in: directory)
         try checked(summaryPath) { () throws(CSVError) in
             for row in summary.rows.indices {
@@ -44,6 +47,14 @@ public enum ReportReader {
                 seed = try summary.unsigned("seed", row: row)
                 threads = Int(clamping: try summary.unsigned("threads", row: row))
                 peakRSS = Swift.max(peakRSS, try summary.unsigned("peak_rss_bytes", row: row))
+                if hasArrivals {
+                    arrivals = ArrivalReport(
+                        offeredPerSecond: try summary.double("offered_per_s", row: row),
+                        lateStarts: try summary.unsigned("late_starts", row: row),
+                        dropped: try summary.unsigned("dropped", row: row),
+                        maxStartLagNanos: try summary.unsigned("max_start_lag_ns", row: row)
+                    )
+                }
                 strategies.append(
                     StrategyReport(
                         name: try summary.string("strategy", row: row),
@@ -143,7 +154,8 @@ public enum ReportReader {
             wallNanos: strategies.map(\.wallNanos).max() ?? 0,
             peakRSSBytes: peakRSS,
             manifest: manifest,
-            strategies: strategies
+            strategies: strategies,
+            arrivals: arrivals
         )
     }
 

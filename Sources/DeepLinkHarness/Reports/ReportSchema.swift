@@ -25,7 +25,7 @@ public enum ReportSchema {
         + [
             .init("unclassified", .numeric), .init("violations", .numeric), .init("allocated_bytes", .numeric),
             .init("bytes_per_journey", .numeric), .init("peak_rss_bytes", .numeric),
-        ]
+        ] + ArrivalReport.columns.map { .init($0, .numeric) }
 
     public static let latencyColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("metric", .text), .init("percentile", .numeric),

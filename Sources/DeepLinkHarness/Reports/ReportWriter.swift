@@ -68,6 +68,7 @@ public enum ReportWriter {
                 String(strategy.allocatedBytes), ReportSchema.decimal(strategy.bytesPerJourney, digits: 2),
                 String(report.peakRSSBytes),
             ]
+            row += report.arrivals.fields
             try writer.append(row)
         }
         return writer.text

@@ -122,6 +122,8 @@ public struct RunReport: Sendable {
     public var peakRSSBytes: UInt64
     public var manifest: RunManifest
     public var strategies: [StrategyReport]
+    /// Open-loop arrivals (all zero for a closed-loop run).
+    public var arrivals: ArrivalReport
 
     public init(
         runID: String,
@@ -131,7 +133,8 @@ public struct RunReport: Sendable {
         wallNanos: UInt64,
         peakRSSBytes: UInt64,
         manifest: RunManifest,
-        strategies: [StrategyReport]
+        strategies: [StrategyReport],
+        arrivals: ArrivalReport = ArrivalReport()
     ) {
         self.runID = runID
         self.seed = seed
@@ -141,6 +144,7 @@ public struct RunReport: Sendable {
         self.peakRSSBytes = peakRSSBytes
         self.manifest = manifest
         self.strategies = strategies
+        self.arrivals = arrivals
     }
 }
 
@@ -196,6 +200,9 @@ public enum Metric {
     public static let enqueue = "enqueue"
     public static let gateOpenToRoute = "gate_open_to_route"
     public static let journey = "journey"
+    /// Open loop only: the journey's latency from its intended start (start lag + `journey`).
+    /// Not in ``all`` (the metrics every run records); ``ordered(_:)`` puts it after them.
+    public static let journeyCorrected = "journey_corrected"
 
     public static let all = [parse, validate, enqueue, gateOpenToRoute, journey]
 

@@ -1,0 +1,45 @@
+/// An open-loop run's arrivals as reported in summary.csv (`offered_per_s`, `late_starts`,
+/// `dropped`, `max_start_lag_ns`; the same on every row). All zero for a closed-loop run.
+///
+/// Merged shards: the offered rates add up (shards run side by side), counts add up, the largest
+/// lag is the largest shard's.
+///
+/// Thread safety: a value type.
+public struct ArrivalReport: Sendable, Equatable {
+    /// The arrival rate the run offered, per second (0: closed loop).
+    public var offeredPerSecond: Double
+    /// Arrivals that started more than ``OpenLoopSchedule/lateToleranceNanos`` after their
+    /// intended start.
+    public var lateStarts: UInt64
+    /// Arrivals dropped, never run, because their wait exceeded the run's maximum lag.
+    public var dropped: UInt64
+    /// The largest start lag of an arrival that ran, ns.
+    public var maxStartLagNanos: UInt64
+
+    public init(offeredPerSecond: Double = 0, lateStarts: UInt64 = 0, dropped: UInt64 = 0, maxStartLagNanos: UInt64 = 0)
+    {
+        self.offeredPerSecond = offeredPerSecond
+        self.lateStarts = lateStarts
+        self.dropped = dropped
+        self.maxStartLagNanos = maxStartLagNanos
+    }
+
+    /// Adds a shard's arrivals (see the type's documentation).
+    public mutating func merge(_ other: ArrivalReport) {
+        offeredPerSecond += other.offeredPerSecond
+        lateStarts &+= other.lateStarts
+        dropped &+= other.dropped
+        maxStartLagNanos = Swift.max(maxStartLagNanos, other.maxStartLagNanos)
+    }
+
+    /// summary.csv's arrival columns, in order (appended after `peak_rss_bytes`).
+    public static let columns = ["offered_per_s", "late_starts", "dropped", "max_start_lag_ns"]
+
+    /// The values of ``columns`` as written (`offered_per_s` with three decimals).
+    public var fields: [String] {
+        [
+            ReportSchema.decimal(offeredPerSecond, digits: 3), String(lateStarts), String(dropped),
+            String(maxStartLagNanos),
+        ]
+    }
+}
