@@ -11,7 +11,7 @@ public struct GateCommand: BenchCommand {
         usage: "gate --baseline DIR[,DIR...] --current DIR[,DIR...] [--time-tolerance PCT] [--repetitions N]",
         discussion: """
             A DIR is a report directory, or a directory of repetition subdirectories (each a report).
-            Hard failures: any core violation; bytes_per_journey above the baseline.
+            Hard failures: any core violation; bytes_per_journey above the baseline (+0.5 B slack).
             Timing (journeys_per_s, p50/p99 latencies): with two or more runs per side, a bootstrap
             95% confidence interval of the regression decides pass / fail / inconclusive; with one
             run per side timing is always inconclusive (reported, not failing).
