@@ -1,3 +1,5 @@
+import DeepLinkHarness
+
 /// A deterministic corpus of realistic Install Referrer strings, 30 to 400 bytes: utm fields, click
 /// ids, payloads with and without escapes, Play's organic and not-set placeholders.
 ///
@@ -85,20 +87,5 @@ extension String {
             if character == target { result += replacement } else { result.append(character) }
         }
         return result
-    }
-}
-
-/// SplitMix64: a tiny, fast, deterministic generator for corpora.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

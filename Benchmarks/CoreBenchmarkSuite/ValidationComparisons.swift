@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkHarness
 import Foundation
 
 /// `link-validate`: ``LinkValidator`` against a validator built on Foundation's `URL(string:)` that

@@ -70,18 +70,8 @@ enum ReferenceFormParser {
     }
 }
 
-/// SplitMix64: small, fast, deterministic.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The harness's SplitMix64: small, fast, deterministic.
+typealias SeededGenerator = SplitMix64
 
 /// Random referrers biased toward the bytes that matter to the grammar (`%`, `+`, `&`, `=`, hex
 /// digits) and the tokens that matter to the parser (keys, placeholders, encoded separators).

@@ -3,15 +3,11 @@ import Testing
 
 /// A small deterministic generator (SplitMix64) so the random tests are reproducible.
 struct TestRandom {
-    var state: UInt64
+    var generator: SplitMix64
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    init(state: UInt64) { generator = SplitMix64(seed: state) }
+
+    mutating func next() -> UInt64 { generator.next() }
 
     /// A value spread over magnitudes: a random bit length, then random bits below it.
     mutating func logUniform(maxBits: UInt64) -> UInt64 {

@@ -77,6 +77,9 @@ public struct JourneyGenerator: Sendable {
 public struct SplitMix64: Sendable {
     public var state: UInt64
 
+    /// A plain sequence from `seed` (for corpora and tests; journeys use ``init(seed:index:)``).
+    public init(seed: UInt64) { state = seed }
+
     public init(seed: UInt64, index: UInt64) {
         state =
             Self.mix(seed &+ 0x9E37_79B9_7F4A_7C15) ^ Self.mix(index &* 0xD1B5_4A32_D192_ED03 &+ 0x2545_F491_4F6C_DD1D)
@@ -391,3 +394,5 @@ private struct Builder {
         }
     }
 }
+
+extension SplitMix64: RandomNumberGenerator {}

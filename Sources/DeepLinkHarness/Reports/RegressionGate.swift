@@ -211,14 +211,8 @@ public struct RegressionGate: Sendable {
     ///
     /// - Complexity: O(resamples · n log n).
     func bootstrapInterval(baseline: [Double], current: [Double], higherIsBetter: Bool) -> (Double, Double) {
-        var state = bootstrapSeed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = SplitMix64(seed: bootstrapSeed)
+        func next() -> UInt64 { random.next() }
         func resample(_ values: [Double]) -> [Double] {
             values.indices.map { _ in values[Int(next() % UInt64(values.count))] }
         }

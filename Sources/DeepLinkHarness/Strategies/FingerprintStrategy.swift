@@ -39,30 +39,8 @@ public struct FingerprintStrategy: Strategy {
                 matched = true
                 guard let (link, tappedAt) = match(journey, lastTap: lastTap, now: now) else { break }
                 running = gate.capture(link, at: tappedAt, now: now, step: step, observation: &observation)
-            case .appReady:
-                guard running else { break }
-                gate.ready = true
-                running = gate.tryRoute(now: now, step: step, observation: &observation)
-            case .loginSucceeded, .sessionRestored:
-                guard running else { break }
-                gate.loggedIn = true
-                running = gate.tryRoute(now: now, step: step, observation: &observation)
-            case .logout:
-                gate.loggedIn = false
-            case .universalLinkOpen:
-                guard running else { break }
-                running = gate.capture(
-                    journey.link(slot: event.argument & 1),
-                    at: now,
-                    now: now,
-                    step: step,
-                    observation: &observation
-                )
-            case .kill:
-                running = false
-                gate.reset()
-            case .crashArmed:
-                gate.crashArmed = true
+            case .appReady, .loginSucceeded, .sessionRestored, .logout, .universalLinkOpen, .kill, .crashArmed:
+                running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
             case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
                 .clockJump, .clipboardCopy:
                 break

@@ -61,4 +61,48 @@ struct InMemoryGate {
         observation.route(link: link, step: step)
         return true
     }
+
+    /// Applies an event whose handling is the same for every strategy built on this gate: the
+    /// app's readiness and login, a universal link (the app is installed, nothing is deferred), a
+    /// kill and the crash window. `running` is whether the process is alive; returns the new value.
+    mutating func apply(
+        _ event: JourneyEvent,
+        of journey: Journey,
+        running: Bool,
+        step: Int,
+        observation: inout StrategyObservation
+    ) -> Bool {
+        let now = event.atSeconds
+        switch event.kind {
+        case .appReady:
+            guard running else { return false }
+            ready = true
+            return tryRoute(now: now, step: step, observation: &observation)
+        case .loginSucceeded, .sessionRestored:
+            guard running else { return false }
+            loggedIn = true
+            return tryRoute(now: now, step: step, observation: &observation)
+        case .logout:
+            loggedIn = false
+            return running
+        case .universalLinkOpen:
+            guard running else { return false }
+            return capture(
+                journey.link(slot: event.argument & 1),
+                at: now,
+                now: now,
+                step: step,
+                observation: &observation
+            )
+        case .kill:
+            reset()
+            return false
+        case .crashArmed:
+            crashArmed = true
+            return running
+        case .tap, .clipboardCopy, .launch, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch,
+            .referrerRetry, .loginFailed, .clockJump:
+            return running
+        }
+    }
 }
