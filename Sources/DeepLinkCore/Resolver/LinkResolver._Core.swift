@@ -41,6 +41,37 @@ extension LinkResolver {
             return true
         }
 
+        /// Stages every link of `links` and then decides once (a launch's load): a gate opening on
+        /// another thread cannot fall between two of them. The admission bound does not apply to a
+        /// batch (a store may hold more links than the budget); the outbox grows instead, which
+        /// allocates only for a load larger than any seen before.
+        mutating func admitBatch(_ links: [PendingLink], store: any HandoffStore, now: UInt64) {
+            // Each staged link adds at most one terminal action or one pending link; deciding turns
+            // each pending link into one terminal action with at most one waiting notice between.
+            reserveOutbox(free: 2 * (links.count + machine.pendingCapacity) + 2)
+            for link in links {
+                let immediate = machine.stage(link, consumedBefore: store.wasConsumed(link))
+                switch immediate {
+                case .none:
+                    break
+                case .waitForGate:
+                    push(immediate, terminal: false)
+                case .route, .supersede, .expire, .ignoreDuplicate:
+                    push(immediate, terminal: true)
+                }
+            }
+            record(machine.nextAction(now: now), now: now)
+        }
+
+        /// Grows the outbox (keeping its order) until `free` more actions fit.
+        private mutating func reserveOutbox(free: Int) {
+            guard outbox.count - count < free else { return }
+            var grown = [ResolverStateMachine.Action](repeating: .none, count: count + free)
+            for offset in 0..<count { grown[offset] = outbox[(head + offset) % outbox.count] }
+            outbox = grown
+            head = 0
+        }
+
         /// Appends `first` and every further action of the same step to the outbox.
         mutating func record(_ first: ResolverStateMachine.Action, now: UInt64) {
             var action = first

@@ -136,7 +136,15 @@ public final class LinkResolver: Sendable {
         guard process.isAlive else { return 0 }
         let load = try store.loadPending()
         for error in load.skipped { observer.resolverDecided(.unreadableRecord(error)) }
-        for link in load.pending { admit(link) }
+        guard !load.pending.isEmpty else { return 0 }
+        // One transaction: admitted one at a time, an `appReady` on another thread could route the
+        // older of two stored links before the newer one arrives (latest wins would break).
+        let now = clock.nowNanos()
+        core.withLock { core in
+            core.pull(from: queue, store: store, now: now)
+            core.admitBatch(load.pending, store: store, now: now)
+        }
+        requestDrain()
         return load.pending.count
     }
 

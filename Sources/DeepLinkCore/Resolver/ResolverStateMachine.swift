@@ -128,6 +128,17 @@ public struct ResolverStateMachine: Sendable {
     /// A link was captured. `consumedBefore` is what the store's
     /// ``HandoffStore/wasConsumed(_:)`` answered for it.
     public mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
+        let immediate = stage(link, consumedBefore: consumedBefore)
+        if case .none = immediate { return nextAction(now: now) }
+        return immediate
+    }
+
+    /// Adds `link` to the pending set *without deciding*: returns only the capture's own outcome (a
+    /// duplicate, or a supersede when the set is full), never a route or a waiting notice. Stage a
+    /// batch of links (everything a launch found in the store), then call ``nextAction(now:)``:
+    /// the batch is decided as one step, so a gate that opens meanwhile sees all of it and routes
+    /// only the newest (latest wins), never an older link that happened to be staged first.
+    public mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
         switch state {
         case .killed:
             return .none
@@ -147,7 +158,7 @@ public struct ResolverStateMachine: Sendable {
         if let free = indexOfFreeSlot() {
             slots[free] = slot
             pendingCount += 1
-            return nextAction(now: now)
+            return .none
         }
         // Full: the oldest of the pending links and the new one loses.
         let oldest = indexOfOldest()!
