@@ -165,6 +165,37 @@ public final class InMemoryHandoffStore: HandoffStore {
         InMemoryHandoffStore(relaunchingFrom: simulateKill(), process: process)
     }
 
+    /// Simulation, in place: the store the next process finds, without allocating. What persisted
+    /// stays (pending records and consumed marks, as ``simulateKill()`` would have imaged them);
+    /// everything of the dead process goes: the freeze, the armed kill, the operation counts and
+    /// the crash-window note. Equivalent to `init(relaunchingFrom: simulateKill(), process:)` with
+    /// this store's ``process`` (restart that process, ``SimulatedProcess/restart()``, before
+    /// using the store again).
+    ///
+    /// Call only when no other thread uses the store.
+    public func relaunchInPlace() {
+        storage.withLock { storage in
+            storage.frozen = false
+            storage.killPoint = nil
+            storage.saves = 0
+            storage.consumedMarks = 0
+            storage.discards = 0
+            storage.currentOccurrence = 0
+            storage.crashWindow = nil
+        }
+    }
+
+    /// Simulation, in place: an empty container (a new install), as `init` made it, without
+    /// allocating. Call only when no other thread uses the store.
+    public func reset() {
+        relaunchInPlace()
+        storage.withLock { storage in
+            for index in storage.records.indices { storage.records[index] = nil }
+            storage.recordCount = 0
+            storage.consumedCount = 0
+        }
+    }
+
     /// What the store holds now (for inspection; does not kill).
     public func currentImage() -> HandoffImage {
         storage.withLock { image(of: $0) }

@@ -104,6 +104,13 @@ extension LinkResolver {
             return action
         }
 
+        /// A new process's core: the machine reset, the outbox empty; nothing allocates.
+        mutating func reset() {
+            machine.reset()
+            clearOutbox()
+            head = 0
+        }
+
         mutating func clearOutbox() {
             while count > 0 { _ = popAction() }
         }

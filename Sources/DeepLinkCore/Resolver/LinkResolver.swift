@@ -234,6 +234,21 @@ public final class LinkResolver: Sendable {
         }
     }
 
+    /// Simulation, in place: this resolver becomes the one a new process would create over the same
+    /// store, router, observer and clock, without allocating: the machine starts over (nothing
+    /// pending, nothing remembered, no event signalled) and links still queued by the dead process
+    /// are dropped (they live on in the store only if they were saved). Kills ``process`` first if
+    /// it is still alive; restart it (``SimulatedProcess/restart()``) and relaunch the store before
+    /// calling ``launch()``.
+    ///
+    /// Call only when no other thread uses the resolver (no capture, signal or drain in flight).
+    public func relaunch() {
+        simulateKill()
+        while queue.tryDequeueSingleConsumer() != nil {}
+        core.withLock { $0.reset() }
+        precondition(work.load(ordering: .acquiring) == 0, "relaunch while another thread drains")
+    }
+
     // MARK: - Inspection
 
     /// The machine's state (a snapshot).

@@ -112,6 +112,20 @@ public struct ResolverStateMachine: Sendable {
     /// How many links may wait at once.
     public var pendingCapacity: Int { slots.count }
 
+    /// Back to the state `init` made (a new process: nothing pending, nothing remembered, no event
+    /// signalled), keeping the preallocated slots: allocates nothing.
+    public mutating func reset() {
+        state = .starting(satisfied: [])
+        for index in slots.indices { slots[index] = nil }
+        pendingCount = 0
+        arrivals = 0
+        for index in routed.indices { routed[index] = nil }
+        routedNext = 0
+        lastWait = nil
+        lastWaitMissing = []
+        _checkInvariants()
+    }
+
     /// The events signalled so far (empty once killed).
     public var satisfiedEvents: GateEvents {
         switch state {
