@@ -50,15 +50,7 @@ extension LinkResolver {
             // each pending link into one terminal action with at most one waiting notice between.
             reserveOutbox(free: 2 * (links.count + machine.pendingCapacity) + 2)
             for link in links {
-                let immediate = machine.stage(link, consumedBefore: store.wasConsumed(link))
-                switch immediate {
-                case .none:
-                    break
-                case .waitForGate:
-                    push(immediate, terminal: false)
-                case .route, .supersede, .expire, .ignoreDuplicate:
-                    push(immediate, terminal: true)
-                }
+                _ = push(machine.stage(link, consumedBefore: store.wasConsumed(link)))
             }
             record(machine.nextAction(now: now), now: now)
         }
@@ -74,25 +66,21 @@ extension LinkResolver {
 
         /// Appends `first` and every further action of the same step to the outbox.
         mutating func record(_ first: ResolverStateMachine.Action, now: UInt64) {
-            var action = first
-            while true {
-                switch action {
-                case .none:
-                    return
-                case .waitForGate:
-                    push(action, terminal: false)
-                case .route, .supersede, .expire, .ignoreDuplicate:
-                    push(action, terminal: true)
-                }
-                action = machine.nextAction(now: now)
-            }
+            // No local copy of the (~560-byte) action: each one goes straight into the outbox.
+            guard push(first) else { return }
+            while push(machine.nextAction(now: now)) {}
         }
 
-        /// The oldest action not carried out yet, or `.none`.
-        mutating func popAction() -> ResolverStateMachine.Action {
-            guard count > 0 else { return .none }
-            let action = outbox[head]
-            outbox[head] = .none
+        /// Moves the oldest action not carried out yet into `action` (`.none` when there is none):
+        /// written in place, so the record is copied once on its way out.
+        mutating func popAction(into action: inout ResolverStateMachine.Action) {
+            guard count > 0 else {
+                action = .none
+                return
+            }
+            // The vacated entry is not cleared: actions hold no references (PendingLink is plain
+            // bytes), and `count` says which entries are live.
+            action = outbox[head]
             head = (head + 1) % outbox.count
             count -= 1
             switch action {
@@ -101,7 +89,6 @@ extension LinkResolver {
             case .none, .waitForGate:
                 break
             }
-            return action
         }
 
         /// A new process's core: the machine reset, the outbox empty; nothing allocates.
@@ -112,7 +99,21 @@ extension LinkResolver {
         }
 
         mutating func clearOutbox() {
-            while count > 0 { _ = popAction() }
+            count = 0
+            terminalActions = 0
+        }
+
+        /// Appends `action` to the outbox; false (and nothing appended) for `.none`.
+        private mutating func push(_ action: ResolverStateMachine.Action) -> Bool {
+            switch action {
+            case .none:
+                return false
+            case .waitForGate:
+                push(action, terminal: false)
+            case .route, .supersede, .expire, .ignoreDuplicate:
+                push(action, terminal: true)
+            }
+            return true
         }
 
         private mutating func push(_ action: ResolverStateMachine.Action, terminal: Bool) {

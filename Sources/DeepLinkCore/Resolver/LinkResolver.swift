@@ -286,12 +286,14 @@ public final class LinkResolver: Sendable {
     /// role back with nothing left behind.
     private func drain() {
         var observed = work.load(ordering: .acquiring)
+        // Filled in place under the lock: one copy of the action's record on its way out.
+        var next = ResolverStateMachine.Action.none
         while true {
             while true {
                 let now = clock.nowNanos()
-                let next = core.withLock { core -> ResolverStateMachine.Action in
+                core.withLock { core in
                     core.pull(from: queue, store: store, now: now)
-                    return core.popAction()
+                    core.popAction(into: &next)
                 }
                 if case .none = next { break }
                 perform(next)
