@@ -190,7 +190,10 @@ public final class InMemoryHandoffStore: HandoffStore {
     public func reset() {
         relaunchInPlace()
         storage.withLock { storage in
-            for index in storage.records.indices { storage.records[index] = nil }
+            // Clearing a record copies a record-sized nil: skip it when nothing is stored.
+            if storage.recordCount > 0 {
+                for index in storage.records.indices { storage.records[index] = nil }
+            }
             storage.recordCount = 0
             storage.consumedCount = 0
         }
@@ -237,6 +240,8 @@ extension InMemoryHandoffStore {
 
     public func loadPending() throws(HandoffStoreError) -> HandoffLoad {
         storage.withLock { storage in
+            // Most launches find nothing: no scan of record-sized slots, no allocation.
+            guard storage.recordCount > 0 else { return HandoffLoad(pending: []) }
             var pending: [PendingLink] = []
             pending.reserveCapacity(storage.recordCount)
             for case let link? in storage.records {

@@ -229,7 +229,7 @@ public final class LinkResolver: Sendable {
     public func simulateKill() {
         process.kill()
         core.withLock { core in
-            _ = core.machine.kill()
+            core.machine.markKilled()
             core.clearOutbox()
         }
     }
@@ -244,7 +244,8 @@ public final class LinkResolver: Sendable {
     /// Call only when no other thread uses the resolver (no capture, signal or drain in flight).
     public func relaunch() {
         simulateKill()
-        while queue.tryDequeueSingleConsumer() != nil {}
+        // Exact here (no other thread uses the queue); skips a record-sized copy when empty.
+        while queue.approximateCount > 0, queue.tryDequeueSingleConsumer() != nil {}
         core.withLock { $0.reset() }
         precondition(work.load(ordering: .acquiring) == 0, "relaunch while another thread drains")
     }

@@ -252,15 +252,21 @@ public struct ResolverStateMachine: Sendable {
     /// The process dies (simulation): pending links are forgotten here (they survive in the
     /// store) and every later input is ignored.
     public mutating func kill() -> Action {
+        markKilled()
+        return .none
+    }
+
+    /// ``kill()`` without materializing its (always empty) action: returning even `.none` copies
+    /// the action's full ~560 bytes.
+    mutating func markKilled() {
         switch state {
         case .killed:
-            return .none
+            return
         case .starting, .ready:
             state = .killed
             for index in slots.indices { vacate(index) }
             pendingCount = 0
             lastWait = nil
-            return .none
         }
     }
 
