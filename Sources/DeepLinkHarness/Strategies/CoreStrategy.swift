@@ -296,6 +296,24 @@ public struct CoreStrategy: Strategy {
         guard case .route(let canonical, _) = entry.verdict else { return nil }
         return DeepLink(validated: canonical)
     }
+    /// The UTF-8 bytes of each canonical link (empty for entries that never route): compared in
+    /// place, where comparing `DeepLink?` values copies two 512-byte links per check.
+    static let canonicalBytes: [[UInt8]] = canonicalLinks.map { link in link?.withUTF8Bytes { Array($0) } ?? [] }
+
+    /// The catalog id of the routable entry whose canonical link is `bytes`, trying `candidates`
+    /// first (the journey's own links), or `LinkCatalog.unknownID`.
+    static func catalogID(of bytes: UnsafeRawBufferPointer, candidates: (UInt8, UInt8)) -> UInt8 {
+        func matches(_ index: Int) -> Bool {
+            let canonical = canonicalBytes[index]
+            return !canonical.isEmpty && canonical.elementsEqual(bytes)
+        }
+        // The later candidate wins when both match, then the last catalog entry.
+        if matches(Int(candidates.1)) { return candidates.1 }
+        if matches(Int(candidates.0)) { return candidates.0 }
+        var id = LinkCatalog.unknownID
+        for index in canonicalBytes.indices where matches(index) { id = UInt8(index) }
+        return id
+    }
 }
 
 /// A capture and the gate signal right after it, delivered at once in a racing journey.
@@ -335,16 +353,8 @@ final class RecordingRouter: Router {
         lastRouteNanos.store(Runner.monotonicNanos(), ordering: .relaxed)
         let step = step.load(ordering: .relaxed)
         record.withLock { record in
-            var id = LinkCatalog.unknownID
-            for candidate in [record.candidates.0, record.candidates.1]
-            where CoreStrategy.canonicalLinks[Int(candidate)] == link {
-                id = candidate
-            }
-            if id == LinkCatalog.unknownID {
-                for (index, canonical) in CoreStrategy.canonicalLinks.enumerated() where canonical == link {
-                    id = UInt8(index)
-                }
-            }
+            let candidates = record.candidates
+            let id = link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
             record.observation.route(link: id, step: step)
             if record.twice { record.observation.route(link: id, step: step) }
         }
@@ -371,6 +381,11 @@ final class CrashObserver: ResolverObserver {
     func reset() { crashed.store(false, ordering: .relaxed) }
 
     func resolverDecided(_ decision: ResolverDecision) {
-        if case .crashWindow = decision { crashed.store(true, ordering: .relaxed) }
+        switch decision {
+        case .crashWindow: crashed.store(true, ordering: .relaxed)
+        case .routed, .superseded, .expired, .duplicate, .rejected, .waitingForGate, .queueFull, .storeFailed,
+            .unreadableRecord:
+            break
+        }
     }
 }
