@@ -101,13 +101,25 @@ import Testing
         )
         var order = F.link("/orders/1", id: 0)
         var nextID: UInt64 = 0
+        var product = F.link("/product/1", id: 0)
         func process() {
-            // A new install, an order captured before login, routed after it.
+            // A new install: a clip handoff found at launch (superseded by a newer one, so two
+            // links load), then an order captured before login and routed after it.
             app.resolver.relaunch()
             app.store.reset()
             app.process.restart()
             nextID += 1
+            product.id = nextID
+            product.capturedAtNanos = 1
+            try? app.store.save(product)
+            nextID += 1
+            product.id = nextID
+            product.capturedAtNanos = 2
+            try? app.store.save(product)
+            _ = try? app.resolver.launch()
+            nextID += 1
             order.id = nextID
+            order.capturedAtNanos = 3
             app.resolver.signal(.appReady)
             app.resolver.capture(order)
             app.resolver.signal(.loggedIn)
@@ -117,7 +129,7 @@ import Testing
         let bytes = AllocationCounter.bytesAllocated {
             for _ in 0..<1_000 { process() }
         }
-        #expect(router.routes.load(ordering: .relaxed) - routesBefore == 1_000)
+        #expect(router.routes.load(ordering: .relaxed) - routesBefore == 2_000)
         #expect(bytes == 0)
     }
 }

@@ -252,6 +252,29 @@ extension InMemoryHandoffStore {
         }
     }
 
+    /// Allocates nothing once `pending` has room for the pending records.
+    public func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError] {
+        storage.withLock { storage in
+            guard storage.recordCount > 0 else { return }
+            let first = pending.count
+            for index in storage.records.indices {
+                guard let link = storage.records[index], !storage.isConsumed(link) else { continue }
+                pending.append(link)
+            }
+            // Insertion sort by capture time (stable, in place; a launch loads a handful).
+            var next = first + 1
+            while next < pending.count {
+                var position = next
+                while position > first, pending[position - 1].capturedAtNanos > pending[position].capturedAtNanos {
+                    pending.swapAt(position - 1, position)
+                    position -= 1
+                }
+                next += 1
+            }
+        }
+        return []
+    }
+
     public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
         try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
             guard storage.begin(.markConsumed, in: process) else { return }

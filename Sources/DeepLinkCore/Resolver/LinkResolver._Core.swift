@@ -49,8 +49,9 @@ extension LinkResolver {
             // Each staged link adds at most one terminal action or one pending link; deciding turns
             // each pending link into one terminal action with at most one waiting notice between.
             reserveOutbox(free: 2 * (links.count + machine.pendingCapacity) + 2)
-            for link in links {
-                _ = push(machine.stage(link, consumedBefore: store.wasConsumed(link)))
+            // An index loop: `for link in links` allocates an iterator per call in debug builds.
+            for index in links.indices {
+                _ = push(machine.stage(links[index], consumedBefore: store.wasConsumed(links[index])))
             }
             record(machine.nextAction(now: now), now: now)
         }

@@ -91,6 +91,8 @@ public final class LinkResolver: Sendable {
     let clock: any ResolverClock
     let queue: PendingLinkQueue
     let core: Locked<_Core>
+    /// Where ``launch()`` loads the store's pending links (reused across launches).
+    let launchBuffer = Locked<[PendingLink]>([])
     /// Unprocessed inputs; nonzero while some thread holds the drain role.
     let work = Atomic<Int>(0)
 
@@ -130,22 +132,33 @@ public final class LinkResolver: Sendable {
     /// unreadable records as ``ResolverDecision/unreadableRecord(_:)``. Returns how many links it
     /// captured. Call once per process, before or after the app's first signals.
     ///
-    /// - Throws: what ``HandoffStore/loadPending()`` throws; nothing is captured then.
+    /// - Throws: what ``HandoffStore/loadPending(into:)`` throws; nothing is captured then.
     @discardableResult
     public func launch() throws(HandoffStoreError) -> Int {
         guard process.isAlive else { return 0 }
-        let load = try store.loadPending()
-        for error in load.skipped { observer.resolverDecided(.unreadableRecord(error)) }
-        guard !load.pending.isEmpty else { return 0 }
-        // One transaction: admitted one at a time, an `appReady` on another thread could route the
-        // older of two stored links before the newer one arrives (latest wins would break).
-        let now = clock.nowNanos()
-        core.withLock { core in
-            core.pull(from: queue, store: store, now: now)
-            core.admitBatch(load.pending, store: store, now: now)
+        // A reused buffer (no allocation once it fits a load), taken out of its lock so that no
+        // lock is held while the store loads; a concurrent launch just gets a fresh one.
+        var pending = launchBuffer.withLock { buffer in
+            var taken: [PendingLink] = []
+            swap(&taken, &buffer)
+            return taken
         }
-        requestDrain()
-        return load.pending.count
+        pending.removeAll(keepingCapacity: true)
+        let skipped = try store.loadPending(into: &pending)
+        let count = pending.count
+        if count > 0 {
+            // One transaction: admitted one at a time, an `appReady` on another thread could route
+            // the older of two stored links before the newer one arrives (latest wins would break).
+            let now = clock.nowNanos()
+            core.withLock { core in
+                core.pull(from: queue, store: store, now: now)
+                core.admitBatch(pending, store: store, now: now)
+            }
+        }
+        launchBuffer.withLock { buffer in swap(&buffer, &pending) }
+        for index in skipped.indices { observer.resolverDecided(.unreadableRecord(skipped[index])) }
+        if count > 0 { requestDrain() }
+        return count
     }
 
     /// Captures `link` (from any thread): saves it to the store (unless the store already knows it
