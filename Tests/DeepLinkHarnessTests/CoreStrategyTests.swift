@@ -55,15 +55,6 @@ import Testing
         }
         core.finish()
         #expect(routed > 0)
-        // Known core defect found by this harness: `LinkResolver.launch()` admits the stored links
-        // one at a time, so an `appReady` racing it can route the older of two clip handoffs before
-        // the newer one is admitted (latest-wins broken). Remove once the resolver admits a launch's
-        // links atomically.
-        let latestWinsRace = "ios/clip/secondTap misrouted"
-        withKnownIssue("launch() racing appReady can route the older of two handoffs", isIntermittent: true) {
-            #expect(violations[latestWinsRace, default: 0] == 0)
-        }
-        violations[latestWinsRace] = nil
         #expect(violations.isEmpty, "core violations under racing delivery: \(violations)")
     }
 

@@ -23,6 +23,12 @@ public protocol HandoffStore: Sendable {
     /// is lost). Allocates: called once per launch, not on a hot path.
     func loadPending() throws(HandoffStoreError) -> HandoffLoad
 
+    /// ``loadPending()`` into a caller-owned buffer: appends every pending link (oldest capture
+    /// first) to `pending` and returns the records that could not be read. A store that can should
+    /// implement it without allocating once `pending` has grown to its size; the default calls
+    /// ``loadPending()``.
+    func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError]
+
     /// Durably marks `link` consumed (by its id and, for referrer links, its install-begin
     /// timestamp) and removes its pending record.
     func markConsumed(_ link: PendingLink) throws(HandoffStoreError)
@@ -33,6 +39,14 @@ public protocol HandoffStore: Sendable {
 
     /// Drops the pending record of `link` without routing it (superseded, expired, rejected).
     func discard(_ link: PendingLink) throws(HandoffStoreError)
+}
+
+extension HandoffStore {
+    public func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError] {
+        let load = try loadPending()
+        pending.append(contentsOf: load.pending)
+        return load.skipped
+    }
 }
 
 /// What ``HandoffStore/loadPending()`` found.

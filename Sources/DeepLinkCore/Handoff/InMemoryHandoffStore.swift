@@ -165,6 +165,40 @@ public final class InMemoryHandoffStore: HandoffStore {
         InMemoryHandoffStore(relaunchingFrom: simulateKill(), process: process)
     }
 
+    /// Simulation, in place: the store the next process finds, without allocating. What persisted
+    /// stays (pending records and consumed marks, as ``simulateKill()`` would have imaged them);
+    /// everything of the dead process goes: the freeze, the armed kill, the operation counts and
+    /// the crash-window note. Equivalent to `init(relaunchingFrom: simulateKill(), process:)` with
+    /// this store's ``process`` (restart that process, ``SimulatedProcess/restart()``, before
+    /// using the store again).
+    ///
+    /// Call only when no other thread uses the store.
+    public func relaunchInPlace() {
+        storage.withLock { storage in
+            storage.frozen = false
+            storage.killPoint = nil
+            storage.saves = 0
+            storage.consumedMarks = 0
+            storage.discards = 0
+            storage.currentOccurrence = 0
+            storage.crashWindow = nil
+        }
+    }
+
+    /// Simulation, in place: an empty container (a new install), as `init` made it, without
+    /// allocating. Call only when no other thread uses the store.
+    public func reset() {
+        relaunchInPlace()
+        storage.withLock { storage in
+            // Clearing a record copies a record-sized nil: skip it when nothing is stored.
+            if storage.recordCount > 0 {
+                for index in storage.records.indices { storage.records[index] = nil }
+            }
+            storage.recordCount = 0
+            storage.consumedCount = 0
+        }
+    }
+
     /// What the store holds now (for inspection; does not kill).
     public func currentImage() -> HandoffImage {
         storage.withLock { image(of: $0) }
@@ -206,6 +240,8 @@ extension InMemoryHandoffStore {
 
     public func loadPending() throws(HandoffStoreError) -> HandoffLoad {
         storage.withLock { storage in
+            // Most launches find nothing: no scan of record-sized slots, no allocation.
+            guard storage.recordCount > 0 else { return HandoffLoad(pending: []) }
             var pending: [PendingLink] = []
             pending.reserveCapacity(storage.recordCount)
             for case let link? in storage.records {
@@ -214,6 +250,29 @@ extension InMemoryHandoffStore {
             pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
             return HandoffLoad(pending: pending)
         }
+    }
+
+    /// Allocates nothing once `pending` has room for the pending records.
+    public func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError] {
+        storage.withLock { storage in
+            guard storage.recordCount > 0 else { return }
+            let first = pending.count
+            for index in storage.records.indices {
+                guard let link = storage.records[index], !storage.isConsumed(link) else { continue }
+                pending.append(link)
+            }
+            // Insertion sort by capture time (stable, in place; a launch loads a handful).
+            var next = first + 1
+            while next < pending.count {
+                var position = next
+                while position > first, pending[position - 1].capturedAtNanos > pending[position].capturedAtNanos {
+                    pending.swapAt(position - 1, position)
+                    position -= 1
+                }
+                next += 1
+            }
+        }
+        return []
     }
 
     public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {

@@ -41,27 +41,47 @@ extension LinkResolver {
             return true
         }
 
-        /// Appends `first` and every further action of the same step to the outbox.
-        mutating func record(_ first: ResolverStateMachine.Action, now: UInt64) {
-            var action = first
-            while true {
-                switch action {
-                case .none:
-                    return
-                case .waitForGate:
-                    push(action, terminal: false)
-                case .route, .supersede, .expire, .ignoreDuplicate:
-                    push(action, terminal: true)
-                }
-                action = machine.nextAction(now: now)
+        /// Stages every link of `links` and then decides once (a launch's load): a gate opening on
+        /// another thread cannot fall between two of them. The admission bound does not apply to a
+        /// batch (a store may hold more links than the budget); the outbox grows instead, which
+        /// allocates only for a load larger than any seen before.
+        mutating func admitBatch(_ links: [PendingLink], store: any HandoffStore, now: UInt64) {
+            // Each staged link adds at most one terminal action or one pending link; deciding turns
+            // each pending link into one terminal action with at most one waiting notice between.
+            reserveOutbox(free: 2 * (links.count + machine.pendingCapacity) + 2)
+            // An index loop: `for link in links` allocates an iterator per call in debug builds.
+            for index in links.indices {
+                _ = push(machine.stage(links[index], consumedBefore: store.wasConsumed(links[index])))
             }
+            record(machine.nextAction(now: now), now: now)
         }
 
-        /// The oldest action not carried out yet, or `.none`.
-        mutating func popAction() -> ResolverStateMachine.Action {
-            guard count > 0 else { return .none }
-            let action = outbox[head]
-            outbox[head] = .none
+        /// Grows the outbox (keeping its order) until `free` more actions fit.
+        private mutating func reserveOutbox(free: Int) {
+            guard outbox.count - count < free else { return }
+            var grown = [ResolverStateMachine.Action](repeating: .none, count: count + free)
+            for offset in 0..<count { grown[offset] = outbox[(head + offset) % outbox.count] }
+            outbox = grown
+            head = 0
+        }
+
+        /// Appends `first` and every further action of the same step to the outbox.
+        mutating func record(_ first: ResolverStateMachine.Action, now: UInt64) {
+            // No local copy of the (~560-byte) action: each one goes straight into the outbox.
+            guard push(first) else { return }
+            while push(machine.nextAction(now: now)) {}
+        }
+
+        /// Moves the oldest action not carried out yet into `action` (`.none` when there is none):
+        /// written in place, so the record is copied once on its way out.
+        mutating func popAction(into action: inout ResolverStateMachine.Action) {
+            guard count > 0 else {
+                action = .none
+                return
+            }
+            // The vacated entry is not cleared: actions hold no references (PendingLink is plain
+            // bytes), and `count` says which entries are live.
+            action = outbox[head]
             head = (head + 1) % outbox.count
             count -= 1
             switch action {
@@ -70,11 +90,31 @@ extension LinkResolver {
             case .none, .waitForGate:
                 break
             }
-            return action
+        }
+
+        /// A new process's core: the machine reset, the outbox empty; nothing allocates.
+        mutating func reset() {
+            machine.reset()
+            clearOutbox()
+            head = 0
         }
 
         mutating func clearOutbox() {
-            while count > 0 { _ = popAction() }
+            count = 0
+            terminalActions = 0
+        }
+
+        /// Appends `action` to the outbox; false (and nothing appended) for `.none`.
+        private mutating func push(_ action: ResolverStateMachine.Action) -> Bool {
+            switch action {
+            case .none:
+                return false
+            case .waitForGate:
+                push(action, terminal: false)
+            case .route, .supersede, .expire, .ignoreDuplicate:
+                push(action, terminal: true)
+            }
+            return true
         }
 
         private mutating func push(_ action: ResolverStateMachine.Action, terminal: Bool) {

@@ -91,6 +91,8 @@ public final class LinkResolver: Sendable {
     let clock: any ResolverClock
     let queue: PendingLinkQueue
     let core: Locked<_Core>
+    /// Where ``launch()`` loads the store's pending links (reused across launches).
+    let launchBuffer = Locked<[PendingLink]>([])
     /// Unprocessed inputs; nonzero while some thread holds the drain role.
     let work = Atomic<Int>(0)
 
@@ -130,14 +132,33 @@ public final class LinkResolver: Sendable {
     /// unreadable records as ``ResolverDecision/unreadableRecord(_:)``. Returns how many links it
     /// captured. Call once per process, before or after the app's first signals.
     ///
-    /// - Throws: what ``HandoffStore/loadPending()`` throws; nothing is captured then.
+    /// - Throws: what ``HandoffStore/loadPending(into:)`` throws; nothing is captured then.
     @discardableResult
     public func launch() throws(HandoffStoreError) -> Int {
         guard process.isAlive else { return 0 }
-        let load = try store.loadPending()
-        for error in load.skipped { observer.resolverDecided(.unreadableRecord(error)) }
-        for link in load.pending { admit(link) }
-        return load.pending.count
+        // A reused buffer (no allocation once it fits a load), taken out of its lock so that no
+        // lock is held while the store loads; a concurrent launch just gets a fresh one.
+        var pending = launchBuffer.withLock { buffer in
+            var taken: [PendingLink] = []
+            swap(&taken, &buffer)
+            return taken
+        }
+        pending.removeAll(keepingCapacity: true)
+        let skipped = try store.loadPending(into: &pending)
+        let count = pending.count
+        if count > 0 {
+            // One transaction: admitted one at a time, an `appReady` on another thread could route
+            // the older of two stored links before the newer one arrives (latest wins would break).
+            let now = clock.nowNanos()
+            core.withLock { core in
+                core.pull(from: queue, store: store, now: now)
+                core.admitBatch(pending, store: store, now: now)
+            }
+        }
+        launchBuffer.withLock { buffer in swap(&buffer, &pending) }
+        for index in skipped.indices { observer.resolverDecided(.unreadableRecord(skipped[index])) }
+        if count > 0 { requestDrain() }
+        return count
     }
 
     /// Captures `link` (from any thread): saves it to the store (unless the store already knows it
@@ -221,9 +242,25 @@ public final class LinkResolver: Sendable {
     public func simulateKill() {
         process.kill()
         core.withLock { core in
-            _ = core.machine.kill()
+            core.machine.markKilled()
             core.clearOutbox()
         }
+    }
+
+    /// Simulation, in place: this resolver becomes the one a new process would create over the same
+    /// store, router, observer and clock, without allocating: the machine starts over (nothing
+    /// pending, nothing remembered, no event signalled) and links still queued by the dead process
+    /// are dropped (they live on in the store only if they were saved). Kills ``process`` first if
+    /// it is still alive; restart it (``SimulatedProcess/restart()``) and relaunch the store before
+    /// calling ``launch()``.
+    ///
+    /// Call only when no other thread uses the resolver (no capture, signal or drain in flight).
+    public func relaunch() {
+        simulateKill()
+        // Exact here (no other thread uses the queue); skips a record-sized copy when empty.
+        while queue.approximateCount > 0, queue.tryDequeueSingleConsumer() != nil {}
+        core.withLock { $0.reset() }
+        precondition(work.load(ordering: .acquiring) == 0, "relaunch while another thread drains")
     }
 
     // MARK: - Inspection
@@ -263,12 +300,14 @@ public final class LinkResolver: Sendable {
     /// role back with nothing left behind.
     private func drain() {
         var observed = work.load(ordering: .acquiring)
+        // Filled in place under the lock: one copy of the action's record on its way out.
+        var next = ResolverStateMachine.Action.none
         while true {
             while true {
                 let now = clock.nowNanos()
-                let next = core.withLock { core -> ResolverStateMachine.Action in
+                core.withLock { core in
                     core.pull(from: queue, store: store, now: now)
-                    return core.popAction()
+                    core.popAction(into: &next)
                 }
                 if case .none = next { break }
                 perform(next)

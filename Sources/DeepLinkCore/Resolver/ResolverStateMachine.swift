@@ -56,11 +56,29 @@ public struct ResolverStateMachine: Sendable {
         case waitForGate(PendingLink, missing: GateEvents)
     }
 
+    /// What the decisions read of a pending link, kept apart from the ~540-byte record so that
+    /// scanning the pending set copies a few words per slot, not whole links.
     @usableFromInline
     internal struct Slot: Sendable {
-        var link: PendingLink
-        var requires: GateEvents
-        var arrival: UInt64
+        var occupied = false
+        var source = LinkSource.appClip
+        var requires: GateEvents = []
+        var arrival: UInt64 = 0
+        var capturedAtNanos: UInt64 = 0
+        var id: UInt64 = 0
+        var installBeginTimestamp: UInt64 = 0
+
+        init() {}
+
+        init(_ link: PendingLink, requires: GateEvents, arrival: UInt64) {
+            self.occupied = true
+            self.source = link.source
+            self.requires = requires
+            self.arrival = arrival
+            self.capturedAtNanos = link.capturedAtNanos
+            self.id = link.id
+            self.installBeginTimestamp = link.installBeginTimestamp
+        }
     }
 
     @usableFromInline
@@ -77,8 +95,12 @@ public struct ResolverStateMachine: Sendable {
     /// Links older than this (in nanoseconds) expire.
     public let timeToLiveNanos: UInt64
 
-    private var slots: [Slot?]
-    /// Number of non-nil `slots`.
+    private var slots: [Slot]
+    /// The record of each occupied slot (set whenever `slots[i]` is occupied; a vacated slot keeps
+    /// its stale record, plain bytes that nothing reads, rather than paying a copy to clear it). A
+    /// link is copied in once when it enters and out once when it leaves.
+    private var links: [PendingLink?]
+    /// Number of occupied `slots`.
     public private(set) var pendingCount: Int
     private var arrivals: UInt64 = 0
     /// Ring of recently routed links, so a re-delivery that races the store's consumed mark is
@@ -104,13 +126,28 @@ public struct ResolverStateMachine: Sendable {
         self.state = .starting(satisfied: [])
         self.policy = policy
         self.timeToLiveNanos = timeToLiveNanos
-        self.slots = Array(repeating: nil, count: max(1, pendingCapacity))
+        self.slots = Array(repeating: Slot(), count: max(1, pendingCapacity))
+        self.links = Array(repeating: nil, count: max(1, pendingCapacity))
         self.pendingCount = 0
         self.routed = Array(repeating: nil, count: max(1, routedMemory))
     }
 
     /// How many links may wait at once.
     public var pendingCapacity: Int { slots.count }
+
+    /// Back to the state `init` made (a new process: nothing pending, nothing remembered, no event
+    /// signalled), keeping the preallocated slots: allocates nothing.
+    public mutating func reset() {
+        state = .starting(satisfied: [])
+        for index in slots.indices { vacate(index) }
+        pendingCount = 0
+        arrivals = 0
+        for index in routed.indices { routed[index] = nil }
+        routedNext = 0
+        lastWait = nil
+        lastWaitMissing = []
+        _checkInvariants()
+    }
 
     /// The events signalled so far (empty once killed).
     public var satisfiedEvents: GateEvents {
@@ -121,13 +158,24 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// The pending links, in no particular order (allocates; for tests and inspection).
-    public var pendingLinks: [PendingLink] { slots.compactMap { $0?.link } }
+    public var pendingLinks: [PendingLink] { slots.indices.filter { slots[$0].occupied }.compactMap { links[$0] } }
 
     // MARK: - Events
 
     /// A link was captured. `consumedBefore` is what the store's
     /// ``HandoffStore/wasConsumed(_:)`` answered for it.
     public mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
+        let immediate = stage(link, consumedBefore: consumedBefore)
+        if case .none = immediate { return nextAction(now: now) }
+        return immediate
+    }
+
+    /// Adds `link` to the pending set *without deciding*: returns only the capture's own outcome (a
+    /// duplicate, or a supersede when the set is full), never a route or a waiting notice. Stage a
+    /// batch of links (everything a launch found in the store), then call ``nextAction(now:)``:
+    /// the batch is decided as one step, so a gate that opens meanwhile sees all of it and routes
+    /// only the newest (latest wins), never an older link that happened to be staged first.
+    public mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
         switch state {
         case .killed:
             return .none
@@ -138,24 +186,25 @@ public struct ResolverStateMachine: Sendable {
         if consumedBefore || wasRouted(link) {
             return .ignoreDuplicate(link, discardRecord: true)
         }
-        for index in slots.indices {
-            guard let original = slots[index], Self.isDuplicate(link, of: original.link) else { continue }
-            return .ignoreDuplicate(link, discardRecord: original.link.id != link.id)
+        for index in slots.indices where slots[index].occupied && Self.isDuplicate(link, of: slots[index]) {
+            return .ignoreDuplicate(link, discardRecord: slots[index].id != link.id)
         }
         arrivals &+= 1
-        let slot = Slot(link: link, requires: policy.requirements(for: link.link), arrival: arrivals)
+        let slot = Slot(link, requires: policy.requirements(for: link.link), arrival: arrivals)
         if let free = indexOfFreeSlot() {
             slots[free] = slot
+            links[free] = link
             pendingCount += 1
-            return nextAction(now: now)
+            return .none
         }
         // Full: the oldest of the pending links and the new one loses.
         let oldest = indexOfOldest()!
-        if Self.isNewer(slots[oldest]!, than: slot) {
-            return .supersede(link, byID: newestLink()!.id)
+        if Self.isNewer(slots[oldest], than: slot) {
+            return .supersede(link, byID: slots[indexOfNewest()!].id)
         }
-        let victim = slots[oldest]!.link
+        let victim = links[oldest]!
         slots[oldest] = slot
+        links[oldest] = link
         return .supersede(victim, byID: link.id)
     }
 
@@ -203,15 +252,21 @@ public struct ResolverStateMachine: Sendable {
     /// The process dies (simulation): pending links are forgotten here (they survive in the
     /// store) and every later input is ignored.
     public mutating func kill() -> Action {
+        markKilled()
+        return .none
+    }
+
+    /// ``kill()`` without materializing its (always empty) action: returning even `.none` copies
+    /// the action's full ~560 bytes.
+    mutating func markKilled() {
         switch state {
         case .killed:
-            return .none
+            return
         case .starting, .ready:
             state = .killed
-            for index in slots.indices { slots[index] = nil }
+            for index in slots.indices { vacate(index) }
             pendingCount = 0
             lastWait = nil
-            return .none
         }
     }
 
@@ -229,51 +284,61 @@ public struct ResolverStateMachine: Sendable {
             satisfied = events
         }
         defer { _checkInvariants() }
-        for index in slots.indices {
-            guard let slot = slots[index] else { continue }
-            let age = now > slot.link.capturedAtNanos ? now - slot.link.capturedAtNanos : 0
+        for index in slots.indices where slots[index].occupied {
+            let capturedAt = slots[index].capturedAtNanos
+            let age = now > capturedAt ? now - capturedAt : 0
             if age > timeToLiveNanos {
-                slots[index] = nil
-                pendingCount -= 1
-                return .expire(slot.link)
+                return .expire(takeLink(at: index))
             }
         }
         guard let newest = indexOfNewest() else {
             lastWait = nil
             return .none
         }
-        let candidate = slots[newest]!
+        let candidate = slots[newest]
         let missing = candidate.requires.subtracting(satisfied)
         if missing.isEmpty {
             if let older = indexOfAnyPending(except: newest) {
-                let superseded = slots[older]!.link
-                slots[older] = nil
-                pendingCount -= 1
-                return .supersede(superseded, byID: candidate.link.id)
+                return .supersede(takeLink(at: older), byID: candidate.id)
             }
-            slots[newest] = nil
-            pendingCount -= 1
-            remember(candidate.link)
+            remember(candidate)
             lastWait = nil
-            return .route(candidate.link)
+            return .route(takeLink(at: newest))
         }
-        let fingerprint = Fingerprint(
-            id: candidate.link.id,
-            installBeginTimestamp: candidate.link.installBeginTimestamp
-        )
+        let fingerprint = Fingerprint(id: candidate.id, installBeginTimestamp: candidate.installBeginTimestamp)
         if lastWait == fingerprint, lastWaitMissing == missing { return .none }
         lastWait = fingerprint
         lastWaitMissing = missing
-        return .waitForGate(candidate.link, missing: missing)
+        return .waitForGate(links[newest]!, missing: missing)
     }
 
     // MARK: - Internals
 
     /// Same capture: same id, or both from the referrer with the same install-begin timestamp.
-    private static func isDuplicate(_ link: PendingLink, of other: PendingLink) -> Bool {
-        if link.id == other.id { return true }
-        return link.source == .installReferrer && other.source == .installReferrer
-            && link.installBeginTimestamp != 0 && link.installBeginTimestamp == other.installBeginTimestamp
+    private static func isDuplicate(_ link: PendingLink, of other: Slot) -> Bool {
+        isDuplicate(id: link.id, source: link.source, installBeginTimestamp: link.installBeginTimestamp, of: other)
+    }
+
+    private static func isDuplicate(
+        id: UInt64,
+        source: LinkSource,
+        installBeginTimestamp: UInt64,
+        of other: Slot
+    ) -> Bool {
+        if id == other.id { return true }
+        return source == .installReferrer && other.source == .installReferrer
+            && installBeginTimestamp != 0 && installBeginTimestamp == other.installBeginTimestamp
+    }
+
+    /// Moves the link out of occupied slot `index` and frees the slot.
+    private mutating func takeLink(at index: Int) -> PendingLink {
+        slots[index].occupied = false
+        pendingCount -= 1
+        return links[index]!
+    }
+
+    private mutating func vacate(_ index: Int) {
+        slots[index].occupied = false
     }
 
     private func wasRouted(_ link: PendingLink) -> Bool {
@@ -289,7 +354,7 @@ public struct ResolverStateMachine: Sendable {
         return false
     }
 
-    private mutating func remember(_ link: PendingLink) {
+    private mutating func remember(_ link: Slot) {
         // Only referrer links dedupe by timestamp; 0 stands for "none" and never matches (see above).
         let timestamp = link.source == .installReferrer ? link.installBeginTimestamp : 0
         routed[routedNext] = Fingerprint(id: link.id, installBeginTimestamp: timestamp)
@@ -297,17 +362,16 @@ public struct ResolverStateMachine: Sendable {
     }
 
     private static func isNewer(_ slot: Slot, than other: Slot) -> Bool {
-        if slot.link.capturedAtNanos != other.link.capturedAtNanos {
-            return slot.link.capturedAtNanos > other.link.capturedAtNanos
+        if slot.capturedAtNanos != other.capturedAtNanos {
+            return slot.capturedAtNanos > other.capturedAtNanos
         }
         return slot.arrival > other.arrival
     }
 
     private func indexOfNewest() -> Int? {
         var best: Int?
-        for index in slots.indices {
-            guard let slot = slots[index] else { continue }
-            if let current = best, !Self.isNewer(slot, than: slots[current]!) { continue }
+        for index in slots.indices where slots[index].occupied {
+            if let current = best, !Self.isNewer(slots[index], than: slots[current]) { continue }
             best = index
         }
         return best
@@ -315,9 +379,8 @@ public struct ResolverStateMachine: Sendable {
 
     private func indexOfOldest() -> Int? {
         var best: Int?
-        for index in slots.indices {
-            guard let slot = slots[index] else { continue }
-            if let current = best, !Self.isNewer(slots[current]!, than: slot) { continue }
+        for index in slots.indices where slots[index].occupied {
+            if let current = best, !Self.isNewer(slots[current], than: slots[index]) { continue }
             best = index
         }
         return best
@@ -326,24 +389,23 @@ public struct ResolverStateMachine: Sendable {
     // Index loops rather than `firstIndex(where:)`, which allocates per call when unspecialized
     // (debug builds); the machine runs on the routing path.
     private func indexOfFreeSlot() -> Int? {
-        for index in slots.indices where slots[index] == nil { return index }
+        for index in slots.indices where !slots[index].occupied { return index }
         return nil
     }
 
     private func indexOfAnyPending(except excluded: Int) -> Int? {
-        for index in slots.indices where index != excluded && slots[index] != nil { return index }
+        for index in slots.indices where index != excluded && slots[index].occupied { return index }
         return nil
-    }
-
-    private func newestLink() -> PendingLink? {
-        indexOfNewest().map { slots[$0]!.link }
     }
 
     @inline(__always)
     private func _checkInvariants() {
         #if DEBUG
         var occupied = 0
-        for index in slots.indices where slots[index] != nil { occupied += 1 }
+        for index in slots.indices where slots[index].occupied {
+            occupied += 1
+            precondition(links[index]?.id == slots[index].id, "slot and record out of sync")
+        }
         precondition(occupied == pendingCount, "pendingCount out of sync")
         switch state {
         case .starting(let satisfied):
@@ -353,11 +415,16 @@ public struct ResolverStateMachine: Sendable {
         case .killed:
             precondition(pendingCount == 0, "a killed machine holds links")
         }
-        for index in slots.indices {
-            guard let slot = slots[index] else { continue }
-            for otherIndex in (index + 1)..<slots.count {
-                guard let other = slots[otherIndex] else { continue }
-                precondition(!Self.isDuplicate(slot.link, of: other.link), "duplicate pending links")
+        for index in slots.indices where slots[index].occupied {
+            let slot = slots[index]
+            for otherIndex in (index + 1)..<slots.count where slots[otherIndex].occupied {
+                let duplicate = Self.isDuplicate(
+                    id: slot.id,
+                    source: slot.source,
+                    installBeginTimestamp: slot.installBeginTimestamp,
+                    of: slots[otherIndex]
+                )
+                precondition(!duplicate, "duplicate pending links")
             }
         }
         #endif

@@ -3,8 +3,9 @@ import Synchronization
 
 /// This project's design, end to end through DeepLinkCore: the App Clip validates its invocation
 /// URL and writes a ``PendingLink`` into an ``InMemoryHandoffStore`` (the App Group container, with
-/// its crash model); each process launch builds a ``LinkResolver`` over that store (standard route
-/// policy, the mix's time-to-live, a virtual ``ManualClock``) and captures what the store kept;
+/// its crash model); each process launch relaunches the worker's ``LinkResolver`` over that store
+/// in place (standard route policy, the mix's time-to-live, a virtual ``ManualClock``; a relaunched
+/// resolver behaves exactly like a new one, without allocating) and captures what the store kept;
 /// Android referrers go through ``ReferrerParser/verdict(for:validator:)`` and are captured with
 /// Play's install-begin timestamp (a new id per delivery, so re-deliveries must be recognised by
 /// that timestamp); the app's `appReady` / login / logout become `signal`s; a kill kills the
@@ -40,6 +41,11 @@ public struct CoreStrategy: Strategy {
     let clock = ManualClock()
     let router = RecordingRouter()
     let observer = CrashObserver()
+    /// One simulated process, App Group container and resolver per worker, reused by every launch
+    /// of every journey (relaunched in place: allocation-free, and equivalent to new ones).
+    let process: SimulatedProcess
+    let store: InMemoryHandoffStore
+    let resolver: LinkResolver
     var partner: RacePartner?
 
     public init(context: StrategyContext, faults: Faults = []) {
@@ -50,6 +56,17 @@ public struct CoreStrategy: Strategy {
             queueCapacity: 2
         )
         self.faults = faults
+        let process = SimulatedProcess()
+        self.process = process
+        self.store = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
+        self.resolver = LinkResolver(
+            configuration: configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: clock,
+            process: process
+        )
     }
 
     public mutating func finish() {
@@ -64,9 +81,13 @@ public struct CoreStrategy: Strategy {
     ) {
         router.reset(journey: journey, twice: faults.contains(.routeTwice))
         observer.reset()
-        // The App Group container; created by the first clip write or the first launch.
-        var store: InMemoryHandoffStore?
-        var resolver: LinkResolver?
+        // A new install: an empty App Group container, which exists from the first clip write or
+        // the first launch, and no process running yet.
+        resolver.relaunch()
+        process.restart()
+        store.reset()
+        var containerExists = false
+        var processRunning = false
         var deliveries: UInt64 = 0
         var launched = false
         let installBegin = UInt64(journey.endSeconds) &+ 1_000_000
@@ -81,31 +102,23 @@ public struct CoreStrategy: Strategy {
             case .clipHandoffWrite:
                 let slot = event.argument & 1
                 if let link = validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
-                    let container = store ?? Self.emptyStore()
-                    store = container
-                    try? container.save(
+                    containerExists = true
+                    try? store.save(
                         PendingLink(link: link, source: .appClip, capturedAtNanos: nowNanos, id: 1 + UInt64(slot))
                     )
                 }
             case .launch:
-                resolver?.simulateKill()
-                let process = SimulatedProcess()
-                let container: InMemoryHandoffStore
-                if let previous = store, !(faults.contains(.forgetOnKill) && launched) {
-                    container = InMemoryHandoffStore(relaunchingFrom: previous.currentImage(), process: process)
+                // The previous process (if any) dies; the next one finds what the container kept.
+                resolver.relaunch()
+                if faults.contains(.forgetOnKill) && launched {
+                    store.reset()
                 } else {
-                    container = Self.emptyStore(process: process)
+                    store.relaunchInPlace()
                 }
-                store = container
-                let current = LinkResolver(
-                    configuration: configuration,
-                    store: container,
-                    router: router,
-                    observer: observer,
-                    clock: clock,
-                    process: process
-                )
-                resolver = current
+                process.restart()
+                containerExists = true
+                processRunning = true
+                let current = resolver
                 launched = true
                 if let race, race.capture == step {
                     deliver(race, resolver: current, journey: journey, capture: { _ = try? current.launch() })
@@ -115,7 +128,8 @@ public struct CoreStrategy: Strategy {
                 _ = try? current.launch()
                 if faults.contains(.ignoreLoginGate) { current.signal(.loggedIn) }
             case .referrerFetch, .referrerRetry:
-                guard let current = resolver, event.referrerResult.delivered else { break }
+                guard processRunning, event.referrerResult.delivered else { break }
+                let current = resolver
                 guard
                     let link = parseReferrer(
                         journey.latestLink,
@@ -141,7 +155,8 @@ public struct CoreStrategy: Strategy {
                 current.capture(pending)
                 metrics.enqueue.record(Runner.monotonicNanos() &- start)
             case .universalLinkOpen:
-                guard let current = resolver else { break }
+                guard processRunning else { break }
+                let current = resolver
                 let slot = event.argument & 1
                 guard let link = validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics)
                 else { break }
@@ -160,7 +175,8 @@ public struct CoreStrategy: Strategy {
                 current.capture(pending)
                 metrics.enqueue.record(Runner.monotonicNanos() &- start)
             case .appReady, .loginSucceeded, .sessionRestored, .logout:
-                guard let current = resolver, let signal = Self.signal(for: event.kind) else { break }
+                guard processRunning, let signal = Self.signal(for: event.kind) else { break }
+                let current = resolver
                 let routesBefore = router.count
                 let start = Runner.monotonicNanos()
                 current.signal(signal)
@@ -168,24 +184,20 @@ public struct CoreStrategy: Strategy {
                     metrics.gateOpenToRoute.record(router.lastRouteNanos.load(ordering: .relaxed) &- start)
                 }
             case .clockJump:
-                resolver?.tick()
+                if processRunning { resolver.tick() }
             case .kill:
-                resolver?.simulateKill()
-                resolver = nil
+                if processRunning { resolver.simulateKill() }
+                processRunning = false
             case .crashArmed:
-                store?.armKill(at: KillPoint(.after, .markConsumed))
+                if containerExists { store.armKill(at: KillPoint(.after, .markConsumed)) }
             case .tap, .clipInvoked, .storeVisit, .install, .loginFailed, .clipboardCopy:
                 break
             }
             step += 1
         }
-        resolver?.simulateKill()
+        if processRunning { resolver.simulateKill() }
         router.copy(into: &observation)
         if observer.crashed.load(ordering: .relaxed) { observation.crashed = true }
-    }
-
-    static func emptyStore(process: SimulatedProcess = SimulatedProcess()) -> InMemoryHandoffStore {
-        InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
     }
 
     /// The first capture in the journey that is immediately followed by a gate signal.
@@ -284,6 +296,24 @@ public struct CoreStrategy: Strategy {
         guard case .route(let canonical, _) = entry.verdict else { return nil }
         return DeepLink(validated: canonical)
     }
+    /// The UTF-8 bytes of each canonical link (empty for entries that never route): compared in
+    /// place, where comparing `DeepLink?` values copies two 512-byte links per check.
+    static let canonicalBytes: [[UInt8]] = canonicalLinks.map { link in link?.withUTF8Bytes { Array($0) } ?? [] }
+
+    /// The catalog id of the routable entry whose canonical link is `bytes`, trying `candidates`
+    /// first (the journey's own links), or `LinkCatalog.unknownID`.
+    static func catalogID(of bytes: UnsafeRawBufferPointer, candidates: (UInt8, UInt8)) -> UInt8 {
+        func matches(_ index: Int) -> Bool {
+            let canonical = canonicalBytes[index]
+            return !canonical.isEmpty && canonical.elementsEqual(bytes)
+        }
+        // The later candidate wins when both match, then the last catalog entry.
+        if matches(Int(candidates.1)) { return candidates.1 }
+        if matches(Int(candidates.0)) { return candidates.0 }
+        var id = LinkCatalog.unknownID
+        for index in canonicalBytes.indices where matches(index) { id = UInt8(index) }
+        return id
+    }
 }
 
 /// A capture and the gate signal right after it, delivered at once in a racing journey.
@@ -323,16 +353,8 @@ final class RecordingRouter: Router {
         lastRouteNanos.store(Runner.monotonicNanos(), ordering: .relaxed)
         let step = step.load(ordering: .relaxed)
         record.withLock { record in
-            var id = LinkCatalog.unknownID
-            for candidate in [record.candidates.0, record.candidates.1]
-            where CoreStrategy.canonicalLinks[Int(candidate)] == link {
-                id = candidate
-            }
-            if id == LinkCatalog.unknownID {
-                for (index, canonical) in CoreStrategy.canonicalLinks.enumerated() where canonical == link {
-                    id = UInt8(index)
-                }
-            }
+            let candidates = record.candidates
+            let id = link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
             record.observation.route(link: id, step: step)
             if record.twice { record.observation.route(link: id, step: step) }
         }
@@ -359,6 +381,11 @@ final class CrashObserver: ResolverObserver {
     func reset() { crashed.store(false, ordering: .relaxed) }
 
     func resolverDecided(_ decision: ResolverDecision) {
-        if case .crashWindow = decision { crashed.store(true, ordering: .relaxed) }
+        switch decision {
+        case .crashWindow: crashed.store(true, ordering: .relaxed)
+        case .routed, .superseded, .expired, .duplicate, .rejected, .waitingForGate, .queueFull, .storeFailed,
+            .unreadableRecord:
+            break
+        }
     }
 }
