@@ -87,12 +87,42 @@ public enum FormDecoding {
     /// - Complexity: O(n).
     @inlinable
     public static func decode(_ raw: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int? {
+        if destination.count >= raw.count {
+            // The usual case: it fits whatever the escapes are, so no per-byte room check.
+            guard let source = raw.baseAddress, let target = destination.baseAddress else { return 0 }
+            return _decode(source, count: raw.count, into: target)
+        }
         var written = 0
         var bytes = DecodedBytes(raw)
         while let byte = bytes.next() {
             guard written < destination.count else { return nil }
             destination[written] = byte
             written += 1
+        }
+        return written
+    }
+
+    /// Decodes the `count` bytes at `source` into `target`, which has room for at least `count`
+    /// bytes; returns the number of bytes written.
+    @usableFromInline
+    internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
+        var index = 0
+        var written = 0
+        while index < count {
+            var byte = source.load(fromByteOffset: index, as: UInt8.self)
+            index &+= 1
+            if byte == UInt8(ascii: "+") {
+                byte = UInt8(ascii: " ")
+            } else if byte == UInt8(ascii: "%"), index &+ 1 < count {
+                let high = hexValue(source.load(fromByteOffset: index, as: UInt8.self))
+                let low = hexValue(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
+                if high | low < 16 {
+                    byte = high &<< 4 | low
+                    index &+= 2
+                }
+            }
+            target.storeBytes(of: byte, toByteOffset: written, as: UInt8.self)
+            written &+= 1
         }
         return written
     }
