@@ -70,13 +70,21 @@ internal struct _ReferrerScan {
             position = end + 1
             guard end > start else { continue }  // an empty piece (`&&`, leading or trailing `&`)
             result.fieldCount += 1
-            guard result.payloadStart < 0 else { continue }
             let nameEnd = separator < 0 ? end : separator
             if _decodedEquals(base + start, count: nameEnd - start, key: key) {
                 result.payloadStart = start
                 result.payloadSeparator = separator
                 result.payloadEnd = end
+                break
             }
+        }
+        // Past the payload only the count is left to find, and `&` alone bounds a piece. (A raw
+        // separator has been seen already unless the payload ended the input.)
+        while position < count {
+            let start = position
+            let end = _firstAmpersand(base, from: start, count: count)
+            position = end + 1
+            if end > start { result.fieldCount += 1 }
         }
         return result
     }
@@ -89,6 +97,12 @@ internal func _decodedEquals(_ raw: UnsafeRawPointer, count: Int, key: UnsafeBuf
     let keyCount = key.count
     guard count >= keyCount, count <= keyCount &* 3, let keyBase = key.baseAddress else {
         return count == 0 && keyCount == 0
+    }
+    // Most names differ from the key in their first byte, which decodes to itself unless it
+    // starts an escape.
+    if count > 0 {
+        let first = raw.load(as: UInt8.self)
+        if first != keyBase[0], first != UInt8(ascii: "%"), first != UInt8(ascii: "+") { return false }
     }
     var index = 0
     var matched = 0
@@ -115,12 +129,12 @@ internal func _decodedEquals(_ raw: UnsafeRawPointer, count: Int, key: UnsafeBuf
 private let _ampersands: UInt64 = 0x2626_2626_2626_2626
 private let _equalSigns: UInt64 = 0x3D3D_3D3D_3D3D_3D3D
 
-/// 0x80 in exactly the bytes of `word` that are zero, 0 elsewhere (no false positives, unlike the
-/// borrow-based test, so the lowest set bit is always a real match).
+/// Nonzero when `word` has a zero byte, and then its lowest set bit is the high bit of the first
+/// (lowest-addressed) zero byte. Bits above it may be false positives (a borrow runs upwards),
+/// which finding the first match never reads.
 @inline(__always)
 private func _zeroBytes(_ word: UInt64) -> UInt64 {
-    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-    return ~(((word & low7) &+ low7) | word | low7)
+    (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
 }
 
 @inline(__always)
