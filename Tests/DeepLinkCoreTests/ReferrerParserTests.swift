@@ -62,6 +62,38 @@ func summarize(_ input: String, parser: ReferrerParser = ReferrerParser()) -> Re
         #expect(try summarize("utm_source=x").get().payload == nil)
     }
 
+    /// The parser's one-pass payload search must find exactly what a plain name lookup finds, for
+    /// keys and names with `+`, `%`, spaces, escapes and lengths around eight bytes.
+    @Test func payloadSearchMatchesNameLookupForUnusualKeys() throws {
+        let keys = [
+            "", "a", "a b", "a+b", "a%b", "a%41", "deeplink", "deep link", "é", "twelve_bytes", "sixteen_bytes_ok",
+        ]
+        let names = [
+            "", "a", "A", "%61", "a+b", "a%20b", "a%2Bb", "a%2bb", "a%b", "a%25b", "a%41", "a%2541", "aA",
+            "deeplink", "deep%6Cink", "%64eeplink", "deep+link", "deep%20link", "deeplinK", "deeplinks", "%C3%A9",
+            "twelve_bytes", "twelve%5Fbytes", "sixteen_bytes_ok", "sixteen_bytes_o%6B",
+        ]
+        var checked = 0
+        for key in keys {
+            let parser = ReferrerParser(configuration: .init(payloadKey: key))
+            for name in names {
+                for input in ["x=1&\(name)=v&\(name)=w", "\(name)=v", "\(name)", "&&\(name)&y"] {
+                    let bytes = Array(input.utf8)
+                    let found = bytes.withUnsafeBytes { raw in
+                        parser.withReferrer(in: raw) { parsed in parsed.payload.map { Array($0.rawField) } }
+                    }
+                    let expected = bytes.withUnsafeBytes { raw in
+                        ReferrerFields(unsafeBytes: raw).first(named: key).map { Array($0.rawField) }
+                    }
+                    #expect(try found.get() == expected, "key \(key), input \(input)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == keys.count * names.count * 4)
+        #expect(try summarize("deep%6Cink=%2Fa&deeplink=%2Fb").get().payload == Array("/a".utf8))
+    }
+
     @Test func withValueLendsTheDecodedValue() {
         let input = Array("a=1&utm_source=google%2Dplay&deeplink=%2Fx".utf8)
         let parser = ReferrerParser()

@@ -104,27 +104,74 @@ public enum FormDecoding {
 
     /// Decodes the `count` bytes at `source` into `target`, which has room for at least `count`
     /// bytes; returns the number of bytes written.
+    ///
+    /// Eight raw bytes without `%` or `+` are copied as one word; the plain bytes before an escape
+    /// are copied one by one, so nothing past the decoded bytes is ever written.
     @usableFromInline
     internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
+        let percents: UInt64 = 0x2525_2525_2525_2525
+        let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
         var index = 0
         var written = 0
-        while index < count {
-            var byte = source.load(fromByteOffset: index, as: UInt8.self)
-            index &+= 1
-            if byte == UInt8(ascii: "+") {
-                byte = UInt8(ascii: " ")
-            } else if byte == UInt8(ascii: "%"), index &+ 1 < count {
-                let high = hexValue(source.load(fromByteOffset: index, as: UInt8.self))
-                let low = hexValue(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
-                if high | low < 16 {
-                    byte = high &<< 4 | low
-                    index &+= 2
-                }
+        while index &+ 8 <= count {
+            let word = _word(source, index)
+            let escapes = _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
+            if escapes == 0 {
+                // written <= index, so the room for `count` bytes holds these eight.
+                target.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
+                index &+= 8
+                written &+= 8
+                continue
             }
-            target.storeBytes(of: byte, toByteOffset: written, as: UInt8.self)
+            let plainEnd = index &+ escapes.trailingZeroBitCount &>> 3
+            while index < plainEnd {
+                target.storeBytes(
+                    of: source.load(fromByteOffset: index, as: UInt8.self),
+                    toByteOffset: written,
+                    as: UInt8.self
+                )
+                index &+= 1
+                written &+= 1
+            }
+            target.storeBytes(
+                of: _decodeEscape(source, at: &index, count: count),
+                toByteOffset: written,
+                as: UInt8.self
+            )
+            written &+= 1
+        }
+        while index < count {
+            target.storeBytes(
+                of: _decodeEscape(source, at: &index, count: count),
+                toByteOffset: written,
+                as: UInt8.self
+            )
             written &+= 1
         }
         return written
+    }
+
+    /// Decodes the byte at `index` (a plain byte, `+`, or a `%` that may start a valid escape) and
+    /// moves `index` past what it consumed.
+    @inline(__always)
+    internal static func _decodeEscape(_ source: UnsafeRawPointer, at index: inout Int, count: Int) -> UInt8 {
+        let byte = source.load(fromByteOffset: index, as: UInt8.self)
+        index &+= 1
+        if byte == UInt8(ascii: "+") { return UInt8(ascii: " ") }
+        guard byte == UInt8(ascii: "%"), index &+ 1 < count else { return byte }
+        let high = _nibble(source.load(fromByteOffset: index, as: UInt8.self))
+        let low = _nibble(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
+        guard high | low < 16 else { return byte }
+        index &+= 2
+        return high &<< 4 | low
+    }
+
+    /// ``hexValue(_:)`` without branches: the digit's value, or a value of 16 or more.
+    @inline(__always)
+    internal static func _nibble(_ byte: UInt8) -> UInt8 {
+        let digit = byte &- UInt8(ascii: "0")
+        let letter = (byte | 0x20) &- UInt8(ascii: "a")
+        return digit < 10 ? digit : (letter < 6 ? letter &+ 10 : 0xFF)
     }
 
     /// Whether `raw` decodes to exactly `expected`, compared byte by byte without materialising.

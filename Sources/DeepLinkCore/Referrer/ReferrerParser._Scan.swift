@@ -104,6 +104,8 @@ internal func _decodedEquals(_ raw: UnsafeRawPointer, count: Int, key: UnsafeBuf
         let first = raw.load(as: UInt8.self)
         if first != keyBase[0], first != UInt8(ascii: "%"), first != UInt8(ascii: "+") { return false }
     }
+    // A name spelled exactly like the key, with no `%` or `+`, decodes to itself: compare words.
+    if count == keyCount, _plainEquals(raw, UnsafeRawPointer(keyBase), count: count) { return true }
     var index = 0
     var matched = 0
     while index < count {
@@ -126,6 +128,29 @@ internal func _decodedEquals(_ raw: UnsafeRawPointer, count: Int, key: UnsafeBuf
     return matched == keyCount
 }
 
+/// Whether the `count` bytes at `raw` equal those at `key` and include no `%` or `+`.
+@inline(__always)
+private func _plainEquals(_ raw: UnsafeRawPointer, _ key: UnsafeRawPointer, count: Int) -> Bool {
+    let percents: UInt64 = 0x2525_2525_2525_2525
+    let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
+    var index = 0
+    var differences: UInt64 = 0
+    var escapes: UInt64 = 0
+    while index &+ 8 <= count {
+        let word = _word(raw, index)
+        differences |= word ^ _word(key, index)
+        escapes |= _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
+        index &+= 8
+    }
+    while index < count {
+        let byte = raw.load(fromByteOffset: index, as: UInt8.self)
+        differences |= UInt64(byte ^ key.load(fromByteOffset: index, as: UInt8.self))
+        if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") { escapes = 1 }
+        index &+= 1
+    }
+    return differences | escapes == 0
+}
+
 private let _ampersands: UInt64 = 0x2626_2626_2626_2626
 private let _equalSigns: UInt64 = 0x3D3D_3D3D_3D3D_3D3D
 
@@ -133,12 +158,12 @@ private let _equalSigns: UInt64 = 0x3D3D_3D3D_3D3D_3D3D
 /// (lowest-addressed) zero byte. Bits above it may be false positives (a borrow runs upwards),
 /// which finding the first match never reads.
 @inline(__always)
-private func _zeroBytes(_ word: UInt64) -> UInt64 {
+internal func _zeroBytes(_ word: UInt64) -> UInt64 {
     (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
 }
 
 @inline(__always)
-private func _word(_ base: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+internal func _word(_ base: UnsafeRawPointer, _ offset: Int) -> UInt64 {
     UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
 }
 
