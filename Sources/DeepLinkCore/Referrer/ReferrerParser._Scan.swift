@@ -104,6 +104,18 @@ internal func _decodedEquals(_ raw: UnsafeRawPointer, count: Int, key: UnsafeBuf
         let first = raw.load(as: UInt8.self)
         if first != keyBase[0], first != UInt8(ascii: "%"), first != UInt8(ascii: "+") { return false }
     }
+    return _decodedEqualsAfterFirstByte(raw, count: count, key: keyBase, keyCount: keyCount)
+}
+
+/// The rest of ``_decodedEquals(_:count:key:)`` for a name that survived the first-byte test: kept
+/// out of line so that its loops' set-up does not weigh on every scan.
+@inline(never)
+private func _decodedEqualsAfterFirstByte(
+    _ raw: UnsafeRawPointer,
+    count: Int,
+    key keyBase: UnsafePointer<UInt8>,
+    keyCount: Int
+) -> Bool {
     // A name spelled exactly like the key, with no `%` or `+`, decodes to itself: compare words.
     if count == keyCount, _plainEquals(raw, UnsafeRawPointer(keyBase), count: count) { return true }
     var index = 0
