@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkHarness
 import Testing
 
 /// What ``ReferrerParser/withReferrer(in:_:)`` made of an input, copied out of the closure.
@@ -92,6 +93,28 @@ func summarize(_ input: String, parser: ReferrerParser = ReferrerParser()) -> Re
         }
         #expect(checked == keys.count * names.count * 4)
         #expect(try summarize("deep%6Cink=%2Fa&deeplink=%2Fb").get().payload == Array("/a".utf8))
+    }
+
+    /// `decode(_:into:)` copies whole words where it can; it must still produce exactly what the
+    /// byte-at-a-time decoder produces and never write past the bytes it reports.
+    @Test func decodeMatchesTheByteDecoderAndWritesNothingPastItsCount() {
+        var generator = SeededGenerator(seed: 0xDEC0DE)
+        let sentinel: UInt8 = 0xA5
+        var checked = 0
+        for _ in 0..<(Sanitizer.isActive ? 500 : 5_000) {
+            var raw: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...4, using: &generator) { raw += randomReferrer(using: &generator) }
+            let expected = raw.withUnsafeBytes { Array(FormDecoding.DecodedBytes($0)) }
+            var destination = [UInt8](repeating: sentinel, count: raw.count + 16)
+            let written = raw.withUnsafeBytes { source in
+                destination.withUnsafeMutableBytes { FormDecoding.decode(source, into: $0) }
+            }
+            #expect(written == expected.count)
+            #expect(Array(destination.prefix(expected.count)) == expected, "\(raw)")
+            #expect(destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }, "\(raw)")
+            checked += 1
+        }
+        #expect(checked > 0)
     }
 
     @Test func withValueLendsTheDecodedValue() {

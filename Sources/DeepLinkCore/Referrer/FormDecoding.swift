@@ -105,14 +105,36 @@ public enum FormDecoding {
     /// Decodes the `count` bytes at `source` into `target`, which has room for at least `count`
     /// bytes; returns the number of bytes written.
     ///
-    /// Eight raw bytes without `%` or `+` are copied as one word; the plain bytes before an escape
-    /// are copied one by one, so nothing past the decoded bytes is ever written.
+    /// Eight raw bytes without `%` or `+` are copied as one word; nothing past the decoded bytes is
+    /// ever written.
     @usableFromInline
     internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
         let percents: UInt64 = 0x2525_2525_2525_2525
         let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
         var index = 0
         var written = 0
+        // With 24 raw bytes left at least 8 decoded bytes follow (an escape takes 3), so a word may
+        // be stored whole even when only its first bytes are plain: the rest is overwritten later
+        // and nothing past the final count is touched.
+        while index &+ 24 <= count {
+            let word = _word(source, index)
+            target.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
+            let escapes = _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
+            if escapes == 0 {
+                index &+= 8
+                written &+= 8
+                continue
+            }
+            let plainCount = escapes.trailingZeroBitCount &>> 3
+            index &+= plainCount
+            written &+= plainCount
+            target.storeBytes(
+                of: _decodeEscape(source, at: &index, count: count),
+                toByteOffset: written,
+                as: UInt8.self
+            )
+            written &+= 1
+        }
         while index &+ 8 <= count {
             let word = _word(source, index)
             let escapes = _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
