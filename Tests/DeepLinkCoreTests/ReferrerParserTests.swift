@@ -115,6 +115,23 @@ func summarize(_ input: String, parser: ReferrerParser = ReferrerParser()) -> Re
             checked += 1
         }
         #expect(checked > 0)
+        // Every escape `%XY`, inside a run long enough for the word-wise path and at the end.
+        var mismatches = 0
+        for high in UInt8.min...UInt8.max {
+            for low in UInt8.min...UInt8.max {
+                let raw = Array("0123456789abcdefghijklmnopqrstuvwxyz%".utf8) + [high, low] + Array("_end".utf8)
+                for input in [raw, Array(raw.suffix(7))] {
+                    let expected = input.withUnsafeBytes { Array(FormDecoding.DecodedBytes($0)) }
+                    let decoded = input.withUnsafeBytes { source in
+                        [UInt8](unsafeUninitializedCapacity: source.count) { buffer, count in
+                            count = FormDecoding.decode(source, into: UnsafeMutableRawBufferPointer(buffer)) ?? 0
+                        }
+                    }
+                    if decoded != expected { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     @Test func withValueLendsTheDecodedValue() {

@@ -188,12 +188,31 @@ public enum FormDecoding {
         return high &<< 4 | low
     }
 
-    /// ``hexValue(_:)`` without branches: the digit's value, or a value of 16 or more.
+    /// ``hexValue(_:)`` by table: the digit's value, or a value of 16 or more.
     @inline(__always)
     internal static func _nibble(_ byte: UInt8) -> UInt8 {
-        let digit = byte &- UInt8(ascii: "0")
-        let letter = (byte | 0x20) &- UInt8(ascii: "a")
-        return digit < 10 ? digit : (letter < 6 ? letter &+ 10 : 0xFF)
+        // One row per high nibble, each entry `0` plus the digit's value (`:` is 10, ..., `?` is
+        // 15) or `z` for a byte that is no hex digit; each row ends in a line break, hence the
+        // `byte >> 4` in the index.
+        let table: StaticString = """
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            0123456789zzzzzz
+            z:;<=>?zzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            z:;<=>?zzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            """
+        return table.utf8Start[Int(byte) &+ Int(byte &>> 4)] &- UInt8(ascii: "0")
     }
 
     /// Whether `raw` decodes to exactly `expected`, compared byte by byte without materialising.
