@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkHarness
 import Testing
 
 /// What ``ReferrerParser/withReferrer(in:_:)`` made of an input, copied out of the closure.
@@ -60,6 +61,77 @@ func summarize(_ input: String, parser: ReferrerParser = ReferrerParser()) -> Re
         #expect(try summarize("deeplink=").get().payload == [])
         #expect(try summarize("deeplink").get().payload == [])
         #expect(try summarize("utm_source=x").get().payload == nil)
+    }
+
+    /// The parser's one-pass payload search must find exactly what a plain name lookup finds, for
+    /// keys and names with `+`, `%`, spaces, escapes and lengths around eight bytes.
+    @Test func payloadSearchMatchesNameLookupForUnusualKeys() throws {
+        let keys = [
+            "", "a", "a b", "a+b", "a%b", "a%41", "deeplink", "deep link", "é", "twelve_bytes", "sixteen_bytes_ok",
+        ]
+        let names = [
+            "", "a", "A", "%61", "a+b", "a%20b", "a%2Bb", "a%2bb", "a%b", "a%25b", "a%41", "a%2541", "aA",
+            "deeplink", "deep%6Cink", "%64eeplink", "deep+link", "deep%20link", "deeplinK", "deeplinks", "%C3%A9",
+            "twelve_bytes", "twelve%5Fbytes", "sixteen_bytes_ok", "sixteen_bytes_o%6B",
+        ]
+        var checked = 0
+        for key in keys {
+            let parser = ReferrerParser(configuration: .init(payloadKey: key))
+            for name in names {
+                for input in ["x=1&\(name)=v&\(name)=w", "\(name)=v", "\(name)", "&&\(name)&y"] {
+                    let bytes = Array(input.utf8)
+                    let found = bytes.withUnsafeBytes { raw in
+                        parser.withReferrer(in: raw) { parsed in parsed.payload.map { Array($0.rawField) } }
+                    }
+                    let expected = bytes.withUnsafeBytes { raw in
+                        ReferrerFields(unsafeBytes: raw).first(named: key).map { Array($0.rawField) }
+                    }
+                    #expect(try found.get() == expected, "key \(key), input \(input)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == keys.count * names.count * 4)
+        #expect(try summarize("deep%6Cink=%2Fa&deeplink=%2Fb").get().payload == Array("/a".utf8))
+    }
+
+    /// `decode(_:into:)` copies whole words where it can; it must still produce exactly what the
+    /// byte-at-a-time decoder produces and never write past the bytes it reports.
+    @Test func decodeMatchesTheByteDecoderAndWritesNothingPastItsCount() {
+        var generator = SeededGenerator(seed: 0xDEC0DE)
+        let sentinel: UInt8 = 0xA5
+        var checked = 0
+        for _ in 0..<(Sanitizer.isActive ? 500 : 5_000) {
+            var raw: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...4, using: &generator) { raw += randomReferrer(using: &generator) }
+            let expected = raw.withUnsafeBytes { Array(FormDecoding.DecodedBytes($0)) }
+            var destination = [UInt8](repeating: sentinel, count: raw.count + 16)
+            let written = raw.withUnsafeBytes { source in
+                destination.withUnsafeMutableBytes { FormDecoding.decode(source, into: $0) }
+            }
+            #expect(written == expected.count)
+            #expect(Array(destination.prefix(expected.count)) == expected, "\(raw)")
+            #expect(destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }, "\(raw)")
+            checked += 1
+        }
+        #expect(checked > 0)
+        // Every escape `%XY`, inside a run long enough for the word-wise path and at the end.
+        var mismatches = 0
+        for high in UInt8.min...UInt8.max {
+            for low in UInt8.min...UInt8.max {
+                let raw = Array("0123456789abcdefghijklmnopqrstuvwxyz%".utf8) + [high, low] + Array("_end".utf8)
+                for input in [raw, Array(raw.suffix(7))] {
+                    let expected = input.withUnsafeBytes { Array(FormDecoding.DecodedBytes($0)) }
+                    let decoded = input.withUnsafeBytes { source in
+                        [UInt8](unsafeUninitializedCapacity: source.count) { buffer, count in
+                            count = FormDecoding.decode(source, into: UnsafeMutableRawBufferPointer(buffer)) ?? 0
+                        }
+                    }
+                    if decoded != expected { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     @Test func withValueLendsTheDecodedValue() {

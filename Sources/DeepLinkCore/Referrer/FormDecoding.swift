@@ -87,6 +87,11 @@ public enum FormDecoding {
     /// - Complexity: O(n).
     @inlinable
     public static func decode(_ raw: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int? {
+        if destination.count >= raw.count {
+            // The usual case: it fits whatever the escapes are, so no per-byte room check.
+            guard let source = raw.baseAddress, let target = destination.baseAddress else { return 0 }
+            return _decode(source, count: raw.count, into: target)
+        }
         var written = 0
         var bytes = DecodedBytes(raw)
         while let byte = bytes.next() {
@@ -95,6 +100,119 @@ public enum FormDecoding {
             written += 1
         }
         return written
+    }
+
+    /// Decodes the `count` bytes at `source` into `target`, which has room for at least `count`
+    /// bytes; returns the number of bytes written.
+    ///
+    /// Eight raw bytes without `%` or `+` are copied as one word; nothing past the decoded bytes is
+    /// ever written.
+    @usableFromInline
+    internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
+        let percents: UInt64 = 0x2525_2525_2525_2525
+        let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
+        var index = 0
+        var written = 0
+        // With 24 raw bytes left at least 8 decoded bytes follow (an escape takes 3), so a word may
+        // be stored whole even when only its first bytes are plain: the rest is overwritten later
+        // and nothing past the final count is touched.
+        while index &+ 24 <= count {
+            let word = _word(source, index)
+            target.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
+            let escapes = _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
+            if escapes == 0 {
+                index &+= 8
+                written &+= 8
+                continue
+            }
+            let plainCount = escapes.trailingZeroBitCount &>> 3
+            index &+= plainCount
+            written &+= plainCount
+            target.storeBytes(
+                of: _decodeEscape(source, at: &index, count: count),
+                toByteOffset: written,
+                as: UInt8.self
+            )
+            written &+= 1
+        }
+        while index &+ 8 <= count {
+            let word = _word(source, index)
+            let escapes = _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
+            if escapes == 0 {
+                // written <= index, so the room for `count` bytes holds these eight.
+                target.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
+                index &+= 8
+                written &+= 8
+                continue
+            }
+            let plainEnd = index &+ escapes.trailingZeroBitCount &>> 3
+            while index < plainEnd {
+                target.storeBytes(
+                    of: source.load(fromByteOffset: index, as: UInt8.self),
+                    toByteOffset: written,
+                    as: UInt8.self
+                )
+                index &+= 1
+                written &+= 1
+            }
+            target.storeBytes(
+                of: _decodeEscape(source, at: &index, count: count),
+                toByteOffset: written,
+                as: UInt8.self
+            )
+            written &+= 1
+        }
+        while index < count {
+            target.storeBytes(
+                of: _decodeEscape(source, at: &index, count: count),
+                toByteOffset: written,
+                as: UInt8.self
+            )
+            written &+= 1
+        }
+        return written
+    }
+
+    /// Decodes the byte at `index` (a plain byte, `+`, or a `%` that may start a valid escape) and
+    /// moves `index` past what it consumed.
+    @inline(__always)
+    internal static func _decodeEscape(_ source: UnsafeRawPointer, at index: inout Int, count: Int) -> UInt8 {
+        let byte = source.load(fromByteOffset: index, as: UInt8.self)
+        index &+= 1
+        if byte == UInt8(ascii: "+") { return UInt8(ascii: " ") }
+        guard byte == UInt8(ascii: "%"), index &+ 1 < count else { return byte }
+        let high = _nibble(source.load(fromByteOffset: index, as: UInt8.self))
+        let low = _nibble(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
+        guard high | low < 16 else { return byte }
+        index &+= 2
+        return high &<< 4 | low
+    }
+
+    /// ``hexValue(_:)`` by table: the digit's value, or a value of 16 or more.
+    @inline(__always)
+    internal static func _nibble(_ byte: UInt8) -> UInt8 {
+        // One row per high nibble, each entry `0` plus the digit's value (`:` is 10, ..., `?` is
+        // 15) or `z` for a byte that is no hex digit; each row ends in a line break, hence the
+        // `byte >> 4` in the index.
+        let table: StaticString = """
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            0123456789zzzzzz
+            z:;<=>?zzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            z:;<=>?zzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz
+            """
+        return table.utf8Start[Int(byte) &+ Int(byte &>> 4)] &- UInt8(ascii: "0")
     }
 
     /// Whether `raw` decodes to exactly `expected`, compared byte by byte without materialising.

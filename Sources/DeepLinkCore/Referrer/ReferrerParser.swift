@@ -63,8 +63,14 @@ public struct ReferrerParser: Sendable {
     /// The configuration this parser applies.
     public let configuration: Configuration
 
+    /// The UTF-8 of ``Configuration/payloadKey``, taken once here so that no lookup goes through
+    /// `String` per field.
+    @usableFromInline
+    internal let _payloadKeyUTF8: [UInt8]
+
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        self._payloadKeyUTF8 = Array(configuration.payloadKey.utf8)
     }
 
     /// Checks the limits, undoes double encoding, finds the payload, and lends `body` the result.
@@ -74,6 +80,7 @@ public struct ReferrerParser: Sendable {
     /// only while `body` runs.
     ///
     /// - Complexity: O(n) in `input.count`; no heap allocation.
+    @inlinable
     public func withReferrer<R, E: Error>(
         in input: UnsafeRawBufferPointer,
         _ body: (ParsedReferrer) throws(E) -> R
@@ -81,36 +88,53 @@ public struct ReferrerParser: Sendable {
         guard input.count <= configuration.maxInputBytes else {
             return .failure(.inputTooLong(length: input.count, limit: configuration.maxInputBytes))
         }
-        let fields = ReferrerFields(unsafeBytes: input)
-        let outerCount = fields.count
-        guard outerCount <= configuration.maxFields else {
-            return .failure(.tooManyFields(count: outerCount, limit: configuration.maxFields))
+        // One pass finds the field count, the payload and whether a raw separator occurs.
+        let scan = _scan(input)
+        guard scan.fieldCount <= configuration.maxFields else {
+            return .failure(.tooManyFields(count: scan.fieldCount, limit: configuration.maxFields))
         }
-        guard FormDecoding.isDoubleEncoded(input) else {
+        // A raw `=` or `&` rules double encoding out without a second pass.
+        guard !scan.sawRawSeparator && FormDecoding.isDoubleEncoded(input) else {
+            let fields = ReferrerFields(unsafeBytes: input)
             let parsed = ParsedReferrer(
                 fields: fields,
                 effectiveFields: fields,
                 isDoubleEncoded: false,
-                fieldCount: outerCount,
-                payload: fields.first(named: configuration.payloadKey)
+                fieldCount: scan.fieldCount,
+                payload: scan.payload(in: input)
             )
             return .success(try body(parsed))
         }
-        return try _withScratchBytes(capacity: input.count) {
+        return try _withDoubleEncodedReferrer(in: input, body)
+    }
+
+    @usableFromInline
+    internal func _scan(_ input: UnsafeRawBufferPointer) -> _ReferrerScan {
+        _payloadKeyUTF8.withUnsafeBufferPointer { key in _ReferrerScan.scan(input, key: key) }
+    }
+
+    /// The rare path: `input` is double-encoded, so it is decoded once into stack scratch space
+    /// and the decoded bytes are scanned again.
+    @usableFromInline
+    internal func _withDoubleEncodedReferrer<R, E: Error>(
+        in input: UnsafeRawBufferPointer,
+        _ body: (ParsedReferrer) throws(E) -> R
+    ) throws(E) -> Result<R, ReferrerError> {
+        try _withScratchBytes(capacity: input.count) {
             (scratch: UnsafeMutableRawBufferPointer) throws(E) -> Result<R, ReferrerError> in
             // The scratch holds input.count bytes and decoding never grows the bytes.
             let decodedCount = FormDecoding.decode(input, into: scratch) ?? 0
-            let inner = ReferrerFields(unsafeBytes: UnsafeRawBufferPointer(rebasing: scratch[0..<decodedCount]))
-            let innerCount = inner.count
-            guard innerCount <= configuration.maxFields else {
-                return .failure(.tooManyFields(count: innerCount, limit: configuration.maxFields))
+            let decoded = UnsafeRawBufferPointer(rebasing: scratch[0..<decodedCount])
+            let inner = _scan(decoded)
+            guard inner.fieldCount <= configuration.maxFields else {
+                return .failure(.tooManyFields(count: inner.fieldCount, limit: configuration.maxFields))
             }
             let parsed = ParsedReferrer(
-                fields: fields,
-                effectiveFields: inner,
+                fields: ReferrerFields(unsafeBytes: input),
+                effectiveFields: ReferrerFields(unsafeBytes: decoded),
                 isDoubleEncoded: true,
-                fieldCount: innerCount,
-                payload: inner.first(named: configuration.payloadKey)
+                fieldCount: inner.fieldCount,
+                payload: inner.payload(in: decoded)
             )
             return .success(try body(parsed))
         }
