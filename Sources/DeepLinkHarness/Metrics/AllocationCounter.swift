@@ -66,11 +66,14 @@ public enum AllocationCounter {
 
     /// Whether allocations of this process are served (and counted) by jemalloc: a probe
     /// allocation must move the calling thread's counter.
+    ///
+    /// The probe goes through the Swift runtime's allocator entry point: the optimiser removes a
+    /// `malloc` whose pointer is only freed, which made release builds report "system".
     public static var isJemallocActive: Bool {
         let before = threadAllocatedBytes()
-        let pointer = malloc(4096)
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)
         let after = threadAllocatedBytes()
-        free(pointer)
+        pointer.deallocate()
         return after &- before >= 4096
     }
 }
