@@ -11,7 +11,8 @@ import DeepLinkHarness
 ///   the consistency checks;
 /// - recorded: values and repetitions are recorded, encoded and decoded again.
 enum HistogramFuzzer {
-    static let percentiles: [Double] = [-1, 0, 1, 50, 90, 99, 99.9, 99.99, 100, 250, .nan, .infinity]
+    /// Few percentiles: each one walks all 37,888 buckets, which dominates an execution.
+    static let percentiles: [Double] = [-1, 0, 50, 99.9, 100, .infinity]
 
     static func run(_ input: UnsafeRawBufferPointer) {
         var cursor = FuzzInput(input)
@@ -68,9 +69,10 @@ enum HistogramFuzzer {
             encodedBuckets: encoded
         )
         fuzzCheck(again == histogram, "a decoded histogram does not re-encode to itself: \(encoded)")
-        let lowers = histogram.nonEmptyBuckets.map(\.lower)
-        fuzzCheck(zip(lowers, lowers.dropFirst()).allSatisfy { $0 < $1 }, "buckets not in increasing order")
-        fuzzCheck(histogram.nonEmptyBuckets.allSatisfy { $0.lower <= $0.upper && $0.count > 0 }, "a bad bucket")
+        // Each walk over the 37,888 buckets is slow in a debug ASan build, so walk as few as possible.
+        let buckets = histogram.nonEmptyBuckets
+        fuzzCheck(zip(buckets, buckets.dropFirst()).allSatisfy { $0.upper < $1.lower }, "buckets out of order")
+        fuzzCheck(buckets.allSatisfy { $0.lower <= $0.upper && $0.count > 0 }, "a bad bucket")
         var previous: UInt64 = 0
         for p in percentiles.filter({ !$0.isNaN }).sorted() {
             let value = histogram.value(atPercentile: p)
@@ -84,9 +86,7 @@ enum HistogramFuzzer {
             let rank = Histogram.rank(ofPercentile: p, count: histogram.count)
             fuzzCheck(rank >= 1 && rank <= histogram.count, "rank \(rank) outside 1...count")
         }
-        _ = histogram.value(atPercentile: .nan)
-        var merged = histogram
-        merged.merge(histogram)
+        fuzzCheck(histogram.value(atPercentile: .nan) == histogram.value(atPercentile: 0), "NaN does not read as 0")
     }
 
     static func checkRecorded(_ cursor: inout FuzzInput) {
@@ -104,6 +104,5 @@ enum HistogramFuzzer {
             encodedBuckets: histogram.encodedBuckets
         )
         fuzzCheck(decoded == histogram, "a recorded histogram does not survive encoding")
-        checkDecoded(histogram)
     }
 }
