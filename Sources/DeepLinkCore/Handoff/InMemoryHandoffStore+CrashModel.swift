@@ -54,10 +54,11 @@ public struct ConsumedMark: Sendable, Hashable {
         self.installBeginTimestamp = link.source == .installReferrer ? link.installBeginTimestamp : 0
     }
 
-    func matches(_ link: PendingLink) -> Bool {
-        if id == link.id { return true }
-        return link.source == .installReferrer && link.installBeginTimestamp != 0
-            && installBeginTimestamp == link.installBeginTimestamp
+    /// Whether this mark stands for the link `other` was made from: the same id, or the same
+    /// (nonzero) install-begin timestamp of a referrer link.
+    func matches(_ other: ConsumedMark) -> Bool {
+        if id == other.id { return true }
+        return other.installBeginTimestamp != 0 && installBeginTimestamp == other.installBeginTimestamp
     }
 }
 

@@ -16,7 +16,11 @@
 ///   nothing (slots are preallocated); `loadPending` and the image allocate.
 public final class InMemoryHandoffStore: HandoffStore {
     struct Storage: ~Copyable {
+        /// The records; slot `i` is live exactly when `recordIDs[i]` is non-nil (a vacated slot
+        /// keeps its stale bytes: clearing or even testing a record-sized optional copies it).
         var records: [PendingLink?]
+        /// The id of the record in each slot, nil for a free slot: what lookups scan.
+        var recordIDs: [UInt64?]
         var recordCount = 0
         var consumed: [ConsumedMark]
         var consumedCount = 0
@@ -43,10 +47,22 @@ public final class InMemoryHandoffStore: HandoffStore {
         var frozen = false
         var crashWindow: PendingLink?
 
-        /// Whether a consumed mark matches `link` (index loop: a slice would retain the buffer and
-        /// make the next write copy it).
-        func isConsumed(_ link: PendingLink) -> Bool {
-            for index in 0..<consumedCount where consumed[index].matches(link) { return true }
+        /// Forgets everything of the dead process (what ``relaunchInPlace()`` does).
+        mutating func forgetProcess() {
+            frozen = false
+            killPoint = nil
+            saves = 0
+            consumedMarks = 0
+            discards = 0
+            currentOccurrence = 0
+            // Assigning `nil` writes a record-sized value: skip it when there is nothing to forget.
+            if case .some = crashWindow { crashWindow = nil }
+        }
+
+        /// Whether a consumed mark matches the link `mark` was made from (index loop: a slice would
+        /// retain the buffer and make the next write copy it).
+        func isConsumed(_ mark: ConsumedMark) -> Bool {
+            for index in 0..<consumedCount where consumed[index].matches(mark) { return true }
             return false
         }
 
@@ -82,12 +98,12 @@ public final class InMemoryHandoffStore: HandoffStore {
         // Index loops rather than `firstIndex(where:)`: unspecialized in debug builds, that one
         // allocates per call, and these run on the routing path.
         func recordIndex(id: UInt64) -> Int? {
-            for index in records.indices where records[index]?.id == id { return index }
+            for index in recordIDs.indices where recordIDs[index] == id { return index }
             return nil
         }
 
         func freeRecordIndex() -> Int? {
-            for index in records.indices where records[index] == nil { return index }
+            for index in recordIDs.indices where recordIDs[index] == nil { return index }
             return nil
         }
 
@@ -118,6 +134,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         self.storage = Locked(
             Storage(
                 records: Array(repeating: nil, count: max(1, capacity)),
+                recordIDs: Array(repeating: nil, count: max(1, capacity)),
                 consumed: Array(
                     repeating: ConsumedMark(id: 0, installBeginTimestamp: 0),
                     count: max(1, consumedCapacity)
@@ -133,6 +150,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         storage.withLock { storage in
             for link in image.pending.prefix(capacity) {
                 storage.records[storage.recordCount] = link
+                storage.recordIDs[storage.recordCount] = link.id
                 storage.recordCount += 1
             }
             for mark in image.consumed.prefix(consumedCapacity) {
@@ -174,25 +192,17 @@ public final class InMemoryHandoffStore: HandoffStore {
     ///
     /// Call only when no other thread uses the store.
     public func relaunchInPlace() {
-        storage.withLock { storage in
-            storage.frozen = false
-            storage.killPoint = nil
-            storage.saves = 0
-            storage.consumedMarks = 0
-            storage.discards = 0
-            storage.currentOccurrence = 0
-            storage.crashWindow = nil
-        }
+        storage.withLock { $0.forgetProcess() }
     }
 
     /// Simulation, in place: an empty container (a new install), as `init` made it, without
     /// allocating. Call only when no other thread uses the store.
     public func reset() {
-        relaunchInPlace()
         storage.withLock { storage in
-            // Clearing a record copies a record-sized nil: skip it when nothing is stored.
+            storage.forgetProcess()
+            // Only the ids: the records' stale bytes are never read once their slot is free.
             if storage.recordCount > 0 {
-                for index in storage.records.indices { storage.records[index] = nil }
+                for index in storage.recordIDs.indices { storage.recordIDs[index] = nil }
             }
             storage.recordCount = 0
             storage.consumedCount = 0
@@ -210,7 +220,9 @@ public final class InMemoryHandoffStore: HandoffStore {
     private func image(of storage: borrowing Storage) -> HandoffImage {
         var pending: [PendingLink] = []
         pending.reserveCapacity(storage.recordCount)
-        for case let link? in storage.records { pending.append(link) }
+        for index in storage.records.indices where storage.recordIDs[index] != nil {
+            pending.append(storage.records[index]!)
+        }
         pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
         return HandoffImage(
             pending: pending,
@@ -232,6 +244,7 @@ extension InMemoryHandoffStore {
             } else {
                 guard let free = storage.freeRecordIndex() else { throw .full }
                 storage.records[free] = link
+                storage.recordIDs[free] = link.id
                 storage.recordCount += 1
             }
             storage.end(.save, of: link, in: process)
@@ -244,8 +257,9 @@ extension InMemoryHandoffStore {
             guard storage.recordCount > 0 else { return HandoffLoad(pending: []) }
             var pending: [PendingLink] = []
             pending.reserveCapacity(storage.recordCount)
-            for case let link? in storage.records {
-                if !storage.isConsumed(link) { pending.append(link) }
+            for index in storage.records.indices where storage.recordIDs[index] != nil {
+                let link = storage.records[index]!
+                if !storage.isConsumed(ConsumedMark(link)) { pending.append(link) }
             }
             pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
             return HandoffLoad(pending: pending)
@@ -257,9 +271,12 @@ extension InMemoryHandoffStore {
         storage.withLock { storage in
             guard storage.recordCount > 0 else { return }
             let first = pending.count
-            for index in storage.records.indices {
-                guard let link = storage.records[index], !storage.isConsumed(link) else { continue }
-                pending.append(link)
+            for index in storage.records.indices where storage.recordIDs[index] != nil {
+                // Decided on the small mark first, so a consumed record is never copied.
+                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { ConsumedMark($0[index]!) }) else {
+                    continue
+                }
+                pending.append(storage.records[index]!)
             }
             // Insertion sort by capture time (stable, in place; a launch loads a handful).
             var next = first + 1
@@ -290,9 +307,8 @@ extension InMemoryHandoffStore {
     }
 
     public func wasConsumed(_ link: PendingLink) -> Bool {
-        storage.withLock { storage in
-            storage.isConsumed(link)
-        }
+        let mark = ConsumedMark(link)
+        return storage.withLock { $0.isConsumed(mark) }
     }
 
     public func discard(_ link: PendingLink) throws(HandoffStoreError) {
@@ -305,7 +321,7 @@ extension InMemoryHandoffStore {
 
     private static func removeRecord(id: UInt64, from storage: inout Storage) {
         guard let index = storage.recordIndex(id: id) else { return }
-        storage.records[index] = nil
+        storage.recordIDs[index] = nil
         storage.recordCount -= 1
     }
 }

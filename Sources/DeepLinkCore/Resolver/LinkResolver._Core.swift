@@ -11,7 +11,7 @@ extension LinkResolver {
     /// Thread safety: only touched inside `core.withLock`.
     struct _Core: ~Copyable {
         var machine: ResolverStateMachine
-        private var outbox: [ResolverStateMachine.Action]
+        private var outbox: [_Effect]
         private var head = 0
         private var count = 0
         private var terminalActions = 0
@@ -20,7 +20,7 @@ extension LinkResolver {
         init(machine: ResolverStateMachine) {
             self.machine = machine
             self.terminalBudget = 2 * machine.pendingCapacity
-            self.outbox = Array(repeating: .none, count: 2 * terminalBudget + 2)
+            self.outbox = Array(repeating: _Effect(), count: 2 * terminalBudget + 2)
         }
 
         /// Whether one more link may enter the machine without risking the outbox.
@@ -30,14 +30,16 @@ extension LinkResolver {
         /// so the queue has one consumer at a time.
         mutating func pull(from queue: PendingLinkQueue, store: any HandoffStore, now: UInt64) {
             while canAdmit, let link = queue.tryDequeueSingleConsumer() {
-                record(machine.capture(link, now: now, consumedBefore: store.wasConsumed(link)), now: now)
+                _ = push(machine.stage(link, consumedBefore: store.wasConsumed(link)))
+                decide(now: now)
             }
         }
 
         /// Feeds `link` straight to the machine (queue full). Returns false when there is no room.
         mutating func admitDirectly(_ link: PendingLink, store: any HandoffStore, now: UInt64) -> Bool {
             guard canAdmit else { return false }
-            record(machine.capture(link, now: now, consumedBefore: store.wasConsumed(link)), now: now)
+            _ = push(machine.stage(link, consumedBefore: store.wasConsumed(link)))
+            decide(now: now)
             return true
         }
 
@@ -53,43 +55,55 @@ extension LinkResolver {
             for index in links.indices {
                 _ = push(machine.stage(links[index], consumedBefore: store.wasConsumed(links[index])))
             }
-            record(machine.nextAction(now: now), now: now)
+            decide(now: now)
+        }
+
+        /// Applies `event` and queues every decision it leads to.
+        mutating func signal(_ event: AppEvent, now: UInt64) {
+            machine.apply(event)
+            decide(now: now)
+        }
+
+        /// Queues every decision the machine makes now (time passed, or after an input).
+        mutating func decide(now: UInt64) {
+            while true {
+                let decision = machine.nextDecision(now: now)
+                switch decision {
+                case .none:
+                    return
+                case .ignoreDuplicate:
+                    preconditionFailure("nextDecision never reports a capture's duplicate")
+                case .route(let slot), .supersede(let slot, _), .expire(let slot), .waitForGate(let slot, _):
+                    let index = reserveEntry(terminal: decision.isTerminal)
+                    outbox[index].decision = decision
+                    // The record goes from the machine's slot straight into the outbox entry.
+                    machine.record(at: slot, into: &outbox[index].link)
+                }
+            }
         }
 
         /// Grows the outbox (keeping its order) until `free` more actions fit.
         private mutating func reserveOutbox(free: Int) {
             guard outbox.count - count < free else { return }
-            var grown = [ResolverStateMachine.Action](repeating: .none, count: count + free)
+            var grown = [_Effect](repeating: _Effect(), count: count + free)
             for offset in 0..<count { grown[offset] = outbox[(head + offset) % outbox.count] }
             outbox = grown
             head = 0
         }
 
-        /// Appends `first` and every further action of the same step to the outbox.
-        mutating func record(_ first: ResolverStateMachine.Action, now: UInt64) {
-            // No local copy of the (~560-byte) action: each one goes straight into the outbox.
-            guard push(first) else { return }
-            while push(machine.nextAction(now: now)) {}
-        }
-
-        /// Moves the oldest action not carried out yet into `action` (`.none` when there is none):
-        /// written in place, so the record is copied once on its way out.
-        mutating func popAction(into action: inout ResolverStateMachine.Action) {
+        /// Moves the oldest effect not carried out yet into `effect` (`decision == .none` when there
+        /// is none): written in place, so the record is copied once on its way out.
+        mutating func popEffect(into effect: inout _Effect) {
             guard count > 0 else {
-                action = .none
+                effect.decision = .none
                 return
             }
-            // The vacated entry is not cleared: actions hold no references (PendingLink is plain
+            // The vacated entry is not cleared: effects hold no references (PendingLink is plain
             // bytes), and `count` says which entries are live.
-            action = outbox[head]
+            effect = outbox[head]
             head = (head + 1) % outbox.count
             count -= 1
-            switch action {
-            case .route, .supersede, .expire, .ignoreDuplicate:
-                terminalActions -= 1
-            case .none, .waitForGate:
-                break
-            }
+            if effect.decision.isTerminal { terminalActions -= 1 }
         }
 
         /// A new process's core: the machine reset, the outbox empty; nothing allocates.
@@ -104,31 +118,64 @@ extension LinkResolver {
             terminalActions = 0
         }
 
-        /// Appends `action` to the outbox; false (and nothing appended) for `.none`.
+        /// Appends a capture's own outcome (a duplicate, or a supersede of a full set) to the
+        /// outbox; false (and nothing appended) for `.none`. Rare: these carry their link in the
+        /// action, so they cost a few record copies.
         private mutating func push(_ action: ResolverStateMachine.Action) -> Bool {
             switch action {
             case .none:
                 return false
-            case .waitForGate:
-                push(action, terminal: false)
-            case .route, .supersede, .expire, .ignoreDuplicate:
-                push(action, terminal: true)
+            case .ignoreDuplicate(let link, let discardRecord):
+                let index = reserveEntry(terminal: true)
+                outbox[index].decision = .ignoreDuplicate(discardRecord: discardRecord)
+                outbox[index].link = link
+            case .supersede(let link, let newerID):
+                let index = reserveEntry(terminal: true)
+                outbox[index].decision = .supersede(slot: -1, byID: newerID)
+                outbox[index].link = link
+            case .route, .expire, .waitForGate:
+                // `stage` never decides these; they come from `decide(now:)`.
+                preconditionFailure("stage returned \(action)")
             }
             return true
         }
 
-        private mutating func push(_ action: ResolverStateMachine.Action, terminal: Bool) {
+        /// The index of a new outbox entry for an effect (a waiting notice right after another one
+        /// replaces it instead).
+        private mutating func reserveEntry(terminal: Bool) -> Int {
             if !terminal, count > 0 {
                 let tail = (head + count - 1) % outbox.count
-                if case .waitForGate = outbox[tail] {
-                    outbox[tail] = action
-                    return
-                }
+                if case .waitForGate = outbox[tail].decision { return tail }
             }
             precondition(count < outbox.count, "resolver outbox overflow: admission bound broken")
-            outbox[(head + count) % outbox.count] = action
+            let index = (head + count) % outbox.count
             count += 1
             if terminal { terminalActions += 1 }
+            return index
         }
     }
+
+    /// One decision waiting to be carried out, with its own copy of the link (the machine's slot
+    /// may be reused before the drainer gets to it).
+    ///
+    /// Thread safety: a value type; only moved under the resolver's lock and then used by the
+    /// drainer alone.
+    struct _Effect: Sendable {
+        /// What to do; a slot number in it means nothing here (the link is ``link``).
+        var decision: _Decision = .none
+        var link = PendingLink.placeholder
+    }
+
+    /// ``ResolverStateMachine/Decision`` plus the capture-time outcomes, without slots' meaning.
+    typealias _Decision = ResolverStateMachine.Decision
+}
+
+extension PendingLink {
+    /// A record that stands for no link (`/`, id 0): fills preallocated slots before use.
+    static let placeholder = PendingLink(
+        link: DeepLink(validated: "/")!,
+        source: .appClip,
+        capturedAtNanos: 0,
+        id: 0
+    )
 }

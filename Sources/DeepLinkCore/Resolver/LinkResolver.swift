@@ -220,7 +220,7 @@ public final class LinkResolver: Sendable {
         let now = clock.nowNanos()
         core.withLock { core in
             core.pull(from: queue, store: store, now: now)
-            core.record(core.machine.signal(event, now: now), now: now)
+            core.signal(event, now: now)
         }
         requestDrain()
     }
@@ -232,7 +232,7 @@ public final class LinkResolver: Sendable {
         let now = clock.nowNanos()
         core.withLock { core in
             core.pull(from: queue, store: store, now: now)
-            core.record(core.machine.tick(now: now), now: now)
+            core.decide(now: now)
         }
         requestDrain()
     }
@@ -256,9 +256,10 @@ public final class LinkResolver: Sendable {
     ///
     /// Call only when no other thread uses the resolver (no capture, signal or drain in flight).
     public func relaunch() {
-        simulateKill()
+        process.kill()
         // Exact here (no other thread uses the queue); skips a record-sized copy when empty.
         while queue.approximateCount > 0, queue.tryDequeueSingleConsumer() != nil {}
+        // One critical section: the reset also does what the kill's `markKilled` would have.
         core.withLock { $0.reset() }
         precondition(work.load(ordering: .acquiring) == 0, "relaunch while another thread drains")
     }
@@ -300,16 +301,16 @@ public final class LinkResolver: Sendable {
     /// role back with nothing left behind.
     private func drain() {
         var observed = work.load(ordering: .acquiring)
-        // Filled in place under the lock: one copy of the action's record on its way out.
-        var next = ResolverStateMachine.Action.none
+        // Filled in place under the lock: one copy of the effect's record on its way out.
+        var next = _Effect()
         while true {
             while true {
                 let now = clock.nowNanos()
                 core.withLock { core in
                     core.pull(from: queue, store: store, now: now)
-                    core.popAction(into: &next)
+                    core.popEffect(into: &next)
                 }
-                if case .none = next { break }
+                if case .none = next.decision { break }
                 perform(next)
             }
             let remaining = work.subtract(observed, ordering: .acquiringAndReleasing).newValue
@@ -318,40 +319,42 @@ public final class LinkResolver: Sendable {
         }
     }
 
-    /// Carries out one action (outside the lock).
-    private func perform(_ action: ResolverStateMachine.Action) {
+    /// Carries out one effect (outside the lock). The link is used where it lies in `effect`
+    /// (passed on by reference), never bound to a local copy.
+    private func perform(_ effect: borrowing _Effect) {
         guard process.isAlive else { return }
-        switch action {
+        switch effect.decision {
         case .none:
             return
-        case .route(let link):
+        case .route:
             do throws(HandoffStoreError) {
-                try store.markConsumed(link)
+                try store.markConsumed(effect.link)
             } catch {
-                observer.resolverDecided(.storeFailed(link, operation: .markConsumed, error: error))
+                observer.resolverDecided(.storeFailed(effect.link, operation: .markConsumed, error: error))
                 return
             }
             guard process.isAlive else {
                 // Killed around the consumed mark: if it landed, the link is lost (crash window);
                 // if not, it is still pending in the store and the next launch routes it.
-                if store.wasConsumed(link) { observer.resolverDecided(.crashWindow(link)) }
+                if store.wasConsumed(effect.link) { observer.resolverDecided(.crashWindow(effect.link)) }
                 return
             }
-            router.route(link.link, source: link.source)
-            observer.resolverDecided(.routed(link))
-        case .supersede(let link, let newerID):
-            discard(link)
-            observer.resolverDecided(.superseded(link, byID: newerID))
-        case .expire(let link):
-            discard(link)
+            router.route(effect.link.link, source: effect.link.source)
+            observer.resolverDecided(.routed(effect.link))
+        case .supersede(_, let newerID):
+            discard(effect.link)
+            observer.resolverDecided(.superseded(effect.link, byID: newerID))
+        case .expire:
+            discard(effect.link)
             let now = clock.nowNanos()
-            let age = now > link.capturedAtNanos ? now - link.capturedAtNanos : 0
-            observer.resolverDecided(.expired(link, ageNanos: age))
-        case .ignoreDuplicate(let link, let discardRecord):
-            if discardRecord { discard(link) }
-            observer.resolverDecided(.duplicate(link))
-        case .waitForGate(let link, let missing):
-            observer.resolverDecided(.waitingForGate(link, missing: missing))
+            let capturedAt = effect.link.capturedAtNanos
+            let age = now > capturedAt ? now - capturedAt : 0
+            observer.resolverDecided(.expired(effect.link, ageNanos: age))
+        case .ignoreDuplicate(let discardRecord):
+            if discardRecord { discard(effect.link) }
+            observer.resolverDecided(.duplicate(effect.link))
+        case .waitForGate(_, let missing):
+            observer.resolverDecided(.waitingForGate(effect.link, missing: missing))
         }
     }
 

@@ -12,8 +12,10 @@ import Darwin
 /// happens-before edge between two critical sections and reports every guarded access as a race.
 /// `pthread_mutex_lock` is intercepted by ThreadSanitizer, so the suites can run clean under it.
 ///
-/// The mutex lives in one allocation made by `init` (it must not move once initialised); the
-/// pointer never leaves this type.
+/// The mutex and the value live in allocations made by `init` (the mutex must not move once
+/// initialised; the value sits behind a pointer so that `withLock` needs no dynamic exclusivity
+/// check of a class property: the lock already makes the access exclusive). The pointers never
+/// leave this type.
 ///
 /// Thread safety: `withLock` may be called from any thread; it is not reentrant (calling it again
 /// from inside `body` deadlocks). Only used with `Sendable` values.
@@ -21,28 +23,32 @@ import Darwin
 /// - Complexity: `withLock` is one uncontended lock/unlock pair; it allocates nothing.
 final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    private let value: UnsafeMutablePointer<Value>
 
     init(_ value: consuming Value) {
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
-        self.value = value
+        self.value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        self.value.initialize(to: value)
     }
 
     deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value.
+    @inline(__always)
     func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }

@@ -56,6 +56,26 @@ public struct ResolverStateMachine: Sendable {
         case waitForGate(PendingLink, missing: GateEvents)
     }
 
+    /// An ``Action`` that names its link by slot (see ``nextDecision(now:)``): a few words instead
+    /// of a ~560-byte record, so deciding copies no record.
+    enum Decision: Sendable, Equatable {
+        case none
+        case route(slot: Int)
+        case supersede(slot: Int, byID: UInt64)
+        case expire(slot: Int)
+        case waitForGate(slot: Int, missing: GateEvents)
+        /// Only from a capture (the resolver's own record of ``Action/ignoreDuplicate(_:discardRecord:)``).
+        case ignoreDuplicate(discardRecord: Bool)
+
+        /// Whether the link leaves the pending set with it (every case but a waiting notice).
+        var isTerminal: Bool {
+            switch self {
+            case .route, .supersede, .expire, .ignoreDuplicate: true
+            case .none, .waitForGate: false
+            }
+        }
+    }
+
     /// What the decisions read of a pending link, kept apart from the ~540-byte record so that
     /// scanning the pending set copies a few words per slot, not whole links.
     @usableFromInline
@@ -139,7 +159,7 @@ public struct ResolverStateMachine: Sendable {
     /// signalled), keeping the preallocated slots: allocates nothing.
     public mutating func reset() {
         state = .starting(satisfied: [])
-        for index in slots.indices { vacate(index) }
+        for index in slots.indices { slots[index].occupied = false }
         pendingCount = 0
         arrivals = 0
         for index in routed.indices { routed[index] = nil }
@@ -210,9 +230,16 @@ public struct ResolverStateMachine: Sendable {
 
     /// The app signalled `event`.
     public mutating func signal(_ event: AppEvent, now: UInt64) -> Action {
+        apply(event)
+        return nextAction(now: now)
+    }
+
+    /// Records `event` in the state without deciding anything (``signal(_:now:)`` minus its first
+    /// decision); nothing happens once killed.
+    mutating func apply(_ event: AppEvent) {
         switch state {
         case .killed:
-            return .none
+            return
         case .starting(var satisfied):
             switch event {
             case .appReady:
@@ -241,7 +268,6 @@ public struct ResolverStateMachine: Sendable {
             }
             state = .ready(satisfied: satisfied)
         }
-        return nextAction(now: now)
     }
 
     /// Time passed (virtual or real): expire what is due and decide again.
@@ -264,7 +290,7 @@ public struct ResolverStateMachine: Sendable {
             return
         case .starting, .ready:
             state = .killed
-            for index in slots.indices { vacate(index) }
+            for index in slots.indices { slots[index].occupied = false }
             pendingCount = 0
             lastWait = nil
         }
@@ -276,6 +302,21 @@ public struct ResolverStateMachine: Sendable {
     /// supersedes, then the route; otherwise one waiting notice when the newest link or what it
     /// misses changed.
     public mutating func nextAction(now: UInt64) -> Action {
+        switch nextDecision(now: now) {
+        case .none: .none
+        case .route(let slot): .route(links[slot]!)
+        case .supersede(let slot, let newerID): .supersede(links[slot]!, byID: newerID)
+        case .expire(let slot): .expire(links[slot]!)
+        case .waitForGate(let slot, let missing): .waitForGate(links[slot]!, missing: missing)
+        case .ignoreDuplicate: preconditionFailure("nextDecision never reports a capture's duplicate")
+        }
+    }
+
+    /// ``nextAction(now:)`` naming the link by its slot instead of carrying a copy of it: the link
+    /// is ``record(at:into:)``'s until the next `stage`, `capture` or `reset` (a link that left
+    /// the pending set keeps its bytes in its freed slot until then). The resolver copies each one
+    /// once, straight into its outbox.
+    mutating func nextDecision(now: UInt64) -> Decision {
         let satisfied: GateEvents
         switch state {
         case .killed:
@@ -288,7 +329,8 @@ public struct ResolverStateMachine: Sendable {
             let capturedAt = slots[index].capturedAtNanos
             let age = now > capturedAt ? now - capturedAt : 0
             if age > timeToLiveNanos {
-                return .expire(takeLink(at: index))
+                vacate(index)
+                return .expire(slot: index)
             }
         }
         guard let newest = indexOfNewest() else {
@@ -299,17 +341,29 @@ public struct ResolverStateMachine: Sendable {
         let missing = candidate.requires.subtracting(satisfied)
         if missing.isEmpty {
             if let older = indexOfAnyPending(except: newest) {
-                return .supersede(takeLink(at: older), byID: candidate.id)
+                vacate(older)
+                return .supersede(slot: older, byID: candidate.id)
             }
             remember(candidate)
             lastWait = nil
-            return .route(takeLink(at: newest))
+            vacate(newest)
+            return .route(slot: newest)
         }
         let fingerprint = Fingerprint(id: candidate.id, installBeginTimestamp: candidate.installBeginTimestamp)
         if lastWait == fingerprint, lastWaitMissing == missing { return .none }
         lastWait = fingerprint
         lastWaitMissing = missing
-        return .waitForGate(links[newest]!, missing: missing)
+        return .waitForGate(slot: newest, missing: missing)
+    }
+
+    /// Copies the record of `slot` (named by the last ``nextDecision(now:)``) into `link`: one
+    /// record-sized copy, in place.
+    func record(at slot: Int, into link: inout PendingLink) {
+        links.withUnsafeBufferPointer { links in
+            // `withUnsafeBufferPointer` reads the element in place; `links[slot]!` on the array
+            // would copy it out first.
+            link = links[slot].unsafelyUnwrapped
+        }
     }
 
     // MARK: - Internals
@@ -330,15 +384,10 @@ public struct ResolverStateMachine: Sendable {
             && installBeginTimestamp != 0 && installBeginTimestamp == other.installBeginTimestamp
     }
 
-    /// Moves the link out of occupied slot `index` and frees the slot.
-    private mutating func takeLink(at index: Int) -> PendingLink {
-        slots[index].occupied = false
-        pendingCount -= 1
-        return links[index]!
-    }
-
+    /// Frees occupied slot `index` (its record's bytes stay until the slot is reused).
     private mutating func vacate(_ index: Int) {
         slots[index].occupied = false
+        pendingCount -= 1
     }
 
     private func wasRouted(_ link: PendingLink) -> Bool {

@@ -26,6 +26,11 @@ public struct RoutePolicy: Sendable {
     public let rules: [Rule]
     /// What a path matching no rule needs (besides `appReady`).
     public let defaultRequirements: GateEvents
+    /// Every rule's prefix bytes, back to back in rule order, and where each one ends: matching
+    /// reads these instead of the rules' 512-byte inline links, which would be copied per check.
+    private let prefixBytes: [UInt8]
+    private let prefixEnds: [Int]
+    private let prefixRequirements: [GateEvents]
 
     /// Creates a policy.
     ///
@@ -47,6 +52,15 @@ public struct RoutePolicy: Sendable {
         built.sort { $0.prefix.utf8Count > $1.prefix.utf8Count }
         self.rules = built
         self.defaultRequirements = defaultRequirements
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        for rule in built {
+            rule.prefix.withUTF8Bytes { bytes.append(contentsOf: $0) }
+            ends.append(bytes.count)
+        }
+        self.prefixBytes = bytes
+        self.prefixEnds = ends
+        self.prefixRequirements = built.map(\.requires)
     }
 
     /// The policy the spec describes: `/orders/` and `/account/` need a login; everything else
@@ -67,12 +81,25 @@ public struct RoutePolicy: Sendable {
     ///
     /// - Complexity: O(r · p) for r rules of prefix length p; no allocation.
     public func requirements(for link: DeepLink) -> GateEvents {
-        // An index loop: `for rule in rules` allocates an iterator per call in debug builds.
-        for index in rules.indices {
-            let matches = rules[index].prefix.withUTF8Bytes { link.hasPathPrefix(bytes: $0) }
-            if matches { return rules[index].requires.union(.appReady) }
+        // The link's bytes are fetched once (each fetch copies the inline link); index loops, since
+        // `for rule in rules` allocates an iterator per call in debug builds.
+        let pathCount = link.pathUTF8Count
+        let matched = link.withUTF8Bytes { path in
+            prefixBytes.withUnsafeBufferPointer { prefixes -> Int? in
+                var start = 0
+                for rule in prefixEnds.indices {
+                    let end = prefixEnds[rule]
+                    defer { start = end }
+                    guard end - start <= pathCount else { continue }
+                    var offset = 0
+                    while offset < end - start, path[offset] == prefixes[start + offset] { offset += 1 }
+                    if offset == end - start { return rule }
+                }
+                return nil
+            }
         }
-        return defaultRequirements.union(.appReady)
+        guard let matched else { return defaultRequirements.union(.appReady) }
+        return prefixRequirements[matched].union(.appReady)
     }
 }
 
