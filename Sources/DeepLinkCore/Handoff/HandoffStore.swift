@@ -39,9 +39,20 @@ public protocol HandoffStore: Sendable {
 
     /// Drops the pending record of `link` without routing it (superseded, expired, rejected).
     func discard(_ link: PendingLink) throws(HandoffStoreError)
+
+    /// ``save(_:)`` unless ``wasConsumed(_:)`` (what a capture does). Returns false when the link
+    /// was consumed before (nothing was saved). A store that can should do both in one step; the
+    /// default calls the two in turn.
+    func saveUnlessConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool
 }
 
 extension HandoffStore {
+    public func saveUnlessConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
+        guard !wasConsumed(link) else { return false }
+        try save(link)
+        return true
+    }
+
     public func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError] {
         let load = try loadPending()
         pending.append(contentsOf: load.pending)

@@ -45,7 +45,10 @@ public final class InMemoryHandoffStore: HandoffStore {
             }
         }
         var frozen = false
-        var crashWindow: PendingLink?
+        /// The link killed in the crash window, if any (at most one element). An array, not an
+        /// optional: an inline record would make `Storage` ~640 bytes, copied whole by every
+        /// non-mutating call on it. Capacity 1 is reserved by `init`, so setting it never allocates.
+        var crashWindow: [PendingLink] = []
 
         /// Forgets everything of the dead process (what ``relaunchInPlace()`` does).
         mutating func forgetProcess() {
@@ -56,7 +59,7 @@ public final class InMemoryHandoffStore: HandoffStore {
             discards = 0
             currentOccurrence = 0
             // Assigning `nil` writes a record-sized value: skip it when there is nothing to forget.
-            if case .some = crashWindow { crashWindow = nil }
+            if !crashWindow.isEmpty { crashWindow.removeAll(keepingCapacity: true) }
         }
 
         /// Whether a consumed mark matches the link `mark` was made from (index loop: a slice would
@@ -90,7 +93,10 @@ public final class InMemoryHandoffStore: HandoffStore {
                 point.timing == .after
             {
                 frozen = true
-                if operation == .markConsumed { crashWindow = link }
+                if operation == .markConsumed {
+                    crashWindow.removeAll(keepingCapacity: true)
+                    crashWindow.append(link)
+                }
                 process.kill()
             }
         }
@@ -141,6 +147,7 @@ public final class InMemoryHandoffStore: HandoffStore {
                 )
             )
         )
+        storage.withLock { $0.crashWindow.reserveCapacity(1) }
     }
 
     /// The store a relaunched process finds: what `image` had persisted. Records or marks beyond
@@ -229,7 +236,7 @@ public final class InMemoryHandoffStore: HandoffStore {
             consumed: Array(storage.consumed[0..<storage.consumedCount]),
             capacity: capacity,
             consumedCapacity: consumedCapacity,
-            killedInCrashWindow: storage.crashWindow
+            killedInCrashWindow: storage.crashWindow.first
         )
     }
 
@@ -237,8 +244,19 @@ public final class InMemoryHandoffStore: HandoffStore {
 
 extension InMemoryHandoffStore {
     public func save(_ link: PendingLink) throws(HandoffStoreError) {
-        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
-            guard storage.begin(.save, in: process) else { return }
+        _ = try save(link, unlessConsumed: false)
+    }
+
+    /// One critical section for the check and the write.
+    public func saveUnlessConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
+        try save(link, unlessConsumed: true)
+    }
+
+    private func save(_ link: PendingLink, unlessConsumed: Bool) throws(HandoffStoreError) -> Bool {
+        let mark = ConsumedMark(link)
+        return try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) -> Bool in
+            if unlessConsumed, storage.isConsumed(mark) { return false }
+            guard storage.begin(.save, in: process) else { return true }
             if let existing = storage.recordIndex(id: link.id) {
                 storage.records[existing] = link
             } else {
@@ -248,6 +266,7 @@ extension InMemoryHandoffStore {
                 storage.recordCount += 1
             }
             storage.end(.save, of: link, in: process)
+            return true
         }
     }
 

@@ -16,6 +16,9 @@ extension LinkResolver {
         private var count = 0
         private var terminalActions = 0
         private let terminalBudget: Int
+        /// Whether the last ``pull(from:store:now:)`` stopped for lack of room, leaving links in the
+        /// queue that only a later pull (after some effects are carried out) admits.
+        private var pullBlocked = false
 
         init(machine: ResolverStateMachine) {
             self.machine = machine
@@ -29,11 +32,20 @@ extension LinkResolver {
         /// Moves queued captures into the machine while there is room. Only called under the lock,
         /// so the queue has one consumer at a time.
         mutating func pull(from queue: PendingLinkQueue, store: any HandoffStore, now: UInt64) {
-            while canAdmit, let link = queue.tryDequeueSingleConsumer() {
+            while canAdmit {
+                guard let link = queue.tryDequeueSingleConsumer() else {
+                    pullBlocked = false
+                    return
+                }
                 _ = push(machine.stage(link, consumedBefore: store.wasConsumed(link)))
                 decide(now: now)
             }
+            pullBlocked = true
         }
+
+        /// Whether a drainer has anything to do: effects waiting, or queued links the last pull
+        /// could not admit.
+        var hasWork: Bool { count > 0 || pullBlocked }
 
         /// Feeds `link` straight to the machine (queue full). Returns false when there is no room.
         mutating func admitDirectly(_ link: PendingLink, store: any HandoffStore, now: UInt64) -> Bool {
@@ -91,19 +103,17 @@ extension LinkResolver {
             head = 0
         }
 
-        /// Moves the oldest effect not carried out yet into `effect` (`decision == .none` when there
-        /// is none): written in place, so the record is copied once on its way out.
-        mutating func popEffect(into effect: inout _Effect) {
-            guard count > 0 else {
-                effect.decision = .none
-                return
-            }
+        /// Moves the oldest effect not carried out yet into `effect`, written in place (the record is
+        /// copied once on its way out). Returns false, writing nothing, when there is none.
+        mutating func popEffect(into effect: UnsafeMutablePointer<_Effect>) -> Bool {
+            guard count > 0 else { return false }
             // The vacated entry is not cleared: effects hold no references (PendingLink is plain
             // bytes), and `count` says which entries are live.
-            effect = outbox[head]
+            outbox.withUnsafeBufferPointer { outbox in effect.update(from: outbox.baseAddress! + head, count: 1) }
             head = (head + 1) % outbox.count
             count -= 1
-            if effect.decision.isTerminal { terminalActions -= 1 }
+            if effect.pointee.decision.isTerminal { terminalActions -= 1 }
+            return true
         }
 
         /// A new process's core: the machine reset, the outbox empty; nothing allocates.
@@ -116,6 +126,7 @@ extension LinkResolver {
         mutating func clearOutbox() {
             count = 0
             terminalActions = 0
+            pullBlocked = false
         }
 
         /// Appends a capture's own outcome (a duplicate, or a supersede of a full set) to the

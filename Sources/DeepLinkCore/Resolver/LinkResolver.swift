@@ -88,13 +88,22 @@ public final class LinkResolver: Sendable {
 
     let router: any Router
     let observer: any ResolverObserver
+    /// `observer.interests`, read once.
+    let interests: ResolverDecision.Kinds
     let clock: any ResolverClock
     let queue: PendingLinkQueue
     let core: Locked<_Core>
-    /// Where ``launch()`` loads the store's pending links (reused across launches).
-    let launchBuffer = Locked<[PendingLink]>([])
+    /// Where ``launch()`` loads the store's pending links (reused across launches), and whether a
+    /// launch holds it (the flag's acquire/release exchange orders one holder's accesses before
+    /// the next one's).
+    nonisolated(unsafe) let launchBuffer: UnsafeMutablePointer<[PendingLink]>
+    let launchBufferTaken = Atomic<Bool>(false)
     /// Unprocessed inputs; nonzero while some thread holds the drain role.
     let work = Atomic<Int>(0)
+    /// The effect the drainer carries out, in place. Only the thread holding the drain role touches
+    /// it; the role passes between threads through `work`'s acquire/release read-modify-writes,
+    /// which order one drainer's accesses before the next one's.
+    nonisolated(unsafe) let drainScratch: UnsafeMutablePointer<_Effect>
 
     /// Creates a resolver for one process. Call ``launch()`` to pick up links earlier processes
     /// left in `store`.
@@ -109,6 +118,7 @@ public final class LinkResolver: Sendable {
         self.store = store
         self.router = router
         self.observer = observer
+        self.interests = observer.interests
         self.clock = clock
         self.process = process
         var queueCapacity = 1
@@ -124,6 +134,17 @@ public final class LinkResolver: Sendable {
             pendingCapacity: configuration.pendingCapacity
         )
         self.core = Locked(_Core(machine: machine))
+        self.drainScratch = UnsafeMutablePointer<_Effect>.allocate(capacity: 1)
+        self.drainScratch.initialize(to: _Effect())
+        self.launchBuffer = UnsafeMutablePointer<[PendingLink]>.allocate(capacity: 1)
+        self.launchBuffer.initialize(to: [])
+    }
+
+    deinit {
+        launchBuffer.deinitialize(count: 1)
+        launchBuffer.deallocate()
+        drainScratch.deinitialize(count: 1)
+        drainScratch.deallocate()
     }
 
     // MARK: - Inputs
@@ -136,12 +157,16 @@ public final class LinkResolver: Sendable {
     @discardableResult
     public func launch() throws(HandoffStoreError) -> Int {
         guard process.isAlive else { return 0 }
-        // A reused buffer (no allocation once it fits a load), taken out of its lock so that no
-        // lock is held while the store loads; a concurrent launch just gets a fresh one.
-        var pending = launchBuffer.withLock { buffer in
-            var taken: [PendingLink] = []
-            swap(&taken, &buffer)
-            return taken
+        // A reused buffer (no allocation once it fits a load), owned by whoever flips the flag; a
+        // concurrent launch just gets a fresh one. No lock is held while the store loads.
+        let ownsBuffer = !launchBufferTaken.exchange(true, ordering: .acquiring)
+        var pending: [PendingLink] = []
+        if ownsBuffer { swap(&pending, &launchBuffer.pointee) }
+        defer {
+            if ownsBuffer {
+                swap(&launchBuffer.pointee, &pending)
+                launchBufferTaken.store(false, ordering: .releasing)
+            }
         }
         pending.removeAll(keepingCapacity: true)
         let skipped = try store.loadPending(into: &pending)
@@ -155,8 +180,7 @@ public final class LinkResolver: Sendable {
                 core.admitBatch(pending, store: store, now: now)
             }
         }
-        launchBuffer.withLock { buffer in swap(&buffer, &pending) }
-        for index in skipped.indices { observer.resolverDecided(.unreadableRecord(skipped[index])) }
+        for index in skipped.indices { report(.unreadableRecord, .unreadableRecord(skipped[index])) }
         if count > 0 { requestDrain() }
         return count
     }
@@ -165,12 +189,10 @@ public final class LinkResolver: Sendable {
     /// as consumed), hands it to the resolver and, if no other thread is draining, decides at once.
     public func capture(_ link: PendingLink) {
         guard process.isAlive else { return }
-        if !store.wasConsumed(link) {
-            do throws(HandoffStoreError) {
-                try store.save(link)
-            } catch {
-                observer.resolverDecided(.storeFailed(link, operation: .save, error: error))
-            }
+        do throws(HandoffStoreError) {
+            _ = try store.saveUnlessConsumed(link)
+        } catch {
+            report(.storeFailed, .storeFailed(link, operation: .save, error: error))
         }
         admit(link)
     }
@@ -180,7 +202,7 @@ public final class LinkResolver: Sendable {
     /// from this thread. Nothing is saved to the store.
     public func captureRejected(_ reason: LinkRejection, source: LinkSource) {
         guard process.isAlive else { return }
-        observer.resolverDecided(.rejected(reason, source: source))
+        report(.rejected, .rejected(reason, source: source))
     }
 
     /// Validates a decoded payload and captures the link, or reports the rejection: the one call a
@@ -218,11 +240,14 @@ public final class LinkResolver: Sendable {
     public func signal(_ event: AppEvent) {
         guard process.isAlive else { return }
         let now = clock.nowNanos()
-        core.withLock { core in
+        let hasWork = core.withLock { core in
             core.pull(from: queue, store: store, now: now)
             core.signal(event, now: now)
+            return core.hasWork
         }
-        requestDrain()
+        // Nothing decided and nothing queued: no drain needed (inputs that arrive later count
+        // themselves).
+        if hasWork { requestDrain() }
     }
 
     /// Re-reads the clock and expires what is due (for simulations that move virtual time while
@@ -230,11 +255,12 @@ public final class LinkResolver: Sendable {
     public func tick() {
         guard process.isAlive else { return }
         let now = clock.nowNanos()
-        core.withLock { core in
+        let hasWork = core.withLock { core in
             core.pull(from: queue, store: store, now: now)
             core.decide(now: now)
+            return core.hasWork
         }
-        requestDrain()
+        if hasWork { requestDrain() }
     }
 
     /// Simulation: kills this resolver's process now. Nothing more is decided or carried out; what
@@ -285,7 +311,7 @@ public final class LinkResolver: Sendable {
                 core.pull(from: queue, store: store, now: now)
                 return core.admitDirectly(link, store: store, now: now)
             }
-            if !admitted { observer.resolverDecided(.queueFull(link)) }
+            if !admitted { report(.queueFull, .queueFull(link)) }
         }
         requestDrain()
     }
@@ -301,17 +327,21 @@ public final class LinkResolver: Sendable {
     /// role back with nothing left behind.
     private func drain() {
         var observed = work.load(ordering: .acquiring)
-        // Filled in place under the lock: one copy of the effect's record on its way out.
-        var next = _Effect()
         while true {
-            while true {
+            var more = true
+            while more {
                 let now = clock.nowNanos()
-                core.withLock { core in
+                // Popped in place into the scratch effect: one copy of the record on its way out.
+                let popped = core.withLock { core in
                     core.pull(from: queue, store: store, now: now)
-                    core.popEffect(into: &next)
+                    let popped = core.popEffect(into: drainScratch)
+                    // When this was the last one (and the queue is empty), carrying it out is all
+                    // that is left: anything that arrives meanwhile counts itself in `work`.
+                    more = core.hasWork
+                    return popped
                 }
-                if case .none = next.decision { break }
-                perform(next)
+                guard popped else { break }
+                perform(drainScratch)
             }
             let remaining = work.subtract(observed, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }
@@ -321,48 +351,55 @@ public final class LinkResolver: Sendable {
 
     /// Carries out one effect (outside the lock). The link is used where it lies in `effect`
     /// (passed on by reference), never bound to a local copy.
-    private func perform(_ effect: borrowing _Effect) {
+    private func perform(_ scratch: UnsafeMutablePointer<_Effect>) {
         guard process.isAlive else { return }
-        switch effect.decision {
+        let effect = UnsafePointer(scratch)
+        switch effect.pointee.decision {
         case .none:
             return
         case .route:
             do throws(HandoffStoreError) {
-                try store.markConsumed(effect.link)
+                try store.markConsumed(effect.pointee.link)
             } catch {
-                observer.resolverDecided(.storeFailed(effect.link, operation: .markConsumed, error: error))
+                report(.storeFailed, .storeFailed(effect.pointee.link, operation: .markConsumed, error: error))
                 return
             }
             guard process.isAlive else {
                 // Killed around the consumed mark: if it landed, the link is lost (crash window);
                 // if not, it is still pending in the store and the next launch routes it.
-                if store.wasConsumed(effect.link) { observer.resolverDecided(.crashWindow(effect.link)) }
+                if store.wasConsumed(effect.pointee.link) { report(.crashWindow, .crashWindow(effect.pointee.link)) }
                 return
             }
-            router.route(effect.link.link, source: effect.link.source)
-            observer.resolverDecided(.routed(effect.link))
+            router.route(effect.pointee.link.link, source: effect.pointee.link.source)
+            report(.routed, .routed(effect.pointee.link))
         case .supersede(_, let newerID):
-            discard(effect.link)
-            observer.resolverDecided(.superseded(effect.link, byID: newerID))
+            discard(effect.pointee.link)
+            report(.superseded, .superseded(effect.pointee.link, byID: newerID))
         case .expire:
-            discard(effect.link)
+            discard(effect.pointee.link)
             let now = clock.nowNanos()
-            let capturedAt = effect.link.capturedAtNanos
+            let capturedAt = effect.pointee.link.capturedAtNanos
             let age = now > capturedAt ? now - capturedAt : 0
-            observer.resolverDecided(.expired(effect.link, ageNanos: age))
+            report(.expired, .expired(effect.pointee.link, ageNanos: age))
         case .ignoreDuplicate(let discardRecord):
-            if discardRecord { discard(effect.link) }
-            observer.resolverDecided(.duplicate(effect.link))
+            if discardRecord { discard(effect.pointee.link) }
+            report(.duplicate, .duplicate(effect.pointee.link))
         case .waitForGate(_, let missing):
-            observer.resolverDecided(.waitingForGate(effect.link, missing: missing))
+            report(.waitingForGate, .waitingForGate(effect.pointee.link, missing: missing))
         }
+    }
+
+    /// Reports a decision of `kind` to the observer, building it only if the observer wants it.
+    @inline(__always)
+    private func report(_ kind: ResolverDecision.Kinds, _ decision: @autoclosure () -> ResolverDecision) {
+        if interests.contains(kind) { observer.resolverDecided(decision()) }
     }
 
     private func discard(_ link: PendingLink) {
         do throws(HandoffStoreError) {
             try store.discard(link)
         } catch {
-            observer.resolverDecided(.storeFailed(link, operation: .discard, error: error))
+            report(.storeFailed, .storeFailed(link, operation: .discard, error: error))
         }
     }
 }

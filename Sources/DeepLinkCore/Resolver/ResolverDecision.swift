@@ -34,3 +34,42 @@ public enum ResolverDecision: Sendable, Equatable {
     /// by the next launch.
     case queueFull(PendingLink)
 }
+
+extension ResolverDecision {
+    /// A set of decision kinds (one per case), for ``ResolverObserver/interests``.
+    ///
+    /// Thread safety: a value type; `Sendable`.
+    public struct Kinds: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt16
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        public static let routed = Kinds(rawValue: 1 << 0)
+        public static let superseded = Kinds(rawValue: 1 << 1)
+        public static let expired = Kinds(rawValue: 1 << 2)
+        public static let duplicate = Kinds(rawValue: 1 << 3)
+        public static let rejected = Kinds(rawValue: 1 << 4)
+        public static let waitingForGate = Kinds(rawValue: 1 << 5)
+        public static let crashWindow = Kinds(rawValue: 1 << 6)
+        public static let storeFailed = Kinds(rawValue: 1 << 7)
+        public static let unreadableRecord = Kinds(rawValue: 1 << 8)
+        public static let queueFull = Kinds(rawValue: 1 << 9)
+        /// Every kind.
+        public static let all = Kinds(rawValue: (1 << 10) - 1)
+    }
+
+    /// This decision's kind.
+    public var kind: Kinds {
+        switch self {
+        case .routed: .routed
+        case .superseded: .superseded
+        case .expired: .expired
+        case .duplicate: .duplicate
+        case .rejected: .rejected
+        case .waitingForGate: .waitingForGate
+        case .crashWindow: .crashWindow
+        case .storeFailed: .storeFailed
+        case .unreadableRecord: .unreadableRecord
+        case .queueFull: .queueFull
+        }
+    }
+}

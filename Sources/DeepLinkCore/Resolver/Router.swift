@@ -20,6 +20,15 @@ public protocol Router: Sendable {
 /// thread. Implementations must therefore be safe to call from any thread.
 public protocol ResolverObserver: Sendable {
     func resolverDecided(_ decision: ResolverDecision)
+
+    /// The kinds of decision this observer wants (default: all). The resolver reads it once, when
+    /// it is created, and does not even build the others: each decision about a link carries a
+    /// copy of its ~560-byte record.
+    var interests: ResolverDecision.Kinds { get }
+}
+
+extension ResolverObserver {
+    public var interests: ResolverDecision.Kinds { .all }
 }
 
 /// An observer that ignores everything.
@@ -28,4 +37,5 @@ public protocol ResolverObserver: Sendable {
 public struct IgnoringResolverObserver: ResolverObserver {
     public init() {}
     public func resolverDecided(_ decision: ResolverDecision) {}
+    public var interests: ResolverDecision.Kinds { [] }
 }

@@ -47,6 +47,8 @@ public struct Journey: Sendable {
 
     /// When tap `slot` happened (the first event's time when there was no such tap).
     public func tapTime(slot: UInt8) -> UInt32 {
+        // Through a span: `events[step]` in a loop copies the whole inline array per iteration.
+        let events = events.span
         for step in 0..<eventCount {
             let event = events[step]
             if event.kind == .tap, event.argument == slot { return event.atSeconds }

@@ -19,8 +19,10 @@ public struct Oracle: Sendable {
     /// What must happen to `journey`.
     public func expect(_ journey: Journey) -> Expectation {
         var model = Model(journey: journey, ttl: ttlSeconds)
+        // Through a span: `journey.events[step]` in a loop copies the inline array per iteration.
+        let events = journey.events.span
         for step in 0..<journey.eventCount {
-            model.apply(journey.events[step], step: step)
+            model.apply(events[step], step: step)
             model.recordGates(step: step)
         }
         return model.conclusion()

@@ -20,8 +20,9 @@ public struct ClipboardStrategy: Strategy {
         var running = false
         var pasted = false
         var clipboard: (link: UInt8, copiedAt: UInt32)?
+        let events = journey.events.span  // no copy of the inline array per step
         for step in 0..<journey.eventCount {
-            let event = journey.events[step]
+            let event = events[step]
             let now = event.atSeconds
             switch event.kind {
             case .tap:

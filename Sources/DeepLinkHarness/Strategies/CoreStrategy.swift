@@ -82,8 +82,8 @@ public struct CoreStrategy: Strategy {
         router.reset(journey: journey, twice: faults.contains(.routeTwice))
         observer.reset()
         // A new install: an empty App Group container, which exists from the first clip write or
-        // the first launch, and no process running yet.
-        resolver.relaunch()
+        // the first launch, and no process running yet. (The resolver is relaunched by the first
+        // launch: nothing reaches it before one.)
         process.restart()
         store.reset()
         var containerExists = false
@@ -93,8 +93,10 @@ public struct CoreStrategy: Strategy {
         let installBegin = UInt64(journey.endSeconds) &+ 1_000_000
         let race = journey.racing ? Self.racingPair(in: journey) : nil
         var step = 0
+        // Through a span: `journey.events[step]` in a loop copies the inline array per iteration.
+        let events = journey.events.span
         while step < journey.eventCount {
-            let event = journey.events[step]
+            let event = events[step]
             let nowNanos = UInt64(event.atSeconds) &* 1_000_000_000
             clock.set(nanos: nowNanos)
             router.step.store(step, ordering: .relaxed)
@@ -195,7 +197,8 @@ public struct CoreStrategy: Strategy {
             }
             step += 1
         }
-        if processRunning { resolver.simulateKill() }
+        // The process ends with the journey (the next journey's first launch relaunches it).
+        process.kill()
         router.copy(into: &observation)
         if observer.crashed.load(ordering: .relaxed) { observation.crashed = true }
     }
@@ -203,8 +206,9 @@ public struct CoreStrategy: Strategy {
     /// The first capture in the journey that is immediately followed by a gate signal.
     static func racingPair(in journey: Journey) -> RacingPair? {
         guard journey.eventCount >= 2 else { return nil }
+        let events = journey.events.span
         for step in 0..<(journey.eventCount - 1) {
-            let capture = journey.events[step]
+            let capture = events[step]
             let isCapture: Bool
             switch capture.kind {
             case .launch, .universalLinkOpen: isCapture = true
@@ -213,7 +217,7 @@ public struct CoreStrategy: Strategy {
                 .sessionRestored, .logout, .kill, .crashArmed, .clockJump, .clipboardCopy:
                 isCapture = false
             }
-            guard isCapture, let signal = signal(for: journey.events[step + 1].kind) else { continue }
+            guard isCapture, let signal = signal(for: events[step + 1].kind) else { continue }
             if case .loggedOut = signal { continue }
             return RacingPair(capture: step, signal: signal)
         }
@@ -384,4 +388,7 @@ final class CrashObserver: ResolverObserver {
         // `if case` without a binding reads only the tag; a `switch` here copied the whole decision.
         if case .crashWindow = decision { crashed.store(true, ordering: .relaxed) }
     }
+
+    /// Only crash windows: the harness counts every other outcome from the router and the oracle.
+    var interests: ResolverDecision.Kinds { .crashWindow }
 }

@@ -26,8 +26,9 @@ public struct FingerprintStrategy: Strategy {
         var running = false
         var matched = false
         var lastTap: UInt32?
+        let events = journey.events.span  // no copy of the inline array per step
         for step in 0..<journey.eventCount {
-            let event = journey.events[step]
+            let event = events[step]
             let now = event.atSeconds
             switch event.kind {
             case .tap:

@@ -39,8 +39,9 @@ public struct NaiveStrategy: Strategy {
             observation.route(link: link, step: step)
         }
 
+        let events = journey.events.span  // no copy of the inline array per step
         for step in 0..<journey.eventCount {
-            let event = journey.events[step]
+            let event = events[step]
             switch event.kind {
             case .clipHandoffWrite:
                 container = journey.link(slot: event.argument & 1)
