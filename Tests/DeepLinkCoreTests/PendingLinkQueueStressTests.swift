@@ -26,6 +26,24 @@ import Glibc
     /// A stuck or lost record fails the test at this deadline instead of hanging CI.
     static let timeLimit: Duration = .seconds(300)
 
+    /// Which dequeue the consumers use.
+    enum DequeueForm: Sendable, CustomTestStringConvertible {
+        /// `tryDequeue()` / `tryDequeueSingleConsumer()`.
+        case returning
+        /// `tryDequeue(into:)` / `tryDequeueSingleConsumer(into:)`.
+        case into
+        /// `tryDequeue { }` / `tryDequeueSingleConsumer { }`, checking the record in its slot.
+        case borrowing
+
+        var testDescription: String {
+            switch self {
+            case .returning: "returning"
+            case .into: "into"
+            case .borrowing: "borrowing"
+            }
+        }
+    }
+
     @Test func manyProducersManyConsumers() throws {
         // Starting just below the wrap, so the positions cross `UInt.max` mid-run.
         let report = try StressRun.run(
@@ -52,6 +70,37 @@ import Glibc
         try report.verify()
     }
 
+    /// The same runs through the copy-into and borrowing dequeues (the payload read happens in a
+    /// different place: straight into the consumer's variable, or inside the consumer's closure
+    /// before the slot is freed).
+    @Test(arguments: [DequeueForm.into, .borrowing])
+    func manyProducersManyConsumersWithoutReturnedCopies(form: DequeueForm) throws {
+        let report = try StressRun.run(
+            producers: 2,
+            consumers: 2,
+            recordCount: Self.recordCount / 4,
+            capacity: 16,
+            startingPosition: UInt.max - UInt(Self.recordCount / 8),
+            singleConsumer: false,
+            form: form
+        )
+        try report.verify()
+    }
+
+    @Test(arguments: [DequeueForm.into, .borrowing])
+    func manyProducersSingleConsumerWithoutReturnedCopies(form: DequeueForm) throws {
+        let report = try StressRun.run(
+            producers: 3,
+            consumers: 1,
+            recordCount: Self.recordCount / 4,
+            capacity: 16,
+            startingPosition: 0,
+            singleConsumer: true,
+            form: form
+        )
+        try report.verify()
+    }
+
     @Test func manyProducersSingleConsumer() throws {
         let report = try StressRun.run(
             producers: 3,
@@ -68,6 +117,8 @@ import Glibc
 /// One stress run: producers on dedicated threads enqueue `producer << 32 | sequence` ids;
 /// consumers on dedicated threads dequeue and check each record against its id.
 private struct StressRun {
+    typealias DequeueForm = PendingLinkQueueStressTests.DequeueForm
+
     /// What one consumer saw.
     struct ConsumerReport: Sendable {
         /// Bit `producer * perProducer + sequence` is set for every record received.
@@ -103,7 +154,8 @@ private struct StressRun {
         recordCount: Int,
         capacity: Int,
         startingPosition: UInt,
-        singleConsumer: Bool
+        singleConsumer: Bool,
+        form: DequeueForm = .returning
     ) throws -> StressRun {
         precondition(!singleConsumer || consumers == 1)
         let perProducer = recordCount / producers
@@ -148,6 +200,7 @@ private struct StressRun {
                         perProducer: perProducer,
                         links: links,
                         singleConsumer: singleConsumer,
+                        form: form,
                         deadline: deadline
                     )
                     shared.consumerFinished(consumer, report: report)
@@ -183,6 +236,7 @@ private struct StressRun {
         perProducer: Int,
         links: [DeepLink],
         singleConsumer: Bool,
+        form: DequeueForm,
         deadline: ContinuousClock.Instant
     ) -> ConsumerReport {
         var report = ConsumerReport(received: [UInt64](repeating: 0, count: (producers * perProducer + 63) / 64))
@@ -218,18 +272,35 @@ private struct StressRun {
             }
         }
 
-        func dequeue() -> PendingLink? {
-            singleConsumer ? queue.tryDequeueSingleConsumer() : queue.tryDequeue()
+        var scratch = Self.record(producer: 0, sequence: 0, link: links[0])
+        /// Dequeues one record and checks it; false when the queue was empty.
+        func dequeueAndCheck() -> Bool {
+            switch (form, singleConsumer) {
+            case (.returning, false):
+                guard let record = queue.tryDequeue() else { return false }
+                check(record)
+            case (.returning, true):
+                guard let record = queue.tryDequeueSingleConsumer() else { return false }
+                check(record)
+            case (.into, false):
+                guard queue.tryDequeue(into: &scratch) else { return false }
+                check(scratch)
+            case (.into, true):
+                guard queue.tryDequeueSingleConsumer(into: &scratch) else { return false }
+                check(scratch)
+            case (.borrowing, false):
+                return queue.tryDequeue { check($0) } != nil
+            case (.borrowing, true):
+                return queue.tryDequeueSingleConsumer { check($0) } != nil
+            }
+            return true
         }
 
         while report.failures.count < 10 {
-            if let record = dequeue() {
-                check(record)
-                continue
-            }
+            if dequeueAndCheck() { continue }
             if shared.allProducersFinished {
                 // Acquired after every producer's last publish: an empty answer now means empty.
-                while report.failures.count < 10, let record = dequeue() { check(record) }
+                while report.failures.count < 10, dequeueAndCheck() {}
                 break
             }
             if ContinuousClock.now > deadline || shared.abort.load(ordering: .relaxed) {

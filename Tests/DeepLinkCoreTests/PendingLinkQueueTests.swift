@@ -4,22 +4,45 @@ import Testing
 
 /// Single-threaded behaviour of `PendingLinkQueue`: order, edges, wrap-around, allocation.
 @Suite struct PendingLinkQueueTests {
-    /// Which dequeue the test exercises; both must behave identically on one thread.
+    /// Which dequeue the test exercises; all must behave identically on one thread.
     enum Consumer: CaseIterable, CustomTestStringConvertible {
         case multi
         case single
+        case multiInto
+        case singleInto
+        case multiBorrowing
+        case singleBorrowing
 
         var testDescription: String {
             switch self {
-            case .multi: "tryDequeue"
-            case .single: "tryDequeueSingleConsumer"
+            case .multi: "tryDequeue()"
+            case .single: "tryDequeueSingleConsumer()"
+            case .multiInto: "tryDequeue(into:)"
+            case .singleInto: "tryDequeueSingleConsumer(into:)"
+            case .multiBorrowing: "tryDequeue { }"
+            case .singleBorrowing: "tryDequeueSingleConsumer { }"
             }
         }
 
+        /// A value no dequeue ever returns: the `into:` forms must leave it alone when empty.
+        static let untouched = PendingLinkQueueTests.record(0xBAD)
+
         func dequeue(_ queue: PendingLinkQueue) -> PendingLink? {
             switch self {
-            case .multi: queue.tryDequeue()
-            case .single: queue.tryDequeueSingleConsumer()
+            case .multi:
+                return queue.tryDequeue()
+            case .single:
+                return queue.tryDequeueSingleConsumer()
+            case .multiInto, .singleInto:
+                var link = Self.untouched
+                let dequeued =
+                    self == .multiInto ? queue.tryDequeue(into: &link) : queue.tryDequeueSingleConsumer(into: &link)
+                if !dequeued { #expect(link == Self.untouched, "an empty dequeue wrote into the link") }
+                return dequeued ? link : nil
+            case .multiBorrowing:
+                return queue.tryDequeue { copy $0 }
+            case .singleBorrowing:
+                return queue.tryDequeueSingleConsumer { copy $0 }
             }
         }
     }
@@ -175,6 +198,41 @@ import Testing
         #expect(queue._quiescentInvariantViolation() == nil)
     }
 
+    /// The borrowing dequeues: `body` sees the oldest link in place, its result comes back, the
+    /// link is removed even when `body` throws, and `body` may enqueue into the same queue.
+    @Test(arguments: [false, true])
+    func borrowingDequeueHandsTheSlotToTheBody(singleConsumer: Bool) throws {
+        struct Refused: Error {}
+        func dequeue<R>(
+            _ queue: PendingLinkQueue,
+            _ body: (borrowing PendingLink) throws(Refused) -> R
+        ) throws(Refused) -> R? {
+            singleConsumer ? try queue.tryDequeueSingleConsumer(body) : try queue.tryDequeue(body)
+        }
+        let queue = PendingLinkQueue(capacity: 2)
+        var calls = 0
+        #expect(try dequeue(queue) { _ in calls += 1 } == nil)
+        #expect(calls == 0)
+        #expect(queue.tryEnqueue(Self.record(1)) == .enqueued)
+        #expect(queue.tryEnqueue(Self.record(2)) == .enqueued)
+        // A throwing body still consumes the link.
+        #expect(throws: Refused.self) {
+            try dequeue(queue) { (_: borrowing PendingLink) throws(Refused) -> Int in throw Refused() }
+        }
+        #expect(queue.approximateCount == 1)
+        // The body may refill the queue: its own slot is still claimed, so with capacity 2 exactly
+        // one more link fits while it runs, and a second one waits for the body to finish.
+        let results = try dequeue(queue) { link in
+            (link.id, queue.tryEnqueue(Self.record(3)), queue.tryEnqueue(Self.record(4)))
+        }
+        #expect(results?.0 == 2)
+        #expect(results?.1 == .enqueued)
+        #expect(results?.2 == .full)
+        #expect(try dequeue(queue) { $0 == Self.record(3) } == true)
+        #expect(try dequeue(queue) { $0.id } == nil)
+        #expect(queue._quiescentInvariantViolation() == nil)
+    }
+
     @Test func bothDequeuesShareOnePosition() throws {
         let queue = PendingLinkQueue(capacity: 4)
         for id in UInt64(0)..<4 {
@@ -185,6 +243,15 @@ import Testing
         #expect(try #require(queue.tryDequeue()).id == 2)
         #expect(try #require(queue.tryDequeueSingleConsumer()).id == 3)
         #expect(queue.tryDequeue() == nil)
+        for id in UInt64(4)..<8 {
+            #expect(queue.tryEnqueue(Self.record(id)) == .enqueued)
+        }
+        var link = Self.record(0)
+        #expect(queue.tryDequeue(into: &link) && link.id == 4)
+        #expect(queue.tryDequeueSingleConsumer(into: &link) && link.id == 5)
+        #expect(queue.tryDequeue { $0.id } == 6)
+        #expect(queue.tryDequeueSingleConsumer { $0.id } == 7)
+        #expect(queue.tryDequeueSingleConsumer { $0.id } == nil)
         #expect(queue._quiescentInvariantViolation() == nil)
     }
 
@@ -243,6 +310,8 @@ import Testing
             _ = queue.tryDequeue()
         }
         var received: UInt64 = 0
+        var scratch = Self.record(0)
+        var emptyAnswers = 0
         // The counter read itself may cost a constant few bytes (debug builds: 112 per pair of
         // reads), so compare against an empty measurement rather than against zero.
         let emptyStart = AllocationCounter.threadAllocatedBytes()
@@ -254,18 +323,26 @@ import Testing
                 _ = queue.tryEnqueue(record)
                 _ = queue.tryEnqueue(record)
                 if let link = queue.tryDequeue() { received &+= link.id }
-                if round % 2 == 0 {
-                    if let link = queue.tryDequeueSingleConsumer() { received &+= link.id }
-                } else {
-                    if let link = queue.tryDequeue() { received &+= link.id }
+                switch round % 6 {
+                case 0: if let link = queue.tryDequeueSingleConsumer() { received &+= link.id }
+                case 1: if let link = queue.tryDequeue() { received &+= link.id }
+                case 2: if queue.tryDequeue(into: &scratch) { received &+= scratch.id }
+                case 3: if queue.tryDequeueSingleConsumer(into: &scratch) { received &+= scratch.id }
+                case 4: received &+= queue.tryDequeue { $0.id } ?? 0
+                default: received &+= queue.tryDequeueSingleConsumer { $0.id } ?? 0
                 }
                 _ = queue.approximateCount
             }
             // Full and empty answers must not allocate either.
             while queue.tryEnqueue(record) == .enqueued {}
             while let link = queue.tryDequeue() { received &+= link.id }
+            emptyAnswers += queue.tryDequeue(into: &scratch) ? 0 : 1
+            emptyAnswers += queue.tryDequeueSingleConsumer(into: &scratch) ? 0 : 1
+            emptyAnswers += queue.tryDequeue { $0.id } == nil ? 1 : 0
+            emptyAnswers += queue.tryDequeueSingleConsumer { $0.id } == nil ? 1 : 0
         }
         let bytes = AllocationCounter.threadAllocatedBytes() &- before
+        #expect(emptyAnswers == 4)
         // 40_000+ operations: a single allocation anywhere in them would show many times over.
         #expect(bytes == counterOverhead)
         #expect(counterOverhead < 1_024)

@@ -43,6 +43,11 @@ public enum EnqueueResult: Sendable, Equatable {
 /// ``tryDequeueSingleConsumer()`` is the same consumer protocol without the compare-exchange,
 /// for when exactly one thread consumes (the resolver).
 ///
+/// Each dequeue comes in three forms: returning the link (`tryDequeue()`), moving it into the
+/// caller's variable (`tryDequeue(into:)`, one copy of the record) and lending it to a closure
+/// while it is still in its slot (`tryDequeue { link in … }`, no copy). The hot operations are
+/// `@inlinable`, so a caller's copy of the record folds into the one copy into or out of a slot.
+///
 /// ## Progress
 ///
 /// Neither side ever blocks or spins on another thread: `tryEnqueue` answers ``EnqueueResult/full``
@@ -57,23 +62,23 @@ public enum EnqueueResult: Sendable, Equatable {
 /// ## Memory
 ///
 /// No heap allocation after `init`: enqueue copies the record into its slot and dequeue moves it
-/// out (both O(size of `PendingLink`)). The allocation is 256 bytes of positions plus
+/// out (both O(size of `PendingLink`)) or lends it in place. The allocation is 256 bytes of positions plus
 /// `capacity` slots of 576 bytes (an 8-byte sequence and the 544-byte record, rounded up to whole
 /// 64-byte lines).
 ///
-/// Thread safety: `Sendable`. ``tryEnqueue(_:)``, ``tryDequeue()`` and ``approximateCount`` may
-/// be called from any number of threads at once. ``tryDequeueSingleConsumer()`` may be used by
-/// only one thread at a time, and never concurrently with ``tryDequeue()`` (debug builds trap
-/// when two threads overlap in it).
+/// Thread safety: `Sendable`. ``tryEnqueue(_:)``, the `tryDequeue` forms and ``approximateCount``
+/// may be called from any number of threads at once. The `tryDequeueSingleConsumer` forms may be
+/// used by only one thread at a time, and never concurrently with a `tryDequeue` form (debug
+/// builds trap when two threads overlap in them).
 ///
-/// - Complexity: `tryEnqueue`, `tryDequeue` and `tryDequeueSingleConsumer` are O(1) plus retries
-///   under contention; `init` is O(capacity).
+/// - Complexity: `tryEnqueue` and the `tryDequeue` forms are O(1) plus retries under contention;
+///   the `tryDequeueSingleConsumer` forms are O(1); `init` is O(capacity).
 public final class PendingLinkQueue: Sendable {
     /// The largest capacity accepted: 2^20 slots (about 600 MB of slots). A pending-link queue
     /// holds links waiting for one app's resolver; more than this is a configuration mistake.
     public static let maximumCapacity = 1 << 20
 
-    let _storage: _Storage
+    @usableFromInline let _storage: _Storage
 
     /// The number of slots, a power of two fixed at creation.
     public var capacity: Int { _storage.capacity }
@@ -128,25 +133,138 @@ public final class PendingLinkQueue: Sendable {
         _checkInvariants()
     }
 
-    /// Appends `link` if a slot is free; never blocks.
+    /// Appends a copy of `link` if a slot is free; never blocks.
+    ///
+    /// The queue copies the record once, from `link` into the claimed slot. (A caller whose record
+    /// sits in a variable it keeps mutating may pay one more copy of its own: the compiler
+    /// materialises the argument before the slot is claimed and cannot move that copy past the
+    /// claim's atomic operations.)
     ///
     /// - Returns: ``EnqueueResult/enqueued``, or ``EnqueueResult/full`` when every slot holds a
     ///   link (or the next slot's previous link is still being moved out by a consumer); then
     ///   `link` was not stored.
-    /// - Complexity: O(1) plus retries when other producers claim positions concurrently.
-    public func tryEnqueue(_ link: PendingLink) -> EnqueueResult {
-        _storage.withUnsafeHandle { handle in
-            guard let claim = handle.claimEnqueuePosition() else { return .full }
-            claim.slot.payload.initialize(to: link)
-            handle.publish(claim)
-            return .enqueued
+    /// - Complexity: O(1) plus retries when other producers claim positions concurrently; one
+    ///   copy of the record.
+    @inlinable
+    public func tryEnqueue(_ link: borrowing PendingLink) -> EnqueueResult {
+        // By address: a closure capturing the record would copy it into the closure's context
+        // first (a borrowed parameter cannot be captured at all).
+        withUnsafePointer(to: link) { source in
+            _storage.withUnsafeHandle { handle in
+                guard let claim = handle.claimEnqueuePosition() else { return .full }
+                claim.slot.payload.initialize(from: source, count: 1)
+                handle.publish(claim)
+                return .enqueued
+            }
         }
     }
+
+    // MARK: Dequeue into caller storage
+
+    /// Moves the oldest link into `link` and returns `true`, or returns `false` (leaving `link`
+    /// unchanged) when the queue is empty; never blocks. Any number of threads may call it at once.
+    ///
+    /// The record is copied once, from its slot straight into `link`; a consumer that reuses one
+    /// variable across calls pays nothing else per link.
+    ///
+    /// - Complexity: O(1) plus retries when other consumers claim positions concurrently; one
+    ///   copy of the record.
+    @inlinable
+    public func tryDequeue(into link: inout PendingLink) -> Bool {
+        _storage.withUnsafeHandle { handle in
+            guard let claim = handle.claimDequeuePosition() else { return false }
+            // The slot is freed only after the payload has been moved into `link`.
+            defer { handle.free(claim) }
+            Self._move(from: claim.slot.payload, into: &link)
+            return true
+        }
+    }
+
+    /// Moves the oldest link into `link` and returns `true`, or returns `false` (leaving `link`
+    /// unchanged) when the queue is empty, without a compare-exchange; never blocks.
+    ///
+    /// Thread safety: as ``tryDequeueSingleConsumer()``: one consuming thread at a time, never
+    /// concurrently with the multi-consumer dequeues; producers may run concurrently. Debug builds
+    /// trap when two single-consumer calls overlap.
+    ///
+    /// - Complexity: O(1); one copy of the record.
+    @inlinable
+    public func tryDequeueSingleConsumer(into link: inout PendingLink) -> Bool {
+        _storage.withUnsafeHandle { handle in
+            #if DEBUG
+            handle.enterSingleConsumer()
+            defer { handle.leaveSingleConsumer() }
+            #endif
+            guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return false }
+            defer { handle.free(claim) }
+            Self._move(from: claim.slot.payload, into: &link)
+            return true
+        }
+    }
+
+    // MARK: Dequeue by borrowing the slot
+
+    /// Removes the oldest link, calls `body` with a borrow of it (still in its slot, not copied)
+    /// and returns what `body` returns; returns `nil` without calling `body` when the queue is
+    /// empty. Any number of threads may call it at once.
+    ///
+    /// The link is removed whether or not `body` throws. While `body` runs the slot stays claimed:
+    /// other consumers carry on with later links, but a producer one lap ahead (`capacity`
+    /// enqueues later) reports ``EnqueueResult/full`` until `body` returns, so keep `body` short.
+    /// `body` may enqueue into this queue.
+    ///
+    /// - Complexity: O(1) plus retries when other consumers claim positions concurrently, plus
+    ///   `body`; no copy of the record.
+    @inlinable
+    public func tryDequeue<Result: ~Copyable, Failure: Error>(
+        _ body: (borrowing PendingLink) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        try _storage.withUnsafeHandle { handle throws(Failure) -> Result? in
+            guard let claim = handle.claimDequeuePosition() else { return nil }
+            // The slot is freed only after `body` is done with the payload.
+            defer { handle.free(claim) }
+            return try Self._consume(claim.slot.payload, body)
+        }
+    }
+
+    /// Removes the oldest link, calls `body` with a borrow of it (still in its slot, not copied)
+    /// and returns what `body` returns, without a compare-exchange; returns `nil` without calling
+    /// `body` when the queue is empty.
+    ///
+    /// The link is removed whether or not `body` throws. While `body` runs the slot stays claimed,
+    /// so a producer one lap ahead reports ``EnqueueResult/full`` until `body` returns. `body` may
+    /// enqueue into this queue but must not dequeue from it.
+    ///
+    /// Thread safety: as ``tryDequeueSingleConsumer()``: one consuming thread at a time, never
+    /// concurrently with the multi-consumer dequeues; producers may run concurrently. Debug builds
+    /// trap when two single-consumer calls overlap (including a dequeue from inside `body`).
+    ///
+    /// - Complexity: O(1) plus `body`; no copy of the record.
+    @inlinable
+    public func tryDequeueSingleConsumer<Result: ~Copyable, Failure: Error>(
+        _ body: (borrowing PendingLink) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        try _storage.withUnsafeHandle { handle throws(Failure) -> Result? in
+            #if DEBUG
+            handle.enterSingleConsumer()
+            defer { handle.leaveSingleConsumer() }
+            #endif
+            guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return nil }
+            defer { handle.free(claim) }
+            return try Self._consume(claim.slot.payload, body)
+        }
+    }
+
+    // MARK: Dequeue returning the link
 
     /// Removes and returns the oldest link, or `nil` when the queue is empty; never blocks. Any
     /// number of threads may call it at once.
     ///
+    /// A consumer that dequeues many links is cheaper with ``tryDequeue(into:)`` (one copy per
+    /// link into a reused variable) or ``tryDequeue(_:)`` (no copy).
+    ///
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently.
+    @inlinable
     public func tryDequeue() -> PendingLink? {
         _storage.withUnsafeHandle { handle -> PendingLink? in
             guard let claim = handle.claimDequeuePosition() else { return nil }
@@ -159,22 +277,41 @@ public final class PendingLinkQueue: Sendable {
     /// Removes and returns the oldest link, or `nil` when the queue is empty, without a
     /// compare-exchange; never blocks.
     ///
-    /// Only one thread may consume through this method at a time, and ``tryDequeue()`` must not
-    /// run concurrently with it (the head position is written with a plain store). Producers may
-    /// run concurrently as usual. Debug builds trap when two calls overlap.
+    /// Only one thread may consume through the single-consumer methods at a time, and the
+    /// multi-consumer dequeues (``tryDequeue()`` and its variants) must not run concurrently with
+    /// them (the head position is written with a plain store). Producers may run concurrently as
+    /// usual. Debug builds trap when two calls overlap.
     ///
     /// - Complexity: O(1).
+    @inlinable
     public func tryDequeueSingleConsumer() -> PendingLink? {
         _storage.withUnsafeHandle { handle -> PendingLink? in
             #if DEBUG
-            let wasConsuming = handle.singleConsumerGuard.pointee.exchange(true, ordering: .acquiring)
-            precondition(!wasConsuming, "PendingLinkQueue.tryDequeueSingleConsumer called from two threads at once")
-            defer { handle.singleConsumerGuard.pointee.store(false, ordering: .releasing) }
+            handle.enterSingleConsumer()
+            defer { handle.leaveSingleConsumer() }
             #endif
             guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return nil }
             defer { handle.free(claim) }
             return claim.slot.payload.move()
         }
+    }
+
+    /// Moves the initialized record at `payload` into `link`, leaving `payload` uninitialized: one
+    /// copy, with no temporary in between.
+    @inlinable @inline(__always)
+    static func _move(from payload: UnsafeMutablePointer<PendingLink>, into link: inout PendingLink) {
+        withUnsafeMutablePointer(to: &link) { $0.moveUpdate(from: payload, count: 1) }
+    }
+
+    /// Calls `body` with a borrow of the record at `payload`, then ends the record's lifetime
+    /// there (whether or not `body` throws), leaving `payload` uninitialized.
+    @inlinable @inline(__always)
+    static func _consume<Result: ~Copyable, Failure: Error>(
+        _ payload: UnsafeMutablePointer<PendingLink>,
+        _ body: (borrowing PendingLink) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        defer { payload.deinitialize(count: 1) }
+        return try body(payload.pointee)
     }
 
     /// The number of links in the queue at some recent moment, in `0...capacity`. Exact when no
