@@ -21,6 +21,15 @@ internal struct _ReducedLink {
 
 extension LinkValidator {
     internal func _validate(_ payload: UnsafeRawBufferPointer) -> Result<DeepLink, LinkRejection> {
+        switch _check(payload) {
+        case .success(let reduced): .success(DeepLink(_reduced: reduced, of: payload))
+        case .failure(let rejection): .failure(rejection)
+        }
+    }
+
+    /// Every rule, without building the link: where the canonical link lies in `payload`, or the
+    /// first rejection by precedence.
+    internal func _check(_ payload: UnsafeRawBufferPointer) -> Result<_ReducedLink, LinkRejection> {
         guard !payload.isEmpty else { return .failure(.empty) }
         if let rejection = Self._contentRejection(payload) { return .failure(rejection) }
         let reduced: _ReducedLink
@@ -39,7 +48,7 @@ extension LinkValidator {
         if let routes = _routes, !Self._matchesRoute(payload, reduced, pathEnd: pathEnd, routes: routes) {
             return .failure(.unknownRoute)
         }
-        return .success(DeepLink(_reduced: reduced, of: payload))
+        return .success(reduced)
     }
 
     // MARK: - Content: UTF-8, control characters, backslashes
@@ -332,6 +341,14 @@ extension DeepLink {
     /// including that it fits.
     internal init(_reduced reduced: _ReducedLink, of payload: UnsafeRawBufferPointer) {
         self._storage = InlineArray(repeating: 0)
+        self._count = 0
+        self._pathCount = 0
+        _assign(reduced, of: payload)
+    }
+
+    /// Overwrites this link, in place, with the reduced link of `payload`. Bytes past the new count
+    /// keep what was there (nothing reads them: equality and hashing use the first `utf8Count`).
+    internal mutating func _assign(_ reduced: _ReducedLink, of payload: UnsafeRawBufferPointer) {
         self._count = UInt16(reduced.utf8Count)
         self._pathCount = UInt16(reduced.utf8Count)
         var pathCount = reduced.utf8Count

@@ -85,6 +85,21 @@ public struct LinkValidator: Sendable {
         _validate(decodedPayload)
     }
 
+    /// ``validate(_:)`` writing the canonical link into `link`, in place: a ~512-byte link passed
+    /// back through a `Result` is copied at every step. On rejection `link` is left unchanged.
+    ///
+    /// - Returns: `nil` when `link` now holds the canonical link, or the rejection.
+    /// - Complexity: O(n) in the payload length (plus the host and route tables), no allocation.
+    public func validate(_ decodedPayload: UnsafeRawBufferPointer, into link: inout DeepLink) -> LinkRejection? {
+        switch _check(decodedPayload) {
+        case .success(let reduced):
+            link._assign(reduced, of: decodedPayload)
+            return nil
+        case .failure(let rejection):
+            return rejection
+        }
+    }
+
     /// Validates a decoded payload given as a `String` (always valid UTF-8, so never
     /// ``LinkRejection/invalidUTF8``). Allocates only if the string is not stored contiguously.
     public func validate(_ payload: String) -> Result<DeepLink, LinkRejection> {

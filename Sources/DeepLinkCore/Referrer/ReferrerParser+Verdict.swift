@@ -33,4 +33,32 @@ extension ReferrerParser {
             }
         }
     }
+
+    /// ``verdict(for:validator:)`` writing a validated link into `link`, in place (left unchanged
+    /// for every other outcome): no ~512-byte link travels back through the verdict.
+    ///
+    /// - Complexity: O(n) in `input.count`; no heap allocation by the parser.
+    public func verdict(
+        for input: UnsafeRawBufferPointer,
+        validator: LinkValidator,
+        into link: inout DeepLink
+    ) -> ReferrerOutcome {
+        let result = withReferrer(in: input) { parsed -> ReferrerOutcome in
+            guard let payload = parsed.payload else {
+                switch parsed.placeholder {
+                case .organic: return .organic
+                case .notSet: return .notSet
+                case nil: return .noPayload
+                }
+            }
+            return payload.withDecodedValue { decoded in
+                if let rejection = validator.validate(decoded, into: &link) { return .rejected(rejection) }
+                return .link
+            }
+        }
+        switch result {
+        case .success(let outcome): return outcome
+        case .failure(let error): return .error(error)
+        }
+    }
 }

@@ -46,3 +46,17 @@ public enum ReferrerVerdict: Sendable, Equatable {
         }
     }
 }
+
+/// A ``ReferrerVerdict`` whose link was written into caller storage
+/// (``ReferrerParser/verdict(for:validator:into:)``) instead of carried in the value.
+///
+/// Thread safety: a value type; `Sendable`.
+public enum ReferrerOutcome: Sendable, Equatable {
+    /// The payload decoded and validated into the caller's link.
+    case link
+    case organic
+    case notSet
+    case noPayload
+    case rejected(LinkRejection)
+    case error(ReferrerError)
+}

@@ -33,11 +33,19 @@ extension LinkResolver {
         /// so the queue has one consumer at a time.
         mutating func pull(from queue: PendingLinkQueue, store: any HandoffStore, now: UInt64) {
             while canAdmit {
-                guard let link = queue.tryDequeueSingleConsumer() else {
+                // The count first: even an empty dequeue moves a record-sized optional around. A
+                // stale zero only defers a link whose producer is about to request a drain anyway
+                // (its `work` increment, after its publish, makes the next pull see it).
+                // Staged straight from its queue slot (a borrow): no copy of the record on the way.
+                let staged =
+                    queue.approximateCount > 0
+                    && queue.tryDequeueSingleConsumer { link in
+                        stage(link, consumedBefore: store.wasConsumed(link))
+                    } != nil
+                guard staged else {
                     pullBlocked = false
                     return
                 }
-                _ = push(machine.stage(link, consumedBefore: store.wasConsumed(link)))
                 decide(now: now)
             }
             pullBlocked = true
@@ -50,7 +58,7 @@ extension LinkResolver {
         /// Feeds `link` straight to the machine (queue full). Returns false when there is no room.
         mutating func admitDirectly(_ link: PendingLink, store: any HandoffStore, now: UInt64) -> Bool {
             guard canAdmit else { return false }
-            _ = push(machine.stage(link, consumedBefore: store.wasConsumed(link)))
+            stage(link, consumedBefore: store.wasConsumed(link))
             decide(now: now)
             return true
         }
@@ -64,8 +72,10 @@ extension LinkResolver {
             // each pending link into one terminal action with at most one waiting notice between.
             reserveOutbox(free: 2 * (links.count + machine.pendingCapacity) + 2)
             // An index loop: `for link in links` allocates an iterator per call in debug builds.
-            for index in links.indices {
-                _ = push(machine.stage(links[index], consumedBefore: store.wasConsumed(links[index])))
+            links.withUnsafeBufferPointer { links in
+                for index in links.indices {
+                    stage(links[index], consumedBefore: store.wasConsumed(links[index]))
+                }
             }
             decide(now: now)
         }
@@ -83,8 +93,8 @@ extension LinkResolver {
                 switch decision {
                 case .none:
                     return
-                case .ignoreDuplicate:
-                    preconditionFailure("nextDecision never reports a capture's duplicate")
+                case .ignoreDuplicate, .supersedeIncoming:
+                    preconditionFailure("nextDecision never reports a staging outcome")
                 case .route(let slot), .supersede(let slot, _), .expire(let slot), .waitForGate(let slot, _):
                     let index = reserveEntry(terminal: decision.isTerminal)
                     outbox[index].decision = decision
@@ -129,26 +139,24 @@ extension LinkResolver {
             pullBlocked = false
         }
 
-        /// Appends a capture's own outcome (a duplicate, or a supersede of a full set) to the
-        /// outbox; false (and nothing appended) for `.none`. Rare: these carry their link in the
-        /// action, so they cost a few record copies.
-        private mutating func push(_ action: ResolverStateMachine.Action) -> Bool {
-            switch action {
+        /// Stages `link` in the machine and queues the capture's own outcome, if any (a duplicate,
+        /// or a supersede when the pending set is full).
+        private mutating func stage(_ link: PendingLink, consumedBefore: Bool) {
+            let decision = machine.stageDecision(link, consumedBefore: consumedBefore)
+            switch decision {
             case .none:
-                return false
-            case .ignoreDuplicate(let link, let discardRecord):
+                return
+            case .ignoreDuplicate, .supersedeIncoming:
                 let index = reserveEntry(terminal: true)
-                outbox[index].decision = .ignoreDuplicate(discardRecord: discardRecord)
+                outbox[index].decision = decision
                 outbox[index].link = link
-            case .supersede(let link, let newerID):
+            case .supersede(let slot, _):
                 let index = reserveEntry(terminal: true)
-                outbox[index].decision = .supersede(slot: -1, byID: newerID)
-                outbox[index].link = link
+                outbox[index].decision = decision
+                machine.record(at: slot, into: &outbox[index].link)
             case .route, .expire, .waitForGate:
-                // `stage` never decides these; they come from `decide(now:)`.
-                preconditionFailure("stage returned \(action)")
+                preconditionFailure("staging never routes, expires or waits")
             }
-            return true
         }
 
         /// The index of a new outbox entry for an effect (a waiting notice right after another one

@@ -372,7 +372,7 @@ public final class LinkResolver: Sendable {
             }
             router.route(effect.pointee.link.link, source: effect.pointee.link.source)
             report(.routed, .routed(effect.pointee.link))
-        case .supersede(_, let newerID):
+        case .supersede(_, let newerID), .supersedeIncoming(let newerID):
             discard(effect.pointee.link)
             report(.superseded, .superseded(effect.pointee.link, byID: newerID))
         case .expire:

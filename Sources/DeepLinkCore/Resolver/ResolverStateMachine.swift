@@ -64,13 +64,15 @@ public struct ResolverStateMachine: Sendable {
         case supersede(slot: Int, byID: UInt64)
         case expire(slot: Int)
         case waitForGate(slot: Int, missing: GateEvents)
-        /// Only from a capture (the resolver's own record of ``Action/ignoreDuplicate(_:discardRecord:)``).
+        /// Only from staging: the incoming link is a duplicate.
         case ignoreDuplicate(discardRecord: Bool)
+        /// Only from staging: the incoming link is older than every link of the full pending set.
+        case supersedeIncoming(byID: UInt64)
 
         /// Whether the link leaves the pending set with it (every case but a waiting notice).
         var isTerminal: Bool {
             switch self {
-            case .route, .supersede, .expire, .ignoreDuplicate: true
+            case .route, .supersede, .expire, .ignoreDuplicate, .supersedeIncoming: true
             case .none, .waitForGate: false
             }
         }
@@ -147,7 +149,8 @@ public struct ResolverStateMachine: Sendable {
         self.policy = policy
         self.timeToLiveNanos = timeToLiveNanos
         self.slots = Array(repeating: Slot(), count: max(1, pendingCapacity))
-        self.links = Array(repeating: nil, count: max(1, pendingCapacity))
+        // One more than the slots: the spare parks a link pushed out of a full set.
+        self.links = Array(repeating: nil, count: max(1, pendingCapacity) + 1)
         self.pendingCount = 0
         self.routed = Array(repeating: nil, count: max(1, routedMemory))
     }
@@ -196,6 +199,20 @@ public struct ResolverStateMachine: Sendable {
     /// the batch is decided as one step, so a gate that opens meanwhile sees all of it and routes
     /// only the newest (latest wins), never an older link that happened to be staged first.
     public mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
+        switch stageDecision(link, consumedBefore: consumedBefore) {
+        case .none: .none
+        case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
+        case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
+        case .supersede(let slot, let newerID): .supersede(links[slot]!, byID: newerID)
+        case .route, .expire, .waitForGate: preconditionFailure("staging never routes, expires or waits")
+        }
+    }
+
+    /// ``stage(_:consumedBefore:)`` naming links instead of carrying copies: `.none` (staged),
+    /// ``Decision/ignoreDuplicate(discardRecord:)`` or ``Decision/supersedeIncoming(byID:)`` about
+    /// `link` itself, or ``Decision/supersede(slot:byID:)`` of the pending link it pushed out of a
+    /// full set, parked in the spare slot (see ``record(at:into:)``).
+    mutating func stageDecision(_ link: PendingLink, consumedBefore: Bool) -> Decision {
         switch state {
         case .killed:
             return .none
@@ -203,11 +220,17 @@ public struct ResolverStateMachine: Sendable {
             break
         }
         defer { _checkInvariants() }
-        if consumedBefore || wasRouted(link) {
-            return .ignoreDuplicate(link, discardRecord: true)
+        // The fields, once: each use of `link` in a call may copy the whole record.
+        let id = link.id
+        let source = link.source
+        let timestamp = link.installBeginTimestamp
+        if consumedBefore || wasRouted(id: id, source: source, installBeginTimestamp: timestamp) {
+            return .ignoreDuplicate(discardRecord: true)
         }
-        for index in slots.indices where slots[index].occupied && Self.isDuplicate(link, of: slots[index]) {
-            return .ignoreDuplicate(link, discardRecord: slots[index].id != link.id)
+        for index in slots.indices where slots[index].occupied {
+            if Self.isDuplicate(id: id, source: source, installBeginTimestamp: timestamp, of: slots[index]) {
+                return .ignoreDuplicate(discardRecord: slots[index].id != id)
+            }
         }
         arrivals &+= 1
         let slot = Slot(link, requires: policy.requirements(for: link.link), arrival: arrivals)
@@ -220,12 +243,13 @@ public struct ResolverStateMachine: Sendable {
         // Full: the oldest of the pending links and the new one loses.
         let oldest = indexOfOldest()!
         if Self.isNewer(slots[oldest], than: slot) {
-            return .supersede(link, byID: slots[indexOfNewest()!].id)
+            return .supersedeIncoming(byID: slots[indexOfNewest()!].id)
         }
-        let victim = links[oldest]!
+        let spare = links.count - 1
+        links.swapAt(oldest, spare)
         slots[oldest] = slot
         links[oldest] = link
-        return .supersede(victim, byID: link.id)
+        return .supersede(slot: spare, byID: id)
     }
 
     /// The app signalled `event`.
@@ -308,7 +332,7 @@ public struct ResolverStateMachine: Sendable {
         case .supersede(let slot, let newerID): .supersede(links[slot]!, byID: newerID)
         case .expire(let slot): .expire(links[slot]!)
         case .waitForGate(let slot, let missing): .waitForGate(links[slot]!, missing: missing)
-        case .ignoreDuplicate: preconditionFailure("nextDecision never reports a capture's duplicate")
+        case .ignoreDuplicate, .supersedeIncoming: preconditionFailure("nextDecision never reports a staging outcome")
         }
     }
 
@@ -369,10 +393,6 @@ public struct ResolverStateMachine: Sendable {
     // MARK: - Internals
 
     /// Same capture: same id, or both from the referrer with the same install-begin timestamp.
-    private static func isDuplicate(_ link: PendingLink, of other: Slot) -> Bool {
-        isDuplicate(id: link.id, source: link.source, installBeginTimestamp: link.installBeginTimestamp, of: other)
-    }
-
     private static func isDuplicate(
         id: UInt64,
         source: LinkSource,
@@ -390,15 +410,12 @@ public struct ResolverStateMachine: Sendable {
         pendingCount -= 1
     }
 
-    private func wasRouted(_ link: PendingLink) -> Bool {
+    private func wasRouted(id: UInt64, source: LinkSource, installBeginTimestamp: UInt64) -> Bool {
         for index in routed.indices {
             guard let entry = routed[index] else { continue }
-            if entry.id == link.id { return true }
-            if link.source == .installReferrer, link.installBeginTimestamp != 0,
-                entry.installBeginTimestamp == link.installBeginTimestamp
-            {
-                return true
-            }
+            if entry.id == id { return true }
+            let sameInstall = installBeginTimestamp != 0 && entry.installBeginTimestamp == installBeginTimestamp
+            if source == .installReferrer, sameInstall { return true }
         }
         return false
     }

@@ -47,6 +47,9 @@ public struct CoreStrategy: Strategy {
     let store: InMemoryHandoffStore
     let resolver: LinkResolver
     var partner: RacePartner?
+    /// The record each capture is built in, in place: the validator and the referrer parser write
+    /// its link, the capture fills in the rest (a link returned by value is copied at every step).
+    var scratch = PendingLink(link: DeepLink(validated: "/")!, source: .appClip, capturedAtNanos: 0, id: 0)
 
     public init(context: StrategyContext, faults: Faults = []) {
         self.configuration = LinkResolver.Configuration(
@@ -103,11 +106,13 @@ public struct CoreStrategy: Strategy {
             switch event.kind {
             case .clipHandoffWrite:
                 let slot = event.argument & 1
-                if let link = validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
+                if validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
                     containerExists = true
-                    try? store.save(
-                        PendingLink(link: link, source: .appClip, capturedAtNanos: nowNanos, id: 1 + UInt64(slot))
-                    )
+                    scratch.source = .appClip
+                    scratch.capturedAtNanos = nowNanos
+                    scratch.id = 1 + UInt64(slot)
+                    scratch.installBeginTimestamp = 0
+                    try? store.save(scratch)
                 }
             case .launch:
                 // The previous process (if any) dies; the next one finds what the container kept.
@@ -132,49 +137,41 @@ public struct CoreStrategy: Strategy {
             case .referrerFetch, .referrerRetry:
                 guard processRunning, event.referrerResult.delivered else { break }
                 let current = resolver
-                guard
-                    let link = parseReferrer(
-                        journey.latestLink,
-                        observation: &observation,
-                        metrics: &metrics
-                    )
-                else { break }
+                guard parseReferrer(journey.latestLink, observation: &observation, metrics: &metrics) else { break }
                 deliveries &+= 1
                 let slot: UInt8 = journey.linkCount >= 2 ? 1 : 0
-                let pending = PendingLink(
-                    link: link,
-                    source: .installReferrer,
-                    capturedAtNanos: UInt64(journey.tapTime(slot: slot)) &* 1_000_000_000,
-                    id: 100 &+ deliveries,
-                    installBeginTimestamp: installBegin
-                )
+                scratch.source = .installReferrer
+                scratch.capturedAtNanos = UInt64(journey.tapTime(slot: slot)) &* 1_000_000_000
+                scratch.id = 100 &+ deliveries
+                scratch.installBeginTimestamp = installBegin
                 if let race, race.capture == step {
+                    let pending = scratch
                     deliver(race, resolver: current, journey: journey, capture: { current.capture(pending) })
                     step += 2
                     continue
                 }
                 let start = Runner.monotonicNanos()
-                current.capture(pending)
+                current.capture(scratch)
                 metrics.enqueue.record(Runner.monotonicNanos() &- start)
             case .universalLinkOpen:
                 guard processRunning else { break }
                 let current = resolver
                 let slot = event.argument & 1
-                guard let link = validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics)
-                else { break }
-                let pending = PendingLink(
-                    link: link,
-                    source: .universalLink,
-                    capturedAtNanos: nowNanos,
-                    id: 200 + UInt64(slot)
-                )
+                guard validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) else {
+                    break
+                }
+                scratch.source = .universalLink
+                scratch.capturedAtNanos = nowNanos
+                scratch.id = 200 + UInt64(slot)
+                scratch.installBeginTimestamp = 0
                 if let race, race.capture == step {
+                    let pending = scratch
                     deliver(race, resolver: current, journey: journey, capture: { current.capture(pending) })
                     step += 2
                     continue
                 }
                 let start = Runner.monotonicNanos()
-                current.capture(pending)
+                current.capture(scratch)
                 metrics.enqueue.record(Runner.monotonicNanos() &- start)
             case .appReady, .loginSucceeded, .sessionRestored, .logout:
                 guard processRunning, let signal = Self.signal(for: event.kind) else { break }
@@ -253,43 +250,44 @@ public struct CoreStrategy: Strategy {
         }
     }
 
-    /// Validates a clip or universal-link URL; a rejection is noted.
-    func validate(
+    /// Validates a clip or universal-link URL into `scratch.link`; a rejection is noted.
+    /// Returns whether the link is valid.
+    mutating func validate(
         url id: UInt8,
         observation: inout StrategyObservation,
         metrics: inout OperationHistograms
-    ) -> DeepLink? {
+    ) -> Bool {
         let start = Runner.monotonicNanos()
-        let result = CoreStrategy.urlBytes[Int(id)].withUnsafeBytes { validator.validate($0) }
-        metrics.validate.record(Runner.monotonicNanos() &- start)
-        switch result {
-        case .success(let link): return link
-        case .failure(let rejection):
-            observation.rejection = RejectionReason.allCases.first { $0.name == rejection.name }
-            return nil
+        let rejection = CoreStrategy.urlBytes[Int(id)].withUnsafeBytes {
+            validator.validate($0, into: &scratch.link)
         }
+        metrics.validate.record(Runner.monotonicNanos() &- start)
+        guard let rejection else { return true }
+        observation.rejection = RejectionReason.allCases.first { $0.name == rejection.name }
+        return false
     }
 
-    /// Parses and validates a referrer; placeholders and rejections are noted.
-    func parseReferrer(
+    /// Parses and validates a referrer into `scratch.link`; placeholders and rejections are noted.
+    /// Returns whether it carried a valid link.
+    mutating func parseReferrer(
         _ id: UInt8,
         observation: inout StrategyObservation,
         metrics: inout OperationHistograms
-    ) -> DeepLink? {
+    ) -> Bool {
         let start = Runner.monotonicNanos()
-        let verdict = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes {
-            parser.verdict(for: $0, validator: validator)
+        let outcome = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes {
+            parser.verdict(for: $0, validator: validator, into: &scratch.link)
         }
         metrics.parse.record(Runner.monotonicNanos() &- start)
-        switch verdict {
-        case .link(let link): return link
-        case .organic, .notSet, .noPayload: return nil
+        switch outcome {
+        case .link: return true
+        case .organic, .notSet, .noPayload: return false
         case .rejected(let rejection):
             observation.rejection = RejectionReason.allCases.first { $0.name == rejection.name }
-            return nil
+            return false
         case .error:
             observation.rejection = .malformedReferrer
-            return nil
+            return false
         }
     }
 
