@@ -140,4 +140,28 @@ import Testing
         }
         #expect(bytes == 0)
     }
+
+    @Test func saveUnlessConsumedSkipsConsumedLinksAndMatchesTheDefault() throws {
+        /// The protocol's default (two calls) over the same store type, for comparison.
+        struct TwoStep: HandoffStore {
+            let store: InMemoryHandoffStore
+            func save(_ link: PendingLink) throws(HandoffStoreError) { try store.save(link) }
+            func loadPending() throws(HandoffStoreError) -> HandoffLoad { try store.loadPending() }
+            func markConsumed(_ link: PendingLink) throws(HandoffStoreError) { try store.markConsumed(link) }
+            func wasConsumed(_ link: PendingLink) -> Bool { store.wasConsumed(link) }
+            func discard(_ link: PendingLink) throws(HandoffStoreError) { try store.discard(link) }
+        }
+        let referrer = F.link("/product/1", id: 1, source: .installReferrer, installBegin: 77)
+        let redelivery = F.link("/product/1", id: 2, source: .installReferrer, installBegin: 77)
+        let other = F.link("/product/2", id: 3)
+        let stores: [any HandoffStore] = [InMemoryHandoffStore(), TwoStep(store: InMemoryHandoffStore())]
+        for store in stores {
+            #expect(try store.saveUnlessConsumed(referrer))
+            try store.markConsumed(referrer)
+            #expect(try !store.saveUnlessConsumed(referrer))
+            #expect(try !store.saveUnlessConsumed(redelivery), "same install-begin timestamp")
+            #expect(try store.saveUnlessConsumed(other))
+            #expect(try store.loadPending().pending == [other])
+        }
+    }
 }

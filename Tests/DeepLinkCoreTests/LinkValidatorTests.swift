@@ -17,14 +17,38 @@ import Testing
         let fromString = validator.validate(payload)
         let fromBytes = Array(payload.utf8).withUnsafeBytes { validator.validate($0) }
         #expect(fromString == fromBytes, "string and byte entry points disagree on \(payload.debugDescription)")
+        expectInPlaceAgrees(payload, with: fromBytes, validator)
         guard case .failure(let reason) = fromString else { return nil }
         return reason
     }
 
     /// The canonical link for an accepted `payload`, or `nil` when it was rejected.
     func accepted(_ payload: String, _ validator: LinkValidator = LinkValidator()) -> String? {
-        guard case .success(let link) = validator.validate(payload) else { return nil }
+        let result = validator.validate(payload)
+        expectInPlaceAgrees(payload, with: result, validator)
+        guard case .success(let link) = result else { return nil }
         return link.string
+    }
+
+    /// `validate(_:into:)` writes the same link (over a longer one, so stale bytes would show) or
+    /// returns the same rejection, leaving the link untouched.
+    func expectInPlaceAgrees(
+        _ payload: String,
+        with result: Result<DeepLink, LinkRejection>,
+        _ validator: LinkValidator
+    ) {
+        let before = DeepLink(validated: "/a-much-longer-link-than-most/that/was-there-before?with=query")!
+        var link = before
+        let rejection = Array(payload.utf8).withUnsafeBytes { validator.validate($0, into: &link) }
+        switch result {
+        case .success(let expected):
+            #expect(rejection == nil)
+            #expect(link == expected && link.string == expected.string && link.path == expected.path)
+            #expect(link.hashValue == expected.hashValue)
+        case .failure(let reason):
+            #expect(rejection == reason)
+            #expect(link == before)
+        }
     }
 
     // MARK: - One test per reason

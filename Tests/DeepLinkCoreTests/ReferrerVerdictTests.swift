@@ -135,4 +135,55 @@ import Testing
         #expect(bytes == 0, "\(bytes) bytes over \(parses) verdicts")
         #expect(links > 0)
     }
+
+    /// The in-place form agrees with the value form on every corpus referrer and on random bytes,
+    /// writes the link only for `.link`, and allocates nothing.
+    @Test func inPlaceVerdictsAgreeWithVerdictValues() {
+        var random = SplitMix64(seed: 7)
+        var inputs = realisticReferrerCorpus
+        for _ in 0..<2_000 {
+            let count = Int(random.next() % 80)
+            inputs.append((0..<count).map { _ in Array("%=&+/.2Fdeplink?".utf8)[Int(random.next() % 16)] })
+        }
+        let untouched = DeepLink(validated: "/untouched")!
+        for input in inputs {
+            let value = input.withUnsafeBytes { parser.verdict(for: $0, validator: validator) }
+            var link = untouched
+            let outcome = input.withUnsafeBytes { parser.verdict(for: $0, validator: validator, into: &link) }
+            switch value {
+            case .link(let expected):
+                #expect(outcome == .link)
+                #expect(link == expected)
+            case .organic: #expect(outcome == .organic && link == untouched)
+            case .notSet: #expect(outcome == .notSet && link == untouched)
+            case .noPayload: #expect(outcome == .noPayload && link == untouched)
+            case .rejected(let reason): #expect(outcome == .rejected(reason) && link == untouched)
+            case .error(let error): #expect(outcome == .error(error) && link == untouched)
+            }
+        }
+    }
+
+    @Test func inPlaceVerdictsAllocateNothing() {
+        guard !Sanitizer.isActive else { return }
+        #expect(AllocationCounter.isJemallocActive)
+        var link = DeepLink(validated: "/")!
+        var links = 0
+        for input in realisticReferrerCorpus
+        where input.withUnsafeBytes({
+            parser.verdict(for: $0, validator: validator, into: &link)
+        }) == .link {
+            links += 1
+        }
+        let parses = 10_000
+        let before = AllocationCounter.threadAllocatedBytes()
+        for index in 0..<parses {
+            let input = realisticReferrerCorpus[index % realisticReferrerCorpus.count]
+            if input.withUnsafeBytes({ parser.verdict(for: $0, validator: validator, into: &link) }) == .link {
+                links += 1
+            }
+        }
+        let bytes = AllocationCounter.threadAllocatedBytes() &- before
+        #expect(bytes == 0, "\(bytes) bytes over \(parses) verdicts")
+        #expect(links > 0)
+    }
 }

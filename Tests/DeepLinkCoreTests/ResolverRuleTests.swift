@@ -267,4 +267,60 @@ import Testing
         #expect(accepted == nil)
         #expect(router.paths == ["/product/42"])
     }
+
+    @Test func aFullPendingSetReportsThePushedOutLinkWhole() throws {
+        let router = RecordingRouter()
+        let observer = RecordingObserver()
+        let app = SimulatedApp(
+            router: router,
+            observer: observer,
+            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000, pendingCapacity: 2)
+        )
+        let first = F.link("/product/1?from=first", id: 1, at: 10)
+        let second = F.link("/product/2", id: 2, at: 20)
+        let third = F.link("/product/3?from=third", id: 3, at: 30)
+        let stale = F.link("/product/0", id: 4, at: 5)
+        for link in [first, second, third, stale] { app.resolver.capture(link) }
+        // The oldest pending link is pushed out by the third; the stale fourth loses at once.
+        #expect(observer.terminal == [.superseded(first, byID: 3), .superseded(stale, byID: 3)])
+        app.resolver.signal(.appReady)
+        #expect(router.paths == ["/product/3?from=third"])
+        #expect(observer.terminal.suffix(2) == [.superseded(second, byID: 3), .routed(third)])
+    }
+
+    @Test func observersGetOnlyTheKindsTheyAskFor() {
+        final class RoutedOnly: ResolverObserver {
+            let recorded = Mutex<[ResolverDecision]>([])
+            func resolverDecided(_ decision: ResolverDecision) { recorded.withLock { $0.append(decision) } }
+            var interests: ResolverDecision.Kinds { [.routed, .rejected] }
+        }
+        let observer = RoutedOnly()
+        let app = SimulatedApp(router: RecordingRouter(), observer: observer)
+        let older = F.link("/product/1", id: 1, at: 10)
+        let newer = F.link("/orders/2", id: 2, at: 20)
+        app.resolver.capture(older)
+        app.resolver.capture(newer)
+        app.resolver.capture(newer)
+        app.resolver.signal(.appReady)
+        app.resolver.captureRejected(.dotSegment, source: .installReferrer)
+        app.resolver.signal(.loggedIn)
+        // Waiting notices, the duplicate and the supersede were decided but not built or reported.
+        #expect(
+            observer.recorded.withLock { $0 } == [.rejected(.dotSegment, source: .installReferrer), .routed(newer)]
+        )
+        #expect(IgnoringResolverObserver().interests.isEmpty)
+        #expect(RecordingObserver().interests == .all)
+    }
+
+    @Test func everyDecisionHasItsOwnKind() {
+        let link = F.link("/product/1", id: 1)
+        let decisions: [ResolverDecision] = [
+            .routed(link), .superseded(link, byID: 2), .expired(link, ageNanos: 1), .duplicate(link),
+            .rejected(.empty, source: .appClip), .waitingForGate(link, missing: .loggedIn), .crashWindow(link),
+            .storeFailed(link, operation: .save, error: .full), .unreadableRecord(.full), .queueFull(link),
+        ]
+        let kinds = decisions.map(\.kind)
+        #expect(Set(kinds.map(\.rawValue)).count == decisions.count)
+        #expect(kinds.reduce(ResolverDecision.Kinds()) { $0.union($1) } == .all)
+    }
 }
