@@ -128,7 +128,7 @@ public struct CoreStrategy: Strategy {
                 let current = resolver
                 launched = true
                 if let race, race.capture == step {
-                    deliver(race, resolver: current, journey: journey, capture: { _ = try? current.launch() })
+                    deliver(race, resolver: current, journey: journey, capture: .launch)
                     step += 2
                     continue
                 }
@@ -145,8 +145,7 @@ public struct CoreStrategy: Strategy {
                 scratch.id = 100 &+ deliveries
                 scratch.installBeginTimestamp = installBegin
                 if let race, race.capture == step {
-                    let pending = scratch
-                    deliver(race, resolver: current, journey: journey, capture: { current.capture(pending) })
+                    deliver(race, resolver: current, journey: journey, capture: .capture(scratch))
                     step += 2
                     continue
                 }
@@ -165,8 +164,7 @@ public struct CoreStrategy: Strategy {
                 scratch.id = 200 + UInt64(slot)
                 scratch.installBeginTimestamp = 0
                 if let race, race.capture == step {
-                    let pending = scratch
-                    deliver(race, resolver: current, journey: journey, capture: { current.capture(pending) })
+                    deliver(race, resolver: current, journey: journey, capture: .capture(scratch))
                     step += 2
                     continue
                 }
@@ -226,14 +224,13 @@ public struct CoreStrategy: Strategy {
         _ pair: RacingPair,
         resolver: LinkResolver,
         journey: Journey,
-        capture: @escaping @Sendable () -> Void
+        capture: RaceInput
     ) {
         // Any route during the race is attributed to the later of the two steps.
         router.step.store(pair.capture + 1, ordering: .relaxed)
         clock.set(nanos: UInt64(journey.events[pair.capture + 1].atSeconds) &* 1_000_000_000)
         if partner == nil { partner = RacePartner() }
-        let signal = pair.signal
-        partner?.race(capture) { resolver.signal(signal) }
+        partner?.race(on: resolver, mine: capture, theirs: .signal(pair.signal))
         if faults.contains(.ignoreLoginGate), journey.events[pair.capture].kind == .launch {
             resolver.signal(.loggedIn)
         }

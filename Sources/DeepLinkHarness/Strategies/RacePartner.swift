@@ -1,3 +1,4 @@
+import DeepLinkCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -6,10 +7,28 @@ import Synchronization
 import Glibc
 #endif
 
-/// A dedicated thread that runs one closure at the same moment as its owner runs another, so
-/// that two inputs reach the resolver from two threads at once.
+/// One input a race delivers to the resolver: a value, not a closure, so that posting it to the
+/// partner allocates nothing (a closure capturing a ~560-byte record is boxed on the heap).
 ///
-/// The owner posts the partner's closure and wakes it (a semaphore: no CPU burnt between races);
+/// Thread safety: a value type; `Sendable`.
+enum RaceInput: Sendable {
+    case launch
+    case capture(PendingLink)
+    case signal(AppEvent)
+
+    func deliver(to resolver: LinkResolver) {
+        switch self {
+        case .launch: _ = try? resolver.launch()
+        case .capture(let link): resolver.capture(link)
+        case .signal(let event): resolver.signal(event)
+        }
+    }
+}
+
+/// A dedicated thread that delivers one input at the same moment as its owner delivers another,
+/// so that two inputs reach the resolver from two threads at once.
+///
+/// The owner posts the partner's input and wakes it (a semaphore: no CPU burnt between races);
 /// both then spin (yielding) on a shared start flag, run their closures, and the owner waits
 /// (yielding) until the partner is done. A partner that does not wake in time is bypassed: the
 /// owner withdraws the task (compare-and-swap, so it runs exactly once) and runs it itself.
@@ -17,7 +36,7 @@ import Glibc
 /// Thread safety: ``race(_:_:)`` and ``stop()`` are called by the owning worker only.
 final class RacePartner: Sendable {
     private let wake = DispatchSemaphore(value: 0)
-    private let task = Mutex<(@Sendable () -> Void)?>(nil)
+    private let task = Mutex<(resolver: LinkResolver, input: RaceInput)?>(nil)
     /// 0 idle, 1 posted, 2 partner ready, 3 go, 4 partner done, -1 stop.
     private let phase = Atomic<Int>(0)
 
@@ -38,16 +57,16 @@ final class RacePartner: Sendable {
             let work = task.withLock { $0 }
             while phase.load(ordering: .acquiring) == 2 { sched_yield() }
             if phase.load(ordering: .acquiring) == -1 { return }
-            work?()
+            if let work { work.input.deliver(to: work.resolver) }
             phase.store(4, ordering: .releasing)
         }
     }
 
-    /// Runs `mine` here and `theirs` on the partner thread, released together. If the partner does
-    /// not pick the task up within a second (an overloaded machine), the owner withdraws it and
-    /// runs both itself, one after the other: slower, never lost or run twice.
-    func race(_ mine: @Sendable () -> Void, _ theirs: @escaping @Sendable () -> Void) {
-        task.withLock { $0 = theirs }
+    /// Delivers `mine` here and `theirs` on the partner thread, released together. If the partner
+    /// does not pick the task up within a second (an overloaded machine), the owner withdraws it
+    /// and delivers both itself, one after the other: slower, never lost or run twice.
+    func race(on resolver: LinkResolver, mine: RaceInput, theirs: RaceInput) {
+        task.withLock { $0 = (resolver, theirs) }
         phase.store(1, ordering: .releasing)
         wake.signal()
         let deadline = Runner.monotonicNanos() &+ 1_000_000_000
@@ -57,13 +76,13 @@ final class RacePartner: Sendable {
                 phase.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged
             {
                 task.withLock { $0 = nil }
-                mine()
-                theirs()
+                mine.deliver(to: resolver)
+                theirs.deliver(to: resolver)
                 return
             }
         }
         phase.store(3, ordering: .releasing)
-        mine()
+        mine.deliver(to: resolver)
         while phase.load(ordering: .acquiring) != 4 { sched_yield() }
         task.withLock { $0 = nil }
         phase.store(0, ordering: .releasing)
