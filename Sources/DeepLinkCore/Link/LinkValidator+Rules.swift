@@ -55,6 +55,23 @@ extension LinkValidator {
 
     /// One pass over the whole payload: strict UTF-8 (Unicode Table 3-7), then control characters,
     /// then backslashes, each raw or percent-encoded. Returns the first reason by precedence.
+    /// Whether all eight bytes of `word` are printable ASCII (0x20…0x7E) other than `%` and `\`
+    /// (SWAR: a byte's high bit in each mask marks a byte that is not).
+    @inline(__always)
+    internal static func _arePlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// High bit set in every byte of `x` that is zero (exact: no false positives once the
+        /// bytes with their own high bit are excluded, which `nonASCII` does).
+        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let nonASCII = word & highs
+        let belowSpace = (word &- ones &* 0x20) & ~word & highs
+        let delete = zeroBytes(word ^ (ones &* 0x7F))
+        let percent = zeroBytes(word ^ (ones &* 0x25))
+        let backslash = zeroBytes(word ^ (ones &* 0x5C))
+        return nonASCII | belowSpace | delete | percent | backslash == 0
+    }
+
     internal static func _contentRejection(_ bytes: UnsafeRawBufferPointer) -> LinkRejection? {
         let count = bytes.count
         var sawControl = false
@@ -64,6 +81,13 @@ extension LinkValidator {
         var previousEscape = -1
         var index = 0
         while index < count {
+            // Eight plain bytes at a time (printable ASCII other than `%` and `\`): most links are
+            // nothing else, and none of these bytes changes any of the state below.
+            if index + 8 <= count, Self._arePlain(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                previousEscape = -1
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             if byte < 0x80 {
                 if byte == UInt8(ascii: "%"), index + 2 < count,

@@ -1,6 +1,10 @@
 import DeepLinkCore
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// This project's design, end to end through DeepLinkCore: the App Clip validates its invocation
 /// URL and writes a ``PendingLink`` into an ``InMemoryHandoffStore`` (the App Group container, with
 /// its crash model); each process launch relaunches the worker's ``LinkResolver`` over that store
@@ -303,8 +307,11 @@ public struct CoreStrategy: Strategy {
     /// first (the journey's own links), or `LinkCatalog.unknownID`.
     static func catalogID(of bytes: UnsafeRawBufferPointer, candidates: (UInt8, UInt8)) -> UInt8 {
         func matches(_ index: Int) -> Bool {
-            let canonical = canonicalBytes[index]
-            return !canonical.isEmpty && canonical.elementsEqual(bytes)
+            // memcmp: the generic `elementsEqual` walks byte by byte through iterators.
+            canonicalBytes[index].withUnsafeBytes { canonical in
+                guard !canonical.isEmpty, canonical.count == bytes.count else { return false }
+                return memcmp(canonical.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
         }
         // The later candidate wins when both match, then the last catalog entry.
         if matches(Int(candidates.1)) { return candidates.1 }
