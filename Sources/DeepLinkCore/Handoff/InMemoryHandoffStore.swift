@@ -16,9 +16,10 @@
 ///   nothing (slots are preallocated); `loadPending` and the image allocate.
 public final class InMemoryHandoffStore: HandoffStore {
     struct Storage: ~Copyable {
-        /// The records; slot `i` is live exactly when `recordIDs[i]` is non-nil (a vacated slot
-        /// keeps its stale bytes: clearing or even testing a record-sized optional copies it).
-        var records: [PendingLink?]
+        /// The records; slot `i` is live exactly when `recordIDs[i]` is non-nil (a free slot holds
+        /// stale or placeholder bytes: clearing a record, or even testing a record-sized optional,
+        /// copies it).
+        var records: [PendingLink]
         /// The id of the record in each slot, nil for a free slot: what lookups scan.
         var recordIDs: [UInt64?]
         var recordCount = 0
@@ -139,7 +140,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         self.process = process
         self.storage = Locked(
             Storage(
-                records: Array(repeating: nil, count: max(1, capacity)),
+                records: Array(repeating: .placeholder, count: max(1, capacity)),
                 recordIDs: Array(repeating: nil, count: max(1, capacity)),
                 consumed: Array(
                     repeating: ConsumedMark(id: 0, installBeginTimestamp: 0),
@@ -228,7 +229,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         var pending: [PendingLink] = []
         pending.reserveCapacity(storage.recordCount)
         for index in storage.records.indices where storage.recordIDs[index] != nil {
-            pending.append(storage.records[index]!)
+            pending.append(storage.records[index])
         }
         pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
         return HandoffImage(
@@ -277,7 +278,7 @@ extension InMemoryHandoffStore {
             var pending: [PendingLink] = []
             pending.reserveCapacity(storage.recordCount)
             for index in storage.records.indices where storage.recordIDs[index] != nil {
-                let link = storage.records[index]!
+                let link = storage.records[index]
                 if !storage.isConsumed(ConsumedMark(link)) { pending.append(link) }
             }
             pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
@@ -292,10 +293,10 @@ extension InMemoryHandoffStore {
             let first = pending.count
             for index in storage.records.indices where storage.recordIDs[index] != nil {
                 // Decided on the small mark first, so a consumed record is never copied.
-                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { ConsumedMark($0[index]!) }) else {
+                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { ConsumedMark($0[index]) }) else {
                     continue
                 }
-                pending.append(storage.records[index]!)
+                pending.append(storage.records[index])
             }
             // Insertion sort by capture time (stable, in place; a launch loads a handful).
             var next = first + 1

@@ -301,6 +301,7 @@ public final class LinkResolver: Sendable {
     // MARK: - Internals
 
     /// Hands `link` to the machine: through the lock-free queue, or (queue full) directly.
+    @inline(__always)  // one copy of the record fewer on every capture
     private func admit(_ link: PendingLink) {
         switch queue.tryEnqueue(link) {
         case .enqueued:

@@ -121,7 +121,7 @@ public struct ResolverStateMachine: Sendable {
     /// The record of each occupied slot (set whenever `slots[i]` is occupied; a vacated slot keeps
     /// its stale record, plain bytes that nothing reads, rather than paying a copy to clear it). A
     /// link is copied in once when it enters and out once when it leaves.
-    private var links: [PendingLink?]
+    private var links: [PendingLink]
     /// Number of occupied `slots`.
     public private(set) var pendingCount: Int
     private var arrivals: UInt64 = 0
@@ -150,7 +150,7 @@ public struct ResolverStateMachine: Sendable {
         self.timeToLiveNanos = timeToLiveNanos
         self.slots = Array(repeating: Slot(), count: max(1, pendingCapacity))
         // One more than the slots: the spare parks a link pushed out of a full set.
-        self.links = Array(repeating: nil, count: max(1, pendingCapacity) + 1)
+        self.links = Array(repeating: .placeholder, count: max(1, pendingCapacity) + 1)
         self.pendingCount = 0
         self.routed = Array(repeating: nil, count: max(1, routedMemory))
     }
@@ -181,7 +181,7 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// The pending links, in no particular order (allocates; for tests and inspection).
-    public var pendingLinks: [PendingLink] { slots.indices.filter { slots[$0].occupied }.compactMap { links[$0] } }
+    public var pendingLinks: [PendingLink] { slots.indices.filter { slots[$0].occupied }.map { links[$0] } }
 
     // MARK: - Events
 
@@ -203,7 +203,7 @@ public struct ResolverStateMachine: Sendable {
         case .none: .none
         case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
-        case .supersede(let slot, let newerID): .supersede(links[slot]!, byID: newerID)
+        case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
         case .route, .expire, .waitForGate: preconditionFailure("staging never routes, expires or waits")
         }
     }
@@ -328,10 +328,10 @@ public struct ResolverStateMachine: Sendable {
     public mutating func nextAction(now: UInt64) -> Action {
         switch nextDecision(now: now) {
         case .none: .none
-        case .route(let slot): .route(links[slot]!)
-        case .supersede(let slot, let newerID): .supersede(links[slot]!, byID: newerID)
-        case .expire(let slot): .expire(links[slot]!)
-        case .waitForGate(let slot, let missing): .waitForGate(links[slot]!, missing: missing)
+        case .route(let slot): .route(links[slot])
+        case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
+        case .expire(let slot): .expire(links[slot])
+        case .waitForGate(let slot, let missing): .waitForGate(links[slot], missing: missing)
         case .ignoreDuplicate, .supersedeIncoming: preconditionFailure("nextDecision never reports a staging outcome")
         }
     }
@@ -384,9 +384,9 @@ public struct ResolverStateMachine: Sendable {
     /// record-sized copy, in place.
     func record(at slot: Int, into link: inout PendingLink) {
         links.withUnsafeBufferPointer { links in
-            // `withUnsafeBufferPointer` reads the element in place; `links[slot]!` on the array
+            // `withUnsafeBufferPointer` reads the element in place; `links[slot]` on the array
             // would copy it out first.
-            link = links[slot].unsafelyUnwrapped
+            link = links[slot]
         }
     }
 
@@ -470,7 +470,7 @@ public struct ResolverStateMachine: Sendable {
         var occupied = 0
         for index in slots.indices where slots[index].occupied {
             occupied += 1
-            precondition(links[index]?.id == slots[index].id, "slot and record out of sync")
+            precondition(links[index].id == slots[index].id, "slot and record out of sync")
         }
         precondition(occupied == pendingCount, "pendingCount out of sync")
         switch state {
