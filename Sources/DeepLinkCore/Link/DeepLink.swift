@@ -110,6 +110,9 @@ public struct DeepLink: Sendable {
 }
 
 extension DeepLink {
+    /// `/`: a valid link to overwrite in place (see ``LinkValidator/validate(_:into:)``).
+    static let _root = DeepLink(validated: "/")!
+
     /// Creates a link from a string that already passed validation (allocation-free for the link
     /// itself; see ``init(validatedUTF8:)``).
     public init?(validated string: String) {

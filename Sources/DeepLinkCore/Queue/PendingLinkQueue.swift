@@ -171,13 +171,7 @@ public final class PendingLinkQueue: Sendable {
     ///   copy of the record.
     @inlinable
     public func tryDequeue(into link: inout PendingLink) -> Bool {
-        _storage.withUnsafeHandle { handle in
-            guard let claim = handle.claimDequeuePosition() else { return false }
-            // The slot is freed only after the payload has been moved into `link`.
-            defer { handle.free(claim) }
-            Self._move(from: claim.slot.payload, into: &link)
-            return true
-        }
+        _withDequeueClaim { Self._move(from: $0, into: &link) } != nil
     }
 
     /// Moves the oldest link into `link` and returns `true`, or returns `false` (leaving `link`
@@ -190,16 +184,7 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1); one copy of the record.
     @inlinable
     public func tryDequeueSingleConsumer(into link: inout PendingLink) -> Bool {
-        _storage.withUnsafeHandle { handle in
-            #if DEBUG
-            handle.enterSingleConsumer()
-            defer { handle.leaveSingleConsumer() }
-            #endif
-            guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return false }
-            defer { handle.free(claim) }
-            Self._move(from: claim.slot.payload, into: &link)
-            return true
-        }
+        _withSingleConsumerDequeueClaim { Self._move(from: $0, into: &link) } != nil
     }
 
     // MARK: Dequeue by borrowing the slot
@@ -219,12 +204,7 @@ public final class PendingLinkQueue: Sendable {
     public func tryDequeue<Result: ~Copyable, Failure: Error>(
         _ body: (borrowing PendingLink) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
-        try _storage.withUnsafeHandle { handle throws(Failure) -> Result? in
-            guard let claim = handle.claimDequeuePosition() else { return nil }
-            // The slot is freed only after `body` is done with the payload.
-            defer { handle.free(claim) }
-            return try Self._consume(claim.slot.payload, body)
-        }
+        try _withDequeueClaim { payload throws(Failure) in try Self._consume(payload, body) }
     }
 
     /// Removes the oldest link, calls `body` with a borrow of it (still in its slot, not copied)
@@ -244,15 +224,7 @@ public final class PendingLinkQueue: Sendable {
     public func tryDequeueSingleConsumer<Result: ~Copyable, Failure: Error>(
         _ body: (borrowing PendingLink) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
-        try _storage.withUnsafeHandle { handle throws(Failure) -> Result? in
-            #if DEBUG
-            handle.enterSingleConsumer()
-            defer { handle.leaveSingleConsumer() }
-            #endif
-            guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return nil }
-            defer { handle.free(claim) }
-            return try Self._consume(claim.slot.payload, body)
-        }
+        try _withSingleConsumerDequeueClaim { payload throws(Failure) in try Self._consume(payload, body) }
     }
 
     // MARK: Dequeue returning the link
@@ -266,12 +238,7 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently.
     @inlinable
     public func tryDequeue() -> PendingLink? {
-        _storage.withUnsafeHandle { handle -> PendingLink? in
-            guard let claim = handle.claimDequeuePosition() else { return nil }
-            // The slot is freed only after the payload has been moved into the result.
-            defer { handle.free(claim) }
-            return claim.slot.payload.move()
-        }
+        _withDequeueClaim { $0.move() }
     }
 
     /// Removes and returns the oldest link, or `nil` when the queue is empty, without a
@@ -285,14 +252,38 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1).
     @inlinable
     public func tryDequeueSingleConsumer() -> PendingLink? {
-        _storage.withUnsafeHandle { handle -> PendingLink? in
+        _withSingleConsumerDequeueClaim { $0.move() }
+    }
+
+    /// Claims the oldest published position (any number of consumers) and calls `body` with its
+    /// payload, which `body` must leave uninitialized (moved out or consumed); the slot is freed
+    /// after `body` returns or throws. `nil` without calling `body` when there is nothing to take.
+    @inlinable @inline(__always)
+    func _withDequeueClaim<Result: ~Copyable, Failure: Error>(
+        _ body: (UnsafeMutablePointer<PendingLink>) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        try _storage.withUnsafeHandle { handle throws(Failure) -> Result? in
+            guard let claim = handle.claimDequeuePosition() else { return nil }
+            // The slot is freed only after `body` is done with the payload.
+            defer { handle.free(claim) }
+            return try body(claim.slot.payload)
+        }
+    }
+
+    /// ``_withDequeueClaim(_:)`` for the single consumer: no compare-exchange; debug builds trap
+    /// when two single-consumer calls overlap.
+    @inlinable @inline(__always)
+    func _withSingleConsumerDequeueClaim<Result: ~Copyable, Failure: Error>(
+        _ body: (UnsafeMutablePointer<PendingLink>) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        try _storage.withUnsafeHandle { handle throws(Failure) -> Result? in
             #if DEBUG
             handle.enterSingleConsumer()
             defer { handle.leaveSingleConsumer() }
             #endif
             guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return nil }
             defer { handle.free(claim) }
-            return claim.slot.payload.move()
+            return try body(claim.slot.payload)
         }
     }
 

@@ -19,18 +19,14 @@ extension ReferrerParser {
     /// The verdict for a referrer already lent by ``withReferrer(in:_:)``: the payload (if any),
     /// decoded once and validated, wins; otherwise Play's placeholder; otherwise no payload.
     public func verdict(for parsed: ParsedReferrer, validator: LinkValidator) -> ReferrerVerdict {
-        guard let payload = parsed.payload else {
-            switch parsed.placeholder {
-            case .organic: return .organic
-            case .notSet: return .notSet
-            case nil: return .noPayload
-            }
-        }
-        return payload.withDecodedValue { decoded in
-            switch validator.validate(decoded) {
-            case .success(let link): .link(link)
-            case .failure(let rejection): .rejected(rejection)
-            }
+        var link = DeepLink._root
+        switch verdict(for: parsed, validator: validator, into: &link) {
+        case .link: return .link(link)
+        case .organic: return .organic
+        case .notSet: return .notSet
+        case .noPayload: return .noPayload
+        case .rejected(let rejection): return .rejected(rejection)
+        case .error(let error): return .error(error)
         }
     }
 
@@ -43,22 +39,29 @@ extension ReferrerParser {
         validator: LinkValidator,
         into link: inout DeepLink
     ) -> ReferrerOutcome {
-        let result = withReferrer(in: input) { parsed -> ReferrerOutcome in
-            guard let payload = parsed.payload else {
-                switch parsed.placeholder {
-                case .organic: return .organic
-                case .notSet: return .notSet
-                case nil: return .noPayload
-                }
-            }
-            return payload.withDecodedValue { decoded in
-                if let rejection = validator.validate(decoded, into: &link) { return .rejected(rejection) }
-                return .link
-            }
-        }
-        switch result {
+        switch withReferrer(in: input, { verdict(for: $0, validator: validator, into: &link) }) {
         case .success(let outcome): return outcome
         case .failure(let error): return .error(error)
+        }
+    }
+
+    /// ``verdict(for:validator:)`` for a lent referrer, writing a validated link into `link`.
+    @inline(__always)  // the parse path: a call here costs a copy and retain of the lent referrer
+    public func verdict(
+        for parsed: ParsedReferrer,
+        validator: LinkValidator,
+        into link: inout DeepLink
+    ) -> ReferrerOutcome {
+        guard let payload = parsed.payload else {
+            switch parsed.placeholder {
+            case .organic: return .organic
+            case .notSet: return .notSet
+            case nil: return .noPayload
+            }
+        }
+        return payload.withDecodedValue { decoded in
+            if let rejection = validator.validate(decoded, into: &link) { return .rejected(rejection) }
+            return .link
         }
     }
 }

@@ -192,7 +192,7 @@ extension LinkResolver {
 extension PendingLink {
     /// A record that stands for no link (`/`, id 0): fills preallocated slots before use.
     static let placeholder = PendingLink(
-        link: DeepLink(validated: "/")!,
+        link: ._root,
         source: .appClip,
         capturedAtNanos: 0,
         id: 0
