@@ -190,32 +190,7 @@ extension PendingLinkQueue._UnsafeHandle {
     /// slot one lap back still holds an element, or is still being read).
     @inlinable @inline(__always)
     func claimEnqueuePosition() -> Claim? {
-        let tail = enqueuePosition
-        var position = tail.pointee.load(ordering: .relaxed)
-        while true {
-            let slot = slot(for: position)
-            // Acquire: pairs with the release by which the previous lap's consumer freed the slot,
-            // so its read of the old payload happens before our write.
-            let sequence = slot.sequence.pointee.load(ordering: .acquiring)
-            let lead = Int(bitPattern: sequence &- Self.sequence(freeFor: position))
-            if lead == 0 {
-                // Relaxed: the position publishes nothing; the slot's sequence does.
-                let (exchanged, current) = tail.pointee.weakCompareExchange(
-                    expected: position,
-                    desired: position &+ 1,
-                    successOrdering: .relaxed,
-                    failureOrdering: .relaxed
-                )
-                if exchanged { return Claim(slot: slot, position: position) }
-                position = current
-            } else if lead < 0 {
-                // The slot still holds the element of position `p - capacity`: full.
-                return nil
-            } else {
-                // Another producer took this position already; catch up.
-                position = tail.pointee.load(ordering: .relaxed)
-            }
-        }
+        claimPosition(on: enqueuePosition, ready: Self.sequence(freeFor:))
     }
 
     /// Producer side: hands the payload written into `claim`'s slot to its consumer.
@@ -229,15 +204,25 @@ extension PendingLinkQueue._UnsafeHandle {
     /// `nil` when there is none (empty, or its producer has not published yet).
     @inlinable @inline(__always)
     func claimDequeuePosition() -> Claim? {
-        let head = dequeuePosition
-        var position = head.pointee.load(ordering: .relaxed)
+        claimPosition(on: dequeuePosition, ready: Self.sequence(holding:))
+    }
+
+    /// Either side's claim (Vyukov): wins the next position of `counter` (the tail for producers,
+    /// the head for consumers) once its slot's sequence is `ready(position)` (free for a producer,
+    /// holding for a consumer); `nil` when the slot is a lap behind (full, or empty).
+    @inlinable @inline(__always)
+    func claimPosition(on counter: UnsafeMutablePointer<Atomic<UInt>>, ready: (UInt) -> UInt) -> Claim? {
+        var position = counter.pointee.load(ordering: .relaxed)
         while true {
             let slot = slot(for: position)
-            // Acquire: pairs with the producer's release of `2p + 1`, making its payload visible.
+            // Acquire: pairs with the release by which the other side handed the slot over (a
+            // consumer freeing it, a producer publishing it), so its access to the payload
+            // happens before ours.
             let sequence = slot.sequence.pointee.load(ordering: .acquiring)
-            let lead = Int(bitPattern: sequence &- Self.sequence(holding: position))
+            let lead = Int(bitPattern: sequence &- ready(position))
             if lead == 0 {
-                let (exchanged, current) = head.pointee.weakCompareExchange(
+                // Relaxed: the position publishes nothing; the slot's sequence does.
+                let (exchanged, current) = counter.pointee.weakCompareExchange(
                     expected: position,
                     desired: position &+ 1,
                     successOrdering: .relaxed,
@@ -246,11 +231,12 @@ extension PendingLinkQueue._UnsafeHandle {
                 if exchanged { return Claim(slot: slot, position: position) }
                 position = current
             } else if lead < 0 {
-                // Position `p` has not been published yet: empty.
+                // A producer: the slot still holds the element of `p - capacity` (full). A
+                // consumer: position `p` has not been published yet (empty).
                 return nil
             } else {
-                // Another consumer took this position already; catch up.
-                position = head.pointee.load(ordering: .relaxed)
+                // Another thread of the same side took this position already; catch up.
+                position = counter.pointee.load(ordering: .relaxed)
             }
         }
     }
