@@ -272,18 +272,9 @@ extension InMemoryHandoffStore {
     }
 
     public func loadPending() throws(HandoffStoreError) -> HandoffLoad {
-        storage.withLock { storage in
-            // Most launches find nothing: no scan of record-sized slots, no allocation.
-            guard storage.recordCount > 0 else { return HandoffLoad(pending: []) }
-            var pending: [PendingLink] = []
-            pending.reserveCapacity(storage.recordCount)
-            for index in storage.records.indices where storage.recordIDs[index] != nil {
-                let link = storage.records[index]
-                if !storage.isConsumed(ConsumedMark(link)) { pending.append(link) }
-            }
-            pending.sort { $0.capturedAtNanos < $1.capturedAtNanos }
-            return HandoffLoad(pending: pending)
-        }
+        var pending: [PendingLink] = []
+        let skipped = try loadPending(into: &pending)
+        return HandoffLoad(pending: pending, skipped: skipped)
     }
 
     /// Allocates nothing once `pending` has room for the pending records.

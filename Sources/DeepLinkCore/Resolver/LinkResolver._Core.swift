@@ -33,10 +33,10 @@ extension LinkResolver {
         /// so the queue has one consumer at a time.
         mutating func pull(from queue: PendingLinkQueue, store: any HandoffStore, now: UInt64) {
             while canAdmit {
-                // The count first: even an empty dequeue moves a record-sized optional around. A
-                // stale zero only defers a link whose producer is about to request a drain anyway
-                // (its `work` increment, after its publish, makes the next pull see it).
                 // Staged straight from its queue slot (a borrow): no copy of the record on the way.
+                // The count first: even an empty dequeue costs more than two loads. A stale zero
+                // only defers a link whose producer is about to request a drain anyway (its `work`
+                // increment, after its publish, makes the next pull see it).
                 let staged =
                     queue.approximateCount > 0
                     && queue.tryDequeueSingleConsumer { link in
@@ -96,10 +96,7 @@ extension LinkResolver {
                 case .ignoreDuplicate, .supersedeIncoming:
                     preconditionFailure("nextDecision never reports a staging outcome")
                 case .route(let slot), .supersede(let slot, _), .expire(let slot), .waitForGate(let slot, _):
-                    let index = reserveEntry(terminal: decision.isTerminal)
-                    outbox[index].decision = decision
-                    // The record goes from the machine's slot straight into the outbox entry.
-                    machine.record(at: slot, into: &outbox[index].link)
+                    push(decision, recordAt: slot)
                 }
             }
         }
@@ -151,12 +148,18 @@ extension LinkResolver {
                 outbox[index].decision = decision
                 outbox[index].link = link
             case .supersede(let slot, _):
-                let index = reserveEntry(terminal: true)
-                outbox[index].decision = decision
-                machine.record(at: slot, into: &outbox[index].link)
+                push(decision, recordAt: slot)
             case .route, .expire, .waitForGate:
                 preconditionFailure("staging never routes, expires or waits")
             }
+        }
+
+        /// Queues `decision` with the record of machine slot `slot`, which goes from the slot straight
+        /// into the outbox entry.
+        private mutating func push(_ decision: ResolverStateMachine.Decision, recordAt slot: Int) {
+            let index = reserveEntry(terminal: decision.isTerminal)
+            outbox[index].decision = decision
+            machine.record(at: slot, into: &outbox[index].link)
         }
 
         /// The index of a new outbox entry for an effect (a waiting notice right after another one
@@ -181,12 +184,9 @@ extension LinkResolver {
     /// drainer alone.
     struct _Effect: Sendable {
         /// What to do; a slot number in it means nothing here (the link is ``link``).
-        var decision: _Decision = .none
+        var decision: ResolverStateMachine.Decision = .none
         var link = PendingLink.placeholder
     }
-
-    /// ``ResolverStateMachine/Decision`` plus the capture-time outcomes, without slots' meaning.
-    typealias _Decision = ResolverStateMachine.Decision
 }
 
 extension PendingLink {

@@ -238,29 +238,13 @@ public final class LinkResolver: Sendable {
 
     /// Reports that the app reached `event` (from any thread).
     public func signal(_ event: AppEvent) {
-        guard process.isAlive else { return }
-        let now = clock.nowNanos()
-        let hasWork = core.withLock { core in
-            core.pull(from: queue, store: store, now: now)
-            core.signal(event, now: now)
-            return core.hasWork
-        }
-        // Nothing decided and nothing queued: no drain needed (inputs that arrive later count
-        // themselves).
-        if hasWork { requestDrain() }
+        decide { core, now in core.signal(event, now: now) }
     }
 
     /// Re-reads the clock and expires what is due (for simulations that move virtual time while
     /// nothing else happens).
     public func tick() {
-        guard process.isAlive else { return }
-        let now = clock.nowNanos()
-        let hasWork = core.withLock { core in
-            core.pull(from: queue, store: store, now: now)
-            core.decide(now: now)
-            return core.hasWork
-        }
-        if hasWork { requestDrain() }
+        decide { core, now in core.decide(now: now) }
     }
 
     /// Simulation: kills this resolver's process now. Nothing more is decided or carried out; what
@@ -283,8 +267,8 @@ public final class LinkResolver: Sendable {
     /// Call only when no other thread uses the resolver (no capture, signal or drain in flight).
     public func relaunch() {
         process.kill()
-        // Exact here (no other thread uses the queue); skips a record-sized copy when empty.
-        while queue.approximateCount > 0, queue.tryDequeueSingleConsumer() != nil {}
+        // Borrowed and dropped in their slots: no record is copied out.
+        while queue.tryDequeueSingleConsumer({ _ in }) != nil {}
         // One critical section: the reset also does what the kill's `markKilled` would have.
         core.withLock { $0.reset() }
         precondition(work.load(ordering: .acquiring) == 0, "relaunch while another thread drains")
@@ -299,6 +283,21 @@ public final class LinkResolver: Sendable {
     public var pendingCount: Int { core.withLock { $0.machine.pendingCount } }
 
     // MARK: - Internals
+
+    /// Under the lock: admits queued captures, then runs `body` (an event, or time passing) on the
+    /// machine. A drain is requested only when something is left to carry out; inputs that arrive
+    /// later count themselves.
+    @inline(__always)
+    private func decide(_ body: (inout _Core, UInt64) -> Void) {
+        guard process.isAlive else { return }
+        let now = clock.nowNanos()
+        let hasWork = core.withLock { core in
+            core.pull(from: queue, store: store, now: now)
+            body(&core, now)
+            return core.hasWork
+        }
+        if hasWork { requestDrain() }
+    }
 
     /// Hands `link` to the machine: through the lock-free queue, or (queue full) directly.
     @inline(__always)  // one copy of the record fewer on every capture

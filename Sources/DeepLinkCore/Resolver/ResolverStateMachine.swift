@@ -337,9 +337,9 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// ``nextAction(now:)`` naming the link by its slot instead of carrying a copy of it: the link
-    /// is ``record(at:into:)``'s until the next `stage`, `capture` or `reset` (a link that left
-    /// the pending set keeps its bytes in its freed slot until then). The resolver copies each one
-    /// once, straight into its outbox.
+    /// stays readable with ``record(at:into:)`` until the next `stage`, `capture` or `reset` (a
+    /// link that left the pending set keeps its bytes in its freed slot until then). The resolver
+    /// copies each one once, straight into its outbox.
     mutating func nextDecision(now: UInt64) -> Decision {
         let satisfied: GateEvents
         switch state {
