@@ -151,11 +151,7 @@ private final class OpenLoopSharedState: Sendable {
     init(configuration: RunConfiguration, parameters: OpenLoopParameters) {
         self.configuration = configuration
         self.parameters = parameters
-        self.generator = JourneyGenerator(
-            seed: configuration.seed,
-            mix: configuration.mix,
-            raceShare: configuration.raceShare
-        )
+        self.generator = JourneyGenerator(configuration)
     }
 }
 

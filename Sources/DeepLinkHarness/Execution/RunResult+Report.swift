@@ -4,11 +4,7 @@ extension RunResult {
     /// divided by the thread count, so `journeys_per_s` is the strategy's own throughput at this
     /// thread count. Violation rows carry the regenerated event trace.
     public func report(runID: String, manifest: RunManifest, peakRSSBytes: UInt64) -> RunReport {
-        let generator = JourneyGenerator(
-            seed: configuration.seed,
-            mix: configuration.mix,
-            raceShare: configuration.raceShare
-        )
+        let generator = JourneyGenerator(configuration)
         let threads = UInt64(max(1, configuration.threads))
         let strategies = tallies.enumerated().map { position, tally in
             var counts: [OutcomeKey: UInt64] = [:]

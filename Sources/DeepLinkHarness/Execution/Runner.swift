@@ -46,6 +46,13 @@ public struct RunConfiguration: Sendable {
     }
 }
 
+extension JourneyGenerator {
+    /// The generator of `configuration`'s journeys (its seed, mix and race share).
+    public init(_ configuration: RunConfiguration) {
+        self.init(seed: configuration.seed, mix: configuration.mix, raceShare: configuration.raceShare)
+    }
+}
+
 /// One violating journey as the runner found it; the trace is rebuilt from `(seed, index)` when
 /// the report is written, so workers never format strings.
 ///
@@ -216,11 +223,7 @@ private final class SharedRunState: Sendable {
 
     init(configuration: RunConfiguration) {
         self.configuration = configuration
-        self.generator = JourneyGenerator(
-            seed: configuration.seed,
-            mix: configuration.mix,
-            raceShare: configuration.raceShare
-        )
+        self.generator = JourneyGenerator(configuration)
     }
 }
 

@@ -112,10 +112,7 @@ public struct CoreStrategy: Strategy {
                 let slot = event.argument & 1
                 if validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
                     containerExists = true
-                    scratch.source = .appClip
-                    scratch.capturedAtNanos = nowNanos
-                    scratch.id = 1 + UInt64(slot)
-                    scratch.installBeginTimestamp = 0
+                    fillScratch(source: .appClip, capturedAtNanos: nowNanos, id: 1 + UInt64(slot))
                     try? store.save(scratch)
                 }
             case .launch:
@@ -129,58 +126,45 @@ public struct CoreStrategy: Strategy {
                 process.restart()
                 containerExists = true
                 processRunning = true
-                let current = resolver
                 launched = true
                 if let race, race.capture == step {
-                    deliver(race, resolver: current, journey: journey, capture: .launch)
+                    deliver(race, journey: journey, capture: .launch)
                     step += 2
                     continue
                 }
-                _ = try? current.launch()
-                if faults.contains(.ignoreLoginGate) { current.signal(.loggedIn) }
+                _ = try? resolver.launch()
+                if faults.contains(.ignoreLoginGate) { resolver.signal(.loggedIn) }
             case .referrerFetch, .referrerRetry:
                 guard processRunning, event.referrerResult.delivered else { break }
-                let current = resolver
                 guard parseReferrer(journey.latestLink, observation: &observation, metrics: &metrics) else { break }
                 deliveries &+= 1
                 let slot: UInt8 = journey.linkCount >= 2 ? 1 : 0
-                scratch.source = .installReferrer
-                scratch.capturedAtNanos = UInt64(journey.tapTime(slot: slot)) &* 1_000_000_000
-                scratch.id = 100 &+ deliveries
-                scratch.installBeginTimestamp = installBegin
-                if let race, race.capture == step {
-                    deliver(race, resolver: current, journey: journey, capture: .capture(scratch))
+                fillScratch(
+                    source: .installReferrer,
+                    capturedAtNanos: UInt64(journey.tapTime(slot: slot)) &* 1_000_000_000,
+                    id: 100 &+ deliveries,
+                    installBeginTimestamp: installBegin
+                )
+                if captureScratch(step: step, race: race, journey: journey, metrics: &metrics) {
                     step += 2
                     continue
                 }
-                let start = Runner.monotonicNanos()
-                current.capture(scratch)
-                metrics.enqueue.record(Runner.monotonicNanos() &- start)
             case .universalLinkOpen:
                 guard processRunning else { break }
-                let current = resolver
                 let slot = event.argument & 1
                 guard validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) else {
                     break
                 }
-                scratch.source = .universalLink
-                scratch.capturedAtNanos = nowNanos
-                scratch.id = 200 + UInt64(slot)
-                scratch.installBeginTimestamp = 0
-                if let race, race.capture == step {
-                    deliver(race, resolver: current, journey: journey, capture: .capture(scratch))
+                fillScratch(source: .universalLink, capturedAtNanos: nowNanos, id: 200 + UInt64(slot))
+                if captureScratch(step: step, race: race, journey: journey, metrics: &metrics) {
                     step += 2
                     continue
                 }
-                let start = Runner.monotonicNanos()
-                current.capture(scratch)
-                metrics.enqueue.record(Runner.monotonicNanos() &- start)
             case .appReady, .loginSucceeded, .sessionRestored, .logout:
                 guard processRunning, let signal = Self.signal(for: event.kind) else { break }
-                let current = resolver
                 let routesBefore = router.count
                 let start = Runner.monotonicNanos()
-                current.signal(signal)
+                resolver.signal(signal)
                 if router.count > routesBefore {
                     metrics.gateOpenToRoute.record(router.lastRouteNanos.load(ordering: .relaxed) &- start)
                 }
@@ -223,13 +207,40 @@ public struct CoreStrategy: Strategy {
         return nil
     }
 
-    /// Runs `capture` on this thread and the pair's signal on the partner thread, at once.
-    mutating func deliver(
-        _ pair: RacingPair,
-        resolver: LinkResolver,
-        journey: Journey,
-        capture: RaceInput
+    /// Sets the scratch record's capture fields (its link is already validated into it).
+    mutating func fillScratch(
+        source: LinkSource,
+        capturedAtNanos: UInt64,
+        id: UInt64,
+        installBeginTimestamp: UInt64 = 0
     ) {
+        scratch.source = source
+        scratch.capturedAtNanos = capturedAtNanos
+        scratch.id = id
+        scratch.installBeginTimestamp = installBeginTimestamp
+    }
+
+    /// Captures the scratch record: raced against the next step's signal when `step` starts the
+    /// journey's race (returns true: that step is delivered too), otherwise timed into the enqueue
+    /// histogram.
+    mutating func captureScratch(
+        step: Int,
+        race: RacingPair?,
+        journey: Journey,
+        metrics: inout OperationHistograms
+    ) -> Bool {
+        if let race, race.capture == step {
+            deliver(race, journey: journey, capture: .capture(scratch))
+            return true
+        }
+        let start = Runner.monotonicNanos()
+        resolver.capture(scratch)
+        metrics.enqueue.record(Runner.monotonicNanos() &- start)
+        return false
+    }
+
+    /// Runs `capture` on this thread and the pair's signal on the partner thread, at once.
+    mutating func deliver(_ pair: RacingPair, journey: Journey, capture: RaceInput) {
         // Any route during the race is attributed to the later of the two steps.
         router.step.store(pair.capture + 1, ordering: .relaxed)
         clock.set(nanos: UInt64(journey.events[pair.capture + 1].atSeconds) &* 1_000_000_000)
@@ -264,7 +275,7 @@ public struct CoreStrategy: Strategy {
         }
         metrics.validate.record(Runner.monotonicNanos() &- start)
         guard let rejection else { return true }
-        observation.rejection = RejectionReason.allCases.first { $0.name == rejection.name }
+        observation.rejection = Self.rejectionReasons[rejection]
         return false
     }
 
@@ -284,13 +295,21 @@ public struct CoreStrategy: Strategy {
         case .link: return true
         case .organic, .notSet, .noPayload: return false
         case .rejected(let rejection):
-            observation.rejection = RejectionReason.allCases.first { $0.name == rejection.name }
+            observation.rejection = Self.rejectionReasons[rejection]
             return false
         case .error:
             observation.rejection = .malformedReferrer
             return false
         }
     }
+
+    /// The harness's mirror of each rejection (the oracle does not depend on DeepLinkCore), matched
+    /// by name once rather than per rejected journey.
+    static let rejectionReasons: [LinkRejection: RejectionReason] = Dictionary(
+        uniqueKeysWithValues: LinkRejection.allCases.compactMap { rejection in
+            RejectionReason.allCases.first { $0.name == rejection.name }.map { (rejection, $0) }
+        }
+    )
 
     static let referrerBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.referrer.utf8) } + [[]]
     static let urlBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.url.utf8) } + [[]]
