@@ -151,6 +151,17 @@ import Testing
         #expect(allowed.err.contains("WARNING: HOST MISMATCH") && allowed.out.contains("WARNING: HOST MISMATCH"))
     }
 
+    @Test func hardChecksRunOnAnyHost() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-host-hard")
+        defer { ReportFixtures.remove(root) }
+        try ReportWriter.write(Self.standardReport(), to: root + "/base")
+        try ReportWriter.write(Self.standardReport(cpu: "Other CPU"), to: root + "/cur")
+        let hard = Self.gate(["--baseline", root + "/base", "--current", root + "/cur", "--hard-only"])
+        #expect(hard.status == 0, "\(hard.err)")
+        #expect(hard.out.contains("host differs") && hard.out.contains("Other CPU"))
+        #expect(!hard.err.contains("host mismatch"))
+    }
+
     @Test func singleRunTimingRegressionIsInconclusiveNotFailing() throws {
         let root = ReportFixtures.temporaryDirectory("gate-single")
         defer { ReportFixtures.remove(root) }

@@ -18,7 +18,7 @@ public struct GateCommand: BenchCommand {
             --repetitions N first runs this binary N times with the baseline's command line
             (from its manifest.json) into CURRENT/rep-1..N.
             Runs on different hosts (CPU model, cores, allocator) are refused unless
-            --allow-host-mismatch. Writes gate.csv. Exit 0 pass, 1 regression, 2 usage or input error.
+            --allow-host-mismatch or --hard-only (the hard checks do not depend on the machine). Writes gate.csv. Exit 0 pass, 1 regression, 2 usage or input error.
             """,
         options: [
             OptionSpec("--baseline", value: "dirs", help: "Baseline report directories (comma-separated)."),
@@ -86,14 +86,19 @@ public struct GateCommand: BenchCommand {
         }
         if !differences.isEmpty {
             let list = differences.joined(separator: "; ")
-            guard allowHostMismatch else {
+            // The hard checks (violations, bytes per journey) do not depend on the machine; only
+            // timing verdicts need the baseline's machine type.
+            if hardOnly {
+                io.out("note: host differs from the baseline (\(list)); hard checks only, no timing verdicts\n")
+            } else if !allowHostMismatch {
                 io.err("error: gate: host mismatch (\(list)); timings are not comparable. ")
                 io.err("Rerun on the baseline's machine type or pass --allow-host-mismatch.\n")
                 return 2
+            } else {
+                let warning = "WARNING: HOST MISMATCH (\(list)): comparing anyway because of --allow-host-mismatch\n"
+                io.err(warning)
+                io.out(warning)
             }
-            let warning = "WARNING: HOST MISMATCH (\(list)): comparing anyway because of --allow-host-mismatch\n"
-            io.err(warning)
-            io.out(warning)
         }
         let baselineValues = try baselineDirectories.map(GateInput.values)
         let currentValues = try currentDirectories.map(GateInput.values)
