@@ -17,7 +17,12 @@ import Testing
             let journey = generator.journey(at: index)
             var observation = StrategyObservation()
             strategy.run(journey, into: &observation)
-            let outcome = oracle.classify(observation, expectation: oracle.expect(journey), journey: journey)
+            let outcome = oracle.classify(
+                observation,
+                expectation: oracle.expect(journey),
+                journey: journey,
+                distinctions: strategy.distinctions
+            )
             counts[outcome.name, default: 0] += 1
         }
         strategy.finish()
@@ -29,8 +34,8 @@ import Testing
     @Test func coreHasNoViolations() {
         var core = CoreStrategy(context: StrategyContext(mix: .default))
         let counts = Self.outcomes(of: &core, journeys: Self.journeys)
-        for violation in ["misrouted", "duplicated", "premature", "lost"] {
-            #expect(counts[violation, default: 0] == 0, "core \(violation): \(counts)")
+        for violation in JourneyOutcome.violations {
+            #expect(counts[violation.name, default: 0] == 0, "core \(violation.name): \(counts)")
         }
         #expect(counts["routed", default: 0] > Int(Self.journeys) / 3)
         #expect(counts["superseded", default: 0] > 0)
@@ -58,15 +63,14 @@ import Testing
         #expect(violations.isEmpty, "core violations under racing delivery: \(violations)")
     }
 
-    @Test(arguments: [
-        (CoreStrategy.Faults.routeTwice, "duplicated"),
-        (CoreStrategy.Faults.ignoreLoginGate, "premature"),
-        (CoreStrategy.Faults.forgetOnKill, "lost"),
-    ])
-    func brokenCoreVariantsAreFlagged(fault: CoreStrategy.Faults, violation: String) {
-        var broken = CoreStrategy(context: StrategyContext(mix: .default), faults: fault)
+    /// Each fault of the catalogue, over a scaled-down default mix, is reported as violations of
+    /// the class the catalogue names (and the correct core, above, shows none).
+    @Test(arguments: CoreStrategy.Faults.catalogue.map(\.name))
+    func brokenCoreVariantsAreFlagged(fault name: String) throws {
+        let entry = try #require(CoreStrategy.Faults.catalogue.first { $0.name == name })
+        var broken = CoreStrategy(context: StrategyContext(mix: .default), faults: entry.fault)
         let counts = Self.outcomes(of: &broken, journeys: Sanitizer.isActive ? 2_000 : 5_000)
-        #expect(counts[violation, default: 0] > 10, "\(violation) not flagged: \(counts)")
+        #expect(counts[entry.expected.name, default: 0] > 5, "\(name): \(entry.expected.name) not flagged: \(counts)")
     }
 
     @Test func replayShowsCoreOutcome() throws {

@@ -96,6 +96,9 @@ import Testing
         #expect(oracle.classify(older, expectation: expectation, journey: journey) == .misrouted)
         var newer = StrategyObservation()
         newer.route(link: Self.invite, step: 6)
+        // "Superseded" only when the strategy itself reports dropping the older link.
+        #expect(oracle.classify(newer, expectation: expectation, journey: journey) == .routed)
+        newer.reported.insert(.superseded)
         #expect(oracle.classify(newer, expectation: expectation, journey: journey) == .superseded)
     }
 
@@ -114,8 +117,59 @@ import Testing
         #expect(expectation.outcome == .expired)
         var stale = StrategyObservation()
         stale.route(link: Self.product, step: 5)
-        #expect(oracle.classify(stale, expectation: expectation, journey: journey) == .misrouted)
-        #expect(oracle.classify(StrategyObservation(), expectation: expectation, journey: journey) == .expired)
+        #expect(oracle.classify(stale, expectation: expectation, journey: journey) == .stale)
+        // The verdict comes from the strategy's own account, never from the expectation.
+        var expired = StrategyObservation()
+        expired.reported.insert(.expired)
+        #expect(oracle.classify(expired, expectation: expectation, journey: journey) == .expired)
+        #expect(oracle.classify(StrategyObservation(), expectation: expectation, journey: journey) == .misjudged)
+        var superseded = StrategyObservation()
+        superseded.reported.insert(.superseded)
+        #expect(oracle.classify(superseded, expectation: expectation, journey: journey) == .misjudged)
+        // A peer that never captured the link says "no link", truthfully.
+        let peer: StrategyObservation.Reasons = [.rejected, .expired, .crashWindow]
+        #expect(
+            oracle.classify(StrategyObservation(), expectation: expectation, journey: journey, distinctions: peer)
+                == .noLink
+        )
+    }
+
+    /// Age counts from the capture (the handoff write), not the tap: with a 120 s time-to-live, a
+    /// clip tapped at 0 s, written at 4 s and routed at 122 s is on time (seed 1, journey 434366).
+    @Test func ageCountsFromTheCaptureNotTheTap() {
+        let shortOracle = Oracle(ttlSeconds: 120)
+        let journey = Self.journey(
+            .ios,
+            .none,
+            links: (Self.product, 0),
+            [(.tap, 0, 0), (.clipHandoffWrite, 0, 4), (.install, 0, 60), (.launch, 0, 121), (.appReady, 0, 122)]
+        )
+        let expectation = shortOracle.expect(journey)
+        #expect(expectation.outcome == .routed)
+        #expect(expectation.routeStep == 4)
+        var routed = StrategyObservation()
+        routed.route(link: Self.product, step: 4)
+        #expect(shortOracle.classify(routed, expectation: expectation, journey: journey) == .routed)
+        // A clock behind the capture is age 0 (the core saturates; so does the oracle).
+        #expect(!Oracle.isExpired(capturedAt: 100, now: 50, ttl: 10))
+        #expect(Oracle.isExpired(capturedAt: 100, now: 111, ttl: 10))
+        #expect(!Oracle.isExpired(capturedAt: 100, now: 110, ttl: 10))
+    }
+
+    @Test func aRouteAfterItsStepIsLate() {
+        let journey = Self.journey(
+            .installed,
+            links: (Self.product, 0),
+            [(.launch, 0, 0), (.appReady, 0, 1), (.tap, 0, 30), (.universalLinkOpen, 0, 31), (.loginSucceeded, 0, 60)]
+        )
+        let expectation = oracle.expect(journey)
+        #expect(expectation.routeStep == 3)
+        var late = StrategyObservation()
+        late.route(link: Self.product, step: 4)
+        #expect(oracle.classify(late, expectation: expectation, journey: journey) == .late)
+        // Two steps delivered at once may route at the later one.
+        late.raceStep = 3
+        #expect(oracle.classify(late, expectation: expectation, journey: journey) == .routed)
     }
 
     @Test func redeliveredReferrerRoutesOncePerInstall() {
@@ -166,7 +220,11 @@ import Testing
         )
         let expectation = oracle.expect(journey)
         #expect(expectation.outcome == .crashWindow)
-        #expect(oracle.classify(StrategyObservation(), expectation: expectation, journey: journey) == .crashWindow)
+        var crashed = StrategyObservation()
+        crashed.crashed = true
+        #expect(oracle.classify(crashed, expectation: expectation, journey: journey) == .crashWindow)
+        // Without its own report of the crash, a journey that routed nothing lost its link.
+        #expect(oracle.classify(StrategyObservation(), expectation: expectation, journey: journey) == .lost)
     }
 
     @Test func hostilePayloadsAreRejectedWithTheirReason() {
@@ -181,7 +239,13 @@ import Testing
             #expect(expectation.outcome == .rejected(reason))
             var routed = StrategyObservation()
             routed.route(link: link, step: 3)
-            #expect(oracle.classify(routed, expectation: expectation, journey: journey) == .misrouted)
+            #expect(oracle.classify(routed, expectation: expectation, journey: journey) == .unsafe)
+            var rejected = StrategyObservation()
+            rejected.reject(reason)
+            #expect(oracle.classify(rejected, expectation: expectation, journey: journey) == .rejected(reason))
+            var wrongReason = StrategyObservation()
+            wrongReason.reject(reason == .dotSegment ? .foreignHost : .dotSegment)
+            #expect(oracle.classify(wrongReason, expectation: expectation, journey: journey) == .misjudged)
         }
     }
 
@@ -197,7 +261,12 @@ import Testing
                 taps: 0,
                 [(.install, 0, 60), (.launch, 0, 90), (.referrerFetch, Self.ok, 91), (.appReady, 0, 92)]
             )
-            #expect(oracle.expect(journey).outcome == outcome)
+            let expectation = oracle.expect(journey)
+            #expect(expectation.outcome == outcome)
+            var organic = StrategyObservation()
+            organic.reported.insert(.organic)
+            let judged = oracle.classify(organic, expectation: expectation, journey: journey)
+            #expect(judged == (outcome == .organic ? .organic : .misjudged))
         }
     }
 

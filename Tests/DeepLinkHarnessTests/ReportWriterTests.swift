@@ -183,12 +183,13 @@ import Testing
         let readme = try String(contentsOf: root.appendingPathComponent("Reports/README.md"), encoding: .utf8)
         let files = [
             ReportSchema.summaryFile, ReportSchema.latencyFile, ReportSchema.outcomesFile,
-            ReportSchema.violationsFile, ReportSchema.histogramsFile, ReportSchema.manifestFile, "gate.csv",
+            ReportSchema.violationsFile, ReportSchema.histogramsFile, ReportSchema.manifestFile,
+            ReportSchema.coverageFile, "gate.csv",
         ]
         for file in files { #expect(readme.contains("## \(file)"), "no section for \(file)") }
         let columns =
             ReportSchema.summaryColumns + ReportSchema.latencyColumns + ReportSchema.outcomesColumns
-            + ReportSchema.violationsColumns + ReportSchema.histogramsColumns
+            + ReportSchema.violationsColumns + ReportSchema.histogramsColumns + ReportSchema.coverageColumns
         for column in columns { #expect(readme.contains("`\(column.name)`"), "column \(column.name) undocumented") }
         for key in ["commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time"] {
             #expect(readme.contains("`\(key)`"), "manifest key \(key) undocumented")

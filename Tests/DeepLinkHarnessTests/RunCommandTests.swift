@@ -34,10 +34,7 @@ import Testing
 
         let summary = try Self.table(out, ReportSchema.summaryFile)
         #expect(summary.rows.count == StrategyKind.allCases.count)
-        let outcomeColumns = [
-            "routed", "misrouted", "duplicated", "premature", "lost", "expired", "rejected", "superseded", "organic",
-            "not_set", "no_link", "crash_window",
-        ]
+        let outcomeColumns = Outcome.summaryColumns.map(\.column)
         let outcomes = try Self.table(out, ReportSchema.outcomesFile)
         for row in 0..<summary.rows.count {
             let strategy = try summary.string("strategy", row: row)
@@ -46,8 +43,8 @@ import Testing
             var total: UInt64 = 0
             for column in outcomeColumns { total += try summary.unsigned(column, row: row) }
             #expect(total == 20_000, "\(strategy) outcomes do not add up")
-            let violations = try ["misrouted", "duplicated", "premature", "lost"]
-                .reduce(UInt64(0)) { $0 + (try summary.unsigned($1, row: row)) }
+            let violations = try Outcome.violations
+                .reduce(UInt64(0)) { $0 + (try summary.unsigned(Outcome.summaryColumn(for: $1), row: row)) }
             #expect(try summary.unsigned("violations", row: row) == violations)
             // outcomes.csv agrees with summary.csv.
             var perClass: UInt64 = 0

@@ -13,7 +13,11 @@ import Testing
         #expect(naive.total(.lost) > 100)
         #expect(naive.total(.duplicated) > 100)
         #expect(naive.total(.premature) > 10)
-        #expect(naive.total(.misrouted) > 10)
+        // No validator and no time-to-live: hostile payloads and expired links are routed.
+        #expect(naive.total(.unsafe) > 10)
+        #expect(naive.total(.stale) > 10)
+        // It waits for a login even where only appReady is needed.
+        #expect(naive.total(.late) > 100)
         // Where it loses them: a kill before login (iOS), a disconnected referrer (Android).
         #expect(naive.count(.lost, in: ScenarioClass(platform: .ios, perturbation: .kill)) > 0)
         #expect(naive.count(.lost, in: ScenarioClass(platform: .android, perturbation: .referrerDisconnected)) > 0)

@@ -282,6 +282,10 @@ public final class LinkResolver: Sendable {
     /// How many links wait for their gate (a snapshot; links still in the queue are not counted).
     public var pendingCount: Int { core.withLock { $0.machine.pendingCount } }
 
+    /// How many captures wait in the capture queue, not yet moved into the machine (a snapshot).
+    /// Zero whenever no capture or drain is in flight; anything else is a stranded capture.
+    public var queuedCount: Int { queue.approximateCount }
+
     // MARK: - Internals
 
     /// Under the lock: admits queued captures, then runs `body` (an event, or time passing) on the

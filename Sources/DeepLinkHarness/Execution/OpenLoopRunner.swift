@@ -282,10 +282,16 @@ private struct OpenLoopWorker {
             result.corrected[index].record(lagNanos &+ service)
             result.tallies[index].busyNanos &+= service
             result.tallies[index].journeys &+= 1
-            let outcome = oracle.classify(observation, expectation: item.expectation, journey: item.journey)
+            let outcome = oracle.classify(
+                observation,
+                expectation: item.expectation,
+                journey: item.journey,
+                distinctions: strategies[index].distinctions
+            )
             result.tallies[index].record(
                 outcome,
                 journey: item.journey,
+                observation: observation,
                 expected: item.expectation.outcome,
                 violationLimit: limit
             )
@@ -307,23 +313,6 @@ private struct OpenLoopWorker {
             // Spin without yielding: on a busy machine a yield hands the core to whatever else is
             // runnable for a whole time slice (milliseconds), which would be measured as start lag.
             while Runner.monotonicNanos() < target {}
-        }
-    }
-}
-
-extension StrategyTally {
-    /// Counts one classified journey and keeps it when it is a violation and room is left.
-    fileprivate mutating func record(
-        _ outcome: JourneyOutcome,
-        journey: Journey,
-        expected: JourneyOutcome,
-        violationLimit limit: Int
-    ) {
-        counts[journey.scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
-        if outcome.isViolation, violations.count < limit {
-            violations.append(
-                JourneyViolation(index: journey.index, scenario: journey.scenario, expected: expected, actual: outcome)
-            )
         }
     }
 }

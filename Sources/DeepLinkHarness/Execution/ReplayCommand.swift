@@ -69,7 +69,13 @@ public struct ReplayCommand: BenchCommand {
             var observation = StrategyObservation()
             strategy.run(journey, into: &observation)
             strategy.finish()
-            actual.append((kind, oracle.classify(observation, expectation: expectation, journey: journey), observation))
+            let outcome = oracle.classify(
+                observation,
+                expectation: expectation,
+                journey: journey,
+                distinctions: strategy.distinctions
+            )
+            actual.append((kind, outcome, observation))
         }
         return Replay(journey: journey, expectation: expectation, actual: actual)
     }
@@ -88,6 +94,24 @@ public struct ReplayCommand: BenchCommand {
             let kind = step < journey.eventCount ? journey.events[step].kind.name : "?"
             return "\(name) at step \(step) (\(kind))"
         }
+    }
+
+    /// The strategy's own account of what it did not route, and what the audit found.
+    static func account(_ observation: StrategyObservation) -> [String] {
+        var parts: [String] = []
+        let reported = observation.reported
+        if reported.contains(.rejected) { parts.append("rejected:" + (observation.rejection?.name ?? "?")) }
+        if reported.contains(.organic) { parts.append("organic") }
+        if reported.contains(.notSet) { parts.append("notSet") }
+        if reported.contains(.expired) { parts.append("expired") }
+        if reported.contains(.superseded) { parts.append("superseded") }
+        if reported.contains(.crashWindow) { parts.append("died in the crash window") }
+        switch observation.auditFinding {
+        case .strandedCapture: parts.append("audit: a capture was left stranded in the queue")
+        case .unknownLink: parts.append("audit: routed a link the catalog does not know")
+        case nil: break
+        }
+        return parts
     }
 
     static func text(_ replay: Replay) -> String {
@@ -120,7 +144,8 @@ public struct ReplayCommand: BenchCommand {
             text += "  " + name + String(repeating: " ", count: max(1, 13 - name.count)) + outcome.name
             let routes = routes(observation, journey: journey)
             if !routes.isEmpty { text += "  routed " + routes.joined(separator: ", ") }
-            if observation.crashed { text += "  (died in the crash window)" }
+            let account = account(observation)
+            if !account.isEmpty { text += "  reported " + account.joined(separator: ", ") }
             text += "\n"
         }
         return text
@@ -138,7 +163,11 @@ public struct ReplayCommand: BenchCommand {
         var actual: [String] = []
         for (kind, outcome, observation) in replay.actual {
             let routes = routes(observation, journey: journey).map(quote).joined(separator: ",")
-            actual.append("\(quote(kind.rawValue)):{\"outcome\":\(quote(outcome.name)),\"routes\":[\(routes)]}")
+            let account = account(observation).map(quote).joined(separator: ",")
+            actual.append(
+                "\(quote(kind.rawValue)):{\"outcome\":\(quote(outcome.name)),\"routes\":[\(routes)],"
+                    + "\"reported\":[\(account)]}"
+            )
         }
         return "{\"seed\":\(journey.seed),\"journey\":\(journey.index),"
             + "\"scenario_class\":\(quote(journey.scenario.name)),"

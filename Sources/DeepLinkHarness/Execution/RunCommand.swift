@@ -27,6 +27,11 @@ public struct RunCommand: BenchCommand {
             OptionSpec("--out", value: "DIR", help: "Report directory (default Reports/latest)."),
             OptionSpec("--mix", value: "FILE", help: "JSON scenario mix overriding the built-in default."),
             .flag("--quiet", help: "No progress output."),
+            OptionSpec(
+                "--journey-timeout-ms",
+                value: "MS",
+                help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
+            ),
         ] + scaleOptions
     )
 
@@ -73,6 +78,9 @@ public struct RunCommand: BenchCommand {
             raceShare: raceShare,
             mix: mix
         )
+        if let timeout = try arguments.integer("--journey-timeout-ms", in: 1...3_600_000) {
+            configurationToRun.journeyTimeoutNanos = UInt64(timeout) * 1_000_000
+        }
         configurationToRun.openLoop = try Self.openLoop(from: arguments)
         shard = try Self.shard(from: arguments, journeys: UInt64(journeys))
         if let shard { configurationToRun = Self.restrict(configurationToRun, to: shard) }
@@ -105,7 +113,19 @@ public struct RunCommand: BenchCommand {
         try ReportWriter.write(report, to: outputDirectory)
         io.out(SummaryTable.render(result))
         if let line = result.openLoopSummaryLine { io.out(line) }
-        io.out("reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, manifest.json)\n")
+        io.out(
+            "reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, coverage.csv, "
+                + "manifest.json)\n"
+        )
+        if let hung = result.hung {
+            io.err(
+                "error: run: the watchdog stopped the run: \(hung.strategy.rawValue) did not finish journey "
+                    + "\(hung.index) within \(hung.runningNanos / 1_000_000) ms (reported as hung; the report holds "
+                    + "what finished). Replay it: deeplink-bench replay --seed \(configuration.seed) "
+                    + "--journey \(hung.index)\n"
+            )
+            return 1
+        }
         if result.undecidedJourneys > 0 {
             io.err("warning: the oracle left \(result.undecidedJourneys) journeys undecided (a generator defect)\n")
         }

@@ -42,6 +42,15 @@ extension RunResult {
                     trace: generator.journey(at: violation.index).trace
                 )
             }
+            var coverage: [CoverageKey: UInt64] = [:]
+            for (index, name) in CoverageCounts.featureNames.enumerated() {
+                coverage[CoverageKey(kind: CoverageKey.feature, name: name)] = tally.coverage.features[index]
+            }
+            if tally.kind.reportsDecisionPaths {
+                for (index, path) in DecisionPaths.named.enumerated() {
+                    coverage[CoverageKey(kind: CoverageKey.path, name: path.name)] = tally.coverage.paths[index]
+                }
+            }
             return StrategyReport(
                 name: tally.kind.rawValue,
                 journeys: Int(tally.journeys),
@@ -49,7 +58,8 @@ extension RunResult {
                 outcomeCounts: counts,
                 histograms: histograms,
                 allocatedBytes: tally.allocatedBytes,
-                violations: Array(violations)
+                violations: Array(violations),
+                coverage: coverage
             )
         }
         return RunReport(

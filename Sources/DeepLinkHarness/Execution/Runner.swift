@@ -24,6 +24,11 @@ public struct RunConfiguration: Sendable {
     /// Open loop (`--rate`): journeys arrive at a fixed rate instead of as fast as possible; nil
     /// for a closed-loop run. See ``OpenLoopSchedule``.
     public var openLoop: OpenLoopParameters? = nil
+    /// The watchdog's limit: a journey still running after this long is reported as `hung` and
+    /// the run stops with a report of what finished (closed loop).
+    public var journeyTimeoutNanos: UInt64 = 10_000_000_000
+    /// Deliberate miswirings of `core`, for tests of the harness itself.
+    public var coreFaults: CoreStrategy.Faults = []
 
     public init(
         journeys: UInt64,
@@ -83,6 +88,8 @@ public struct StrategyTally: Sendable {
     public var operationNanos = OperationHistograms()
     /// The violating journeys with the lowest indices (at most the run's limit), sorted by index.
     public var violations: [JourneyViolation] = []
+    /// Journeys per feature and per decision path (`coverage.csv`).
+    public var coverage = CoverageCounts()
 
     public init(kind: StrategyKind) {
         self.kind = kind
@@ -101,9 +108,29 @@ public struct StrategyTally: Sendable {
         return sum
     }
 
-    /// Misrouted + duplicated + premature + lost.
+    /// Journeys with any violation outcome (``JourneyOutcome/violations``).
     public var violationCount: UInt64 {
-        total(.misrouted) &+ total(.duplicated) &+ total(.premature) &+ total(.lost)
+        JourneyOutcome.violations.reduce(0) { $0 &+ total($1) }
+    }
+
+    /// Counts one classified journey (its outcome, features and decision paths) and keeps it when
+    /// it is a violation and room is left.
+    @inline(__always)
+    mutating func record(
+        _ outcome: JourneyOutcome,
+        journey: Journey,
+        observation: StrategyObservation,
+        expected: JourneyOutcome,
+        violationLimit limit: Int
+    ) {
+        counts[journey.scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
+        coverage.count(features: journey)
+        coverage.count(paths: observation.paths)
+        if outcome.isViolation, violations.count < limit {
+            violations.append(
+                JourneyViolation(index: journey.index, scenario: journey.scenario, expected: expected, actual: outcome)
+            )
+        }
     }
 
     /// Adds `other` (same kind) into this tally; violations keep the lowest `limit` indices.
@@ -114,6 +141,7 @@ public struct StrategyTally: Sendable {
         allocatedBytes &+= other.allocatedBytes
         journeyNanos.merge(other.journeyNanos)
         operationNanos.merge(other.operationNanos)
+        coverage.merge(other.coverage)
         violations = Array((violations + other.violations).sorted { $0.index < $1.index }.prefix(limit))
     }
 }
@@ -148,6 +176,19 @@ public struct RunResult: Sendable {
     public var undecidedJourneys: UInt64
     /// An open-loop run's arrivals and latencies from intended start; nil for a closed-loop run.
     public var openLoop: OpenLoopResult? = nil
+    /// Set when the watchdog stopped the run: which strategy hung on which journey. The tallies
+    /// then hold only what finished (the hung worker's journeys are not counted) plus that hung
+    /// journey.
+    public var hung: HungJourney? = nil
+}
+
+/// A journey the watchdog gave up on.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct HungJourney: Sendable, Equatable {
+    public var strategy: StrategyKind
+    public var index: UInt64
+    public var runningNanos: UInt64
 }
 
 /// Streams journeys through the strategies on worker threads: each thread claims chunks of
@@ -183,12 +224,23 @@ public enum Runner {
             thread.start()
         }
         var done = 0
+        var hung: HungJourney?
         while done < configuration.threads {
             if finished.wait(timeout: .now() + .milliseconds(100)) == .success {
                 done += 1
-            } else {
-                progress(shared.completed.load(ordering: .relaxed))
+                continue
             }
+            progress(shared.completed.load(ordering: .relaxed))
+            guard hung == nil, let stuck = shared.watchdog(limitNanos: configuration.journeyTimeoutNanos) else {
+                continue
+            }
+            // A strategy is stuck: the others stop after their chunk; the stuck thread is left
+            // behind (it cannot be interrupted) and ends with the process.
+            hung = stuck
+            shared.stop.store(true, ordering: .relaxed)
+            let others = configuration.threads - 1 - done
+            for _ in 0..<max(0, others) where finished.wait(timeout: .now() + .seconds(30)) == .success { done += 1 }
+            break
         }
         let wall = monotonicNanos() - start
         progress(shared.completed.load(ordering: .relaxed))
@@ -201,7 +253,25 @@ public enum Runner {
                 tallies[index].merge(result.tallies[index], violationLimit: configuration.violationLimit)
             }
         }
-        return RunResult(configuration: configuration, tallies: tallies, wallNanos: wall, undecidedJourneys: undecided)
+        if let hung, let position = configuration.strategies.firstIndex(of: hung.strategy) {
+            let journey = shared.generator.journey(at: hung.index)
+            tallies[position].journeys &+= 1
+            tallies[position].record(
+                .hung,
+                journey: journey,
+                observation: StrategyObservation(),
+                expected: Oracle(mix: configuration.mix).expect(journey).outcome,
+                violationLimit: configuration.violationLimit
+            )
+        }
+        var result = RunResult(
+            configuration: configuration,
+            tallies: tallies,
+            wallNanos: wall,
+            undecidedJourneys: undecided
+        )
+        result.hung = hung
+        return result
     }
 
     /// CLOCK_MONOTONIC in nanoseconds.
@@ -220,11 +290,43 @@ private final class SharedRunState: Sendable {
     let nextChunk = Atomic<UInt64>(0)
     let completed = Atomic<UInt64>(0)
     let results = Mutex<[WorkerResult]>([])
+    /// Set by the watchdog: workers stop claiming chunks.
+    let stop = Atomic<Bool>(false)
+    /// One per worker thread, in the order threads claim them.
+    let beacons: [WorkerBeacon]
+    let nextBeacon = Atomic<Int>(0)
 
     init(configuration: RunConfiguration) {
         self.configuration = configuration
         self.generator = JourneyGenerator(configuration)
+        self.beacons = (0..<configuration.threads).map { _ in WorkerBeacon() }
     }
+
+    /// The first journey that has run longer than `limitNanos`, if any.
+    func watchdog(limitNanos: UInt64) -> HungJourney? {
+        let now = Runner.monotonicNanos()
+        for beacon in beacons {
+            let started = beacon.startNanos.load(ordering: .acquiring)
+            guard started != 0, now > started, now - started > limitNanos else { continue }
+            let strategy = configuration.strategies[beacon.strategy.load(ordering: .relaxed)]
+            return HungJourney(
+                strategy: strategy,
+                index: beacon.journey.load(ordering: .relaxed),
+                runningNanos: now - started
+            )
+        }
+        return nil
+    }
+}
+
+/// What one worker is running now, for the watchdog: the journey, the strategy (its index in the
+/// run) and when it started (0 between journeys).
+///
+/// Thread safety: atomics; the worker writes, the watchdog reads.
+private final class WorkerBeacon: Sendable {
+    let startNanos = Atomic<UInt64>(0)
+    let journey = Atomic<UInt64>(0)
+    let strategy = Atomic<Int>(0)
 }
 
 private struct WorkerResult: Sendable {
@@ -238,7 +340,8 @@ private struct Worker {
 
     func work() -> WorkerResult {
         let configuration = shared.configuration
-        let context = StrategyContext(mix: configuration.mix)
+        var context = StrategyContext(mix: configuration.mix)
+        context.coreFaults = configuration.coreFaults
         let oracle = Oracle(mix: configuration.mix)
         var strategies = configuration.strategies.map { $0.make(context: context) }
         var tallies = configuration.strategies.map { StrategyTally(kind: $0) }
@@ -249,7 +352,8 @@ private struct Worker {
         var expectations = [Expectation]()
         expectations.reserveCapacity(Runner.chunkSize)
         let limit = configuration.violationLimit
-        while true {
+        let beacon = shared.beacons[shared.nextBeacon.add(1, ordering: .relaxed).oldValue % shared.beacons.count]
+        while !shared.stop.load(ordering: .relaxed) {
             let chunkIndex = shared.nextChunk.add(1, ordering: .relaxed).oldValue
             let begin = chunkIndex &* chunk
             guard begin < configuration.journeys else { break }
@@ -265,7 +369,9 @@ private struct Worker {
             }
             for strategyIndex in strategies.indices {
                 // In place (inout array elements): no copy-on-write of the counters per chunk.
+                beacon.strategy.store(strategyIndex, ordering: .relaxed)
                 runChunk(
+                    beacon: beacon,
                     strategy: &strategies[strategyIndex],
                     tally: &tallies[strategyIndex],
                     journeys: journeys,
@@ -282,6 +388,7 @@ private struct Worker {
 
     /// Runs one strategy over one chunk, timing each journey and counting allocations.
     func runChunk(
+        beacon: WorkerBeacon,
         strategy: inout any Strategy,
         tally: inout StrategyTally,
         journeys: [Journey],
@@ -294,23 +401,27 @@ private struct Worker {
         let chunkStart = previous
         for position in journeys.indices {
             var observation = StrategyObservation()
+            beacon.journey.store(journeys[position].index, ordering: .relaxed)
+            beacon.startNanos.store(previous, ordering: .releasing)
             strategy.run(journeys[position], into: &observation, metrics: &tally.operationNanos)
             let now = Runner.monotonicNanos()
             tally.journeyNanos.record(now &- previous)
             previous = now
-            let outcome = oracle.classify(observation, expectation: expectations[position], journey: journeys[position])
-            tally.counts[journeys[position].scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
-            if outcome.isViolation, tally.violations.count < limit {
-                tally.violations.append(
-                    JourneyViolation(
-                        index: journeys[position].index,
-                        scenario: journeys[position].scenario,
-                        expected: expectations[position].outcome,
-                        actual: outcome
-                    )
-                )
-            }
+            let outcome = oracle.classify(
+                observation,
+                expectation: expectations[position],
+                journey: journeys[position],
+                distinctions: strategy.distinctions
+            )
+            tally.record(
+                outcome,
+                journey: journeys[position],
+                observation: observation,
+                expected: expectations[position].outcome,
+                violationLimit: limit
+            )
         }
+        beacon.startNanos.store(0, ordering: .relaxed)
         tally.busyNanos &+= Runner.monotonicNanos() &- chunkStart
         tally.journeys &+= UInt64(journeys.count)
         tally.allocatedBytes &+= AllocationCounter.threadAllocatedBytes() &- allocatedBefore

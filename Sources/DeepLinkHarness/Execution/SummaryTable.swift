@@ -1,8 +1,9 @@
 /// The human-readable table `run` prints on stdout: one row per strategy.
 enum SummaryTable {
     static let columns: [(String, JourneyOutcome?)] = [
-        ("routed", .routed), ("superseded", .superseded), ("misrouted", .misrouted), ("duplicated", .duplicated),
-        ("premature", .premature), ("lost", .lost), ("expired", .expired), ("rejected", nil), ("organic", .organic),
+        ("routed", .routed), ("superseded", .superseded), ("misrouted", .misrouted), ("stale", .stale),
+        ("unsafe", .unsafe), ("duplicated", .duplicated), ("premature", .premature), ("lost", .lost), ("late", .late),
+        ("misjudged", .misjudged), ("hung", .hung), ("expired", .expired), ("rejected", nil), ("organic", .organic),
         ("notSet", .notSet), ("noLink", .noLink), ("crashWin", .crashWindow),
     ]
 
@@ -44,7 +45,8 @@ enum SummaryTable {
         text += line(header)
         for row in rows { text += line(row) }
         text +=
-            "violations = misrouted + duplicated + premature + lost; journeys/s = journeys / (time in strategy / threads)\n"
+            "violations = misrouted + stale + unsafe + duplicated + premature + lost + late + misjudged + hung; "
+            + "journeys/s = journeys / (time in strategy / threads)\n"
         return text
     }
 }

@@ -259,10 +259,19 @@ private struct Builder {
             loginPlan()
             emit(.referrerFetch, ReferrerResult.okDelayed.rawValue, after: 5...120)
         case .logout:
-            emit(.appReady, after: 1...3)
-            emit(.loginSucceeded, after: 10...60)
-            emit(.logout, after: 10...600)
-            if android { emit(.referrerFetch, ReferrerResult.okDelayed.rawValue, after: 1...30) }
+            if android && random.chance(0.5) {
+                // The link arrives first and waits for appReady; a login and a logout come before
+                // it: the logout closes the gate the login had opened.
+                emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2)
+                emit(.loginSucceeded, after: 1...5)
+                emit(.logout, after: 1...30)
+                emit(.appReady, after: 1...3)
+            } else {
+                emit(.appReady, after: 1...3)
+                emit(.loginSucceeded, after: 10...60)
+                emit(.logout, after: 10...600)
+                if android { emit(.referrerFetch, ReferrerResult.okDelayed.rawValue, after: 1...30) }
+            }
             if random.chance(0.6) { emit(.loginSucceeded, after: 30...900) }
         case .referrerUnavailable:
             emit(.referrerFetch, ReferrerResult.serviceUnavailable.rawValue, after: 0...2)

@@ -28,49 +28,119 @@ public struct Oracle: Sendable {
         return model.conclusion()
     }
 
-    /// Classifies what a strategy did (`observation`) against what must happen (`expectation`).
+    /// The one expiry rule, used by the oracle's model, by ``classify(_:expectation:journey:)`` and
+    /// by the in-memory peers: a link is expired when its age exceeds the time-to-live, its age
+    /// measured from its *capture* (the handoff write, the referrer's click time, the universal
+    /// link's open), not from the tap. A clock behind the capture time (a clock moved backwards)
+    /// gives age 0, as DeepLinkCore's resolver saturates it.
+    @inline(__always)
+    public static func isExpired(capturedAt: UInt32, now: UInt32, ttl: UInt32) -> Bool {
+        let age = now > capturedAt ? now - capturedAt : 0
+        return age > ttl
+    }
+
+    /// Classifies what a strategy did (`observation`, its own account) against what must happen
+    /// (`expectation`). The outcome is derived from the observation; the expectation is only
+    /// compared with it, never copied into the result.
     ///
-    /// The only link that may ever be routed is the one the user tapped last (the oracle's target
-    /// when it routes one), and only while it is fresh. Order of judgement: a router call to any
-    /// other link, or to a link older than the time-to-live, is *misrouted*; more than one call is
-    /// *duplicated*; a call at a step where the oracle's gate for that link was closed is
-    /// *premature*; no call when the oracle routes is *lost*; otherwise the expected outcome. A
-    /// strategy whose capture mechanism delivers the tapped link where the deterministic path could
-    /// not (for example under `FEATURE_NOT_SUPPORTED`) and routes it once, in time, is *routed*.
+    /// A journey with router calls: a call to a payload that must be rejected (or a placeholder) is
+    /// *unsafe*; to the journey's own link after its time-to-live (measured from the oracle's
+    /// capture time by ``isExpired(capturedAt:now:ttl:)``), *stale*; to any other link than the
+    /// one to route, *misrouted*; more than one call, *duplicated*; a call while the link's gate
+    /// was closed, *premature*; after the step the oracle routed at, *late*; otherwise *routed*,
+    /// or *superseded* when the strategy itself reports dropping an older link (a strategy that
+    /// routes the tapped link where the deterministic path delivers nothing, as under
+    /// `FEATURE_NOT_SUPPORTED`, is *routed* too). A journey without router calls: *lost* when
+    /// the oracle routes; otherwise the strategy's own reason (``observedReason(_:)``), which is
+    /// *misjudged* when it differs from the expected reason and the strategy claims to tell the two
+    /// apart (`distinctions`). A strategy that cannot make a distinction (the article's snippet
+    /// has no validator), or a peer whose capture delivered nothing at all, is classified by what
+    /// it did observe, usually *noLink*, never by the oracle's reason.
     public func classify(
         _ observation: StrategyObservation,
         expectation: Expectation,
-        journey: Journey
+        journey: Journey,
+        distinctions: StrategyObservation.Reasons = .all
     ) -> JourneyOutcome {
+        if observation.auditFinding == .strandedCapture, observation.routeCount == 0 { return .lost }
         guard observation.routeCount > 0 else {
             switch expectation.outcome {
-            case .routed, .superseded: return .lost
-            case .misrouted, .duplicated, .premature, .lost, .expired, .rejected, .organic, .notSet, .noLink,
-                .crashWindow:
-                return expectation.outcome
+            case .routed, .superseded:
+                return .lost
+            case .crashWindow:
+                return observation.crashed ? .crashWindow : .lost
+            case .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung, .expired,
+                .rejected, .organic, .notSet, .noLink:
+                break
             }
+            let observed = Self.observedReason(observation)
+            guard observed != expectation.outcome else { return observed }
+            // A peer whose capture delivered nothing says so truthfully (noLink); only a strategy
+            // that claims every distinction is wrong to see nothing where the oracle sees a reason.
+            if observed == .noLink, distinctions != .all { return observed }
+            return Self.distinguishes(distinctions, expectation.outcome) ? .misjudged : observed
         }
+        // The link that may be routed: the oracle's target, or (where the deterministic path
+        // delivered nothing) the last tapped link when it is routable.
         var targetSlot = expectation.targetSlot
         if targetSlot == nil, journey.linkCount > 0, LinkCatalog.entry(journey.latestLink).verdict.isRoutable {
             targetSlot = journey.linkCount >= 2 ? 1 : 0
         }
-        guard let targetSlot else { return .misrouted }
-        let target = journey.link(slot: targetSlot)
-        let tappedAt = journey.tapTime(slot: targetSlot)
         let recorded = min(observation.routeCount, StrategyObservation.capacity)
         for index in 0..<recorded {
-            guard LinkCatalog.sameDestination(observation.routeLinks[index], target) else { return .misrouted }
+            let link = observation.routeLinks[index]
+            guard Int(link) < LinkCatalog.entries.count else { return .misrouted }
+            guard LinkCatalog.entry(link).verdict.isRoutable else { return .unsafe }
             let step = Int(observation.routeSteps[index])
             let routedAt = step < journey.eventCount ? journey.events[step].atSeconds : journey.endSeconds
-            if routedAt &- tappedAt > ttlSeconds { return .misrouted }
+            // The journey's own link (either tap) routed after its time-to-live: stale.
+            for slot: UInt8 in 0..<min(journey.linkCount, 2)
+            where LinkCatalog.sameDestination(link, journey.link(slot: slot))
+                && Self.isExpired(capturedAt: expectation.captureTime(slot: slot), now: routedAt, ttl: ttlSeconds)
+            {
+                return .stale
+            }
+            guard let targetSlot, LinkCatalog.sameDestination(link, journey.link(slot: targetSlot)) else {
+                return .misrouted
+            }
         }
+        guard let targetSlot else { return .misrouted }
         if observation.routeCount > 1 { return .duplicated }
-        if !expectation.gateWasOpen(slot: targetSlot, step: Int(observation.routeSteps[0])) { return .premature }
-        switch expectation.outcome {
-        case .superseded: return .superseded
-        case .routed, .misrouted, .duplicated, .premature, .lost, .expired, .rejected, .organic, .notSet, .noLink,
-            .crashWindow:
-            return .routed
+        let routeStep = Int(observation.routeSteps[0])
+        if !expectation.gateWasOpen(slot: targetSlot, step: routeStep) { return .premature }
+        if expectation.routeStep >= 0, routeStep > expectation.routeStep {
+            // Two steps delivered at once may route at the later one.
+            let raced = observation.raceStep == expectation.routeStep && routeStep == observation.raceStep + 1
+            if !raced { return .late }
+        }
+        if observation.reported.contains(.superseded), expectation.outcome == .superseded { return .superseded }
+        return .routed
+    }
+
+    /// The outcome a strategy's own account gives a journey it routed nothing in, in the oracle's
+    /// order of precedence: crash window, expired, rejected, organic, not set, otherwise no link.
+    public static func observedReason(_ observation: StrategyObservation) -> JourneyOutcome {
+        let reported = observation.reported
+        if reported.contains(.crashWindow) { return .crashWindow }
+        if reported.contains(.expired) { return .expired }
+        if reported.contains(.rejected) { return .rejected(observation.rejection ?? .malformedReferrer) }
+        if reported.contains(.organic) { return .organic }
+        if reported.contains(.notSet) { return .notSet }
+        return .noLink
+    }
+
+    /// Whether a strategy able to tell `distinctions` apart claims to recognise `outcome`.
+    static func distinguishes(_ distinctions: StrategyObservation.Reasons, _ outcome: JourneyOutcome) -> Bool {
+        switch outcome {
+        case .expired: distinctions.contains(.expired)
+        case .rejected: distinctions.contains(.rejected)
+        case .organic: distinctions.contains(.organic)
+        case .notSet: distinctions.contains(.notSet)
+        case .superseded: distinctions.contains(.superseded)
+        case .crashWindow: distinctions.contains(.crashWindow)
+        // "Nothing reached the app" is claimed by a strategy that tells every reason apart.
+        case .noLink: distinctions == .all
+        case .routed, .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung: false
         }
     }
 }
@@ -88,6 +158,9 @@ public struct Expectation: Sendable {
     public var routeStep: Int
     /// Per tap slot: bit `s` is set when that link's gate was open after step `s`.
     public var gateMasks: (UInt64, UInt64)
+    /// Per tap slot: when the oracle last captured that link (its age counts from here), or the
+    /// tap's time when it never captured it.
+    public var captureTimes: (UInt32, UInt32)
     /// A link was still pending, unexpired, when the script ended (a generator defect).
     public var endedPending: Bool
 
@@ -97,6 +170,9 @@ public struct Expectation: Sendable {
         let mask = slot == 0 ? gateMasks.0 : gateMasks.1
         return mask & (1 << UInt64(step)) != 0
     }
+
+    /// When the link in `slot` was captured (or tapped, if never captured).
+    public func captureTime(slot: UInt8) -> UInt32 { slot == 0 ? captureTimes.0 : captureTimes.1 }
 }
 
 /// The oracle's state while it walks a script.
@@ -109,6 +185,8 @@ private struct Model {
     var consumed: (Bool, Bool) = (false, false)
     var capturedAt: (UInt32, UInt32) = (0, 0)
     var tapTime: (UInt32, UInt32) = (0, 0)
+    /// Whether `capturedAt` holds a capture (not just the tap's time).
+    var captured: (Bool, Bool) = (false, false)
     // The process.
     var running = false
     var ready = false
@@ -147,11 +225,14 @@ private struct Model {
         switch event.kind {
         case .tap:
             if slot == 0 { tapTime.0 = now } else { tapTime.1 = now }
+            if !get(captured, slot) {
+                if slot == 0 { capturedAt.0 = now } else { capturedAt.1 = now }
+            }
         case .clipInvoked, .storeVisit, .install, .loginFailed, .clockJump, .clipboardCopy:
             break
         case .clipHandoffWrite:
             set(&storePending, slot, true)
-            if slot == 0 { capturedAt.0 = now } else { capturedAt.1 = now }
+            markCaptured(slot, at: now)
         case .launch:
             running = true
             ready = false
@@ -185,7 +266,7 @@ private struct Model {
         case .universalLinkOpen:
             guard running else { break }
             // The warm path captures in memory; the capture time is the open.
-            if slot == 0 { capturedAt.0 = now } else { capturedAt.1 = now }
+            markCaptured(slot, at: now)
             capture(slot: slot, step: step)
         }
     }
@@ -206,7 +287,8 @@ private struct Model {
                 return
             }
             set(&storePending, slot, true)
-            if slot == 0 { capturedAt.0 = tapTime.0 } else { capturedAt.1 = tapTime.1 }
+            // Play reports the click time: a referrer link's age counts from the tap.
+            markCaptured(slot, at: slot == 0 ? tapTime.0 : tapTime.1)
             capture(slot: slot, step: step)
         }
     }
@@ -227,6 +309,11 @@ private struct Model {
         tryRoute(step: step)
     }
 
+    mutating func markCaptured(_ slot: UInt8, at time: UInt32) {
+        set(&captured, slot, true)
+        if slot == 0 { capturedAt.0 = time } else { capturedAt.1 = time }
+    }
+
     mutating func drop(_ slot: UInt8) {
         set(&resolverPending, slot, false)
         set(&storePending, slot, false)
@@ -235,7 +322,7 @@ private struct Model {
     mutating func tryRoute(step: Int) {
         guard running else { return }
         for slot: UInt8 in 0...1 where get(resolverPending, slot) {
-            if now &- time(capturedAt, slot) > ttl {
+            if Oracle.isExpired(capturedAt: time(capturedAt, slot), now: now, ttl: ttl) {
                 sawExpired = true
                 drop(slot)
             }
@@ -281,6 +368,7 @@ private struct Model {
             targetSlot: nil,
             routeStep: routeStep,
             gateMasks: gateMasks,
+            captureTimes: capturedAt,
             endedPending: false
         )
         if let slot = routedSlot {
@@ -301,7 +389,9 @@ private struct Model {
             // Still pending and unexpired: the script ended before the gate could decide.
             if journey.scenario.perturbation != .clipOnly {
                 for slot: UInt8 in 0...1
-                where (get(resolverPending, slot) || get(storePending, slot)) && now &- time(capturedAt, slot) <= ttl {
+                where (get(resolverPending, slot) || get(storePending, slot))
+                    && !Oracle.isExpired(capturedAt: time(capturedAt, slot), now: now, ttl: ttl)
+                {
                     expectation.endedPending = true
                 }
             }

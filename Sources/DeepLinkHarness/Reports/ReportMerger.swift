@@ -43,6 +43,9 @@ public enum ReportMerger {
                 for (metric, histogram) in strategy.histograms {
                     strategies[index].histograms[metric, default: Histogram()].merge(histogram)
                 }
+                for (key, count) in strategy.coverage {
+                    strategies[index].coverage[key, default: 0] &+= count
+                }
                 strategies[index].violations += strategy.violations
             }
         }

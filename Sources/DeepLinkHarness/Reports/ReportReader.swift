@@ -17,6 +17,7 @@ public enum ReportReader {
         let outcomes = try table(ReportSchema.outcomesFile, in: directory)
         let histograms = try table(ReportSchema.histogramsFile, in: directory)
         let violations = try table(ReportSchema.violationsFile, in: directory)
+        let coverage = try table(ReportSchema.coverageFile, in: directory)
 
         // Every column is required even when a file has no rows, so a truncated header is named.
         try checked(path(ReportSchema.summaryFile, in: directory)) { () throws(CSVError) in
@@ -31,6 +32,9 @@ public enum ReportReader {
         }
         try checked(path(ReportSchema.violationsFile, in: directory)) { () throws(CSVError) in
             try violations.require(ReportSchema.violationsColumns.map(\.name))
+        }
+        try checked(path(ReportSchema.coverageFile, in: directory)) { () throws(CSVError) in
+            try coverage.require(ReportSchema.coverageColumns.map(\.name))
         }
 
         var strategies: [StrategyReport] = []
@@ -87,6 +91,25 @@ public enum ReportReader {
             }
             let index = try strategyIndex(name, ReportSchema.outcomesFile, line: outcomes.rowLines[row])
             strategies[index].outcomeCounts[key, default: 0] &+= count
+        }
+
+        let coveragePath = path(ReportSchema.coverageFile, in: directory)
+        for row in coverage.rows.indices {
+            var name = ""
+            var key = CoverageKey(kind: "", name: "")
+            var count: UInt64 = 0
+            try checked(coveragePath) { () throws(CSVError) in
+                name = CSVWriter.unneutralised(try coverage.string("strategy", row: row))
+                key.kind = CSVWriter.unneutralised(try coverage.string("kind", row: row))
+                key.name = CSVWriter.unneutralised(try coverage.string("name", row: row))
+                count = try coverage.unsigned("journeys", row: row)
+            }
+            let index = try strategyIndex(name, ReportSchema.coverageFile, line: coverage.rowLines[row])
+            guard strategies[index].coverage.updateValue(count, forKey: key) == nil else {
+                throw .incompatible(
+                    "\(coveragePath) line \(coverage.rowLines[row]): '\(name)' \(key.kind) '\(key.name)' appears twice"
+                )
+            }
         }
 
         let histogramsPath = path(ReportSchema.histogramsFile, in: directory)

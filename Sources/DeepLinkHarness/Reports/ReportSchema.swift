@@ -9,6 +9,7 @@ public enum ReportSchema {
     public static let violationsFile = "violations.csv"
     public static let histogramsFile = "histograms.csv"
     public static let manifestFile = "manifest.json"
+    public static let coverageFile = "coverage.csv"
 
     /// Percentiles written to latency.csv, as they appear in the `percentile` column.
     public static let percentiles = ["0", "50", "90", "99", "99.9", "99.99", "100"]
@@ -39,6 +40,10 @@ public enum ReportSchema {
     public static let violationsColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("seed", .numeric), .init("journey", .numeric),
         .init("scenario_class", .text), .init("expected", .text), .init("actual", .text), .init("trace", .text),
+    ]
+
+    public static let coverageColumns: [CSVWriter.Column] = [
+        .init("strategy", .text), .init("kind", .text), .init("name", .text), .init("journeys", .numeric),
     ]
 
     public static let histogramsColumns: [CSVWriter.Column] = [

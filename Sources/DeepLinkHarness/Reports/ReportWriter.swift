@@ -50,6 +50,7 @@ public enum ReportWriter {
         try writeFile(outcomesCSV(report), named: ReportSchema.outcomesFile, in: directory)
         try writeFile(violationsCSV(report), named: ReportSchema.violationsFile, in: directory)
         try writeFile(histogramsCSV(report), named: ReportSchema.histogramsFile, in: directory)
+        try writeFile(coverageCSV(report), named: ReportSchema.coverageFile, in: directory)
         try writeFile(manifestJSON(report.manifest), named: ReportSchema.manifestFile, in: directory)
     }
 
@@ -85,6 +86,20 @@ public enum ReportWriter {
                     let value = histogram.value(atPercentile: Double(percentile) ?? 0)
                     try writer.append([strategy.name, metric, percentile, String(value), String(histogram.count)])
                 }
+            }
+        }
+        return writer.text
+    }
+
+    /// coverage.csv: per strategy (report order), every feature and decision path it counted,
+    /// zeros included (a path never taken is the point of the file), in ``CoverageKey`` order.
+    public static func coverageCSV(_ report: RunReport) throws -> String {
+        var writer = CSVWriter(columns: ReportSchema.coverageColumns)
+        for strategy in report.strategies {
+            for key in strategy.coverage.keys.sorted(by: CoverageKey.precedes) {
+                try writer.append([
+                    strategy.name, key.kind, key.name, String(strategy.coverage[key, default: 0]),
+                ])
             }
         }
         return writer.text

@@ -15,7 +15,38 @@ public struct OutcomeKey: Sendable, Hashable {
     }
 }
 
-/// One violating journey (misrouted, duplicated, premature or lost), with what is needed to replay
+/// One row of `coverage.csv`: a journey feature (`kind` `feature`) or a resolver decision path
+/// (`kind` `path`), by name.
+///
+/// Thread safety: a value type.
+public struct CoverageKey: Sendable, Hashable {
+    public var kind: String
+    public var name: String
+
+    public init(kind: String, name: String) {
+        self.kind = kind
+        self.name = name
+    }
+
+    public static let feature = "feature"
+    public static let path = "path"
+
+    /// Report order: features, then paths, each in the order the harness defines them (names it
+    /// does not know last, in byte order).
+    static func precedes(_ lhs: CoverageKey, _ rhs: CoverageKey) -> Bool {
+        func rank(_ key: CoverageKey) -> (Int, Int) {
+            let kindRank = key.kind == feature ? 0 : key.kind == path ? 1 : 2
+            let names = key.kind == feature ? CoverageCounts.featureNames : DecisionPaths.named.map(\.name)
+            return (kindRank, names.firstIndex(of: key.name) ?? names.count)
+        }
+        let (left, right) = (rank(lhs), rank(rhs))
+        if left != right { return left < right }
+        if lhs.kind != rhs.kind { return ReportSchema.precedes(lhs.kind, rhs.kind) }
+        return ReportSchema.precedes(lhs.name, rhs.name)
+    }
+}
+
+/// One violating journey (any ``Outcome/violations`` outcome), with what is needed to replay
 /// it: strategy, seed and journey index, plus the expected and actual outcome and the event trace.
 ///
 /// Thread safety: a value type.
@@ -62,6 +93,8 @@ public struct StrategyReport: Sendable {
     public var histograms: [String: Histogram]
     public var allocatedBytes: UInt64
     public var violations: [ViolationRecord]
+    /// Journeys per feature and per decision path (`coverage.csv`).
+    public var coverage: [CoverageKey: UInt64]
 
     public init(
         name: String,
@@ -70,7 +103,8 @@ public struct StrategyReport: Sendable {
         outcomeCounts: [OutcomeKey: UInt64] = [:],
         histograms: [String: Histogram] = [:],
         allocatedBytes: UInt64 = 0,
-        violations: [ViolationRecord] = []
+        violations: [ViolationRecord] = [],
+        coverage: [CoverageKey: UInt64] = [:]
     ) {
         self.name = name
         self.journeys = journeys
@@ -79,6 +113,7 @@ public struct StrategyReport: Sendable {
         self.histograms = histograms
         self.allocatedBytes = allocatedBytes
         self.violations = violations
+        self.coverage = coverage
     }
 
     /// Journeys per outcome summed over scenario classes, keyed by summary column
@@ -92,7 +127,7 @@ public struct StrategyReport: Sendable {
         return totals
     }
 
-    /// Misrouted + duplicated + premature + lost journeys.
+    /// Journeys with a violation outcome (``Outcome/violations``).
     public var violationCount: UInt64 {
         let totals = outcomeTotals
         return Outcome.violations.reduce(0) { $0 &+ totals[Outcome.summaryColumn(for: $1), default: 0] }
@@ -165,14 +200,19 @@ public enum Outcome {
     public static let notSet = "notSet"
     public static let noLink = "noLink"
     public static let crashWindow = "crashWindow"
+    public static let stale = "stale"
+    public static let unsafe = "unsafe"
+    public static let late = "late"
+    public static let misjudged = "misjudged"
+    public static let hung = "hung"
 
     /// The outcomes that count as violations.
-    public static let violations = [misrouted, duplicated, premature, lost]
+    public static let violations = [misrouted, stale, unsafe, duplicated, premature, lost, late, misjudged, hung]
 
     /// `rejected:<reason>`.
     public static func rejected(_ reason: String) -> String { "\(rejectedPrefix):\(reason)" }
 
-    /// Whether `outcome` is a violation (misrouted, duplicated, premature, lost).
+    /// Whether `outcome` is a violation (one of ``violations``).
     public static func isViolation(_ outcome: String) -> Bool { violations.contains(outcome) }
 
     /// The summary.csv column of each known outcome, in column order.
@@ -180,6 +220,7 @@ public enum Outcome {
         (routed, "routed"), (misrouted, "misrouted"), (duplicated, "duplicated"), (premature, "premature"),
         (lost, "lost"), (expired, "expired"), (rejectedPrefix, "rejected"), (superseded, "superseded"),
         (organic, "organic"), (notSet, "not_set"), (noLink, "no_link"), (crashWindow, "crash_window"),
+        (stale, "stale"), (unsafe, "unsafe"), (late, "late"), (misjudged, "misjudged"), (hung, "hung"),
     ]
 
     /// The summary.csv column an outcome counts under: its own, `rejected` for `rejected:<reason>`,

@@ -7,6 +7,7 @@
 /// Thread safety: a value type used by one thread.
 public struct ClipboardStrategy: Strategy {
     public var kind: StrategyKind { .clipboard }
+    public var distinctions: StrategyObservation.Reasons { InMemoryGate.distinctions }
     let ttl: UInt32
 
     public init(context: StrategyContext) { self.ttl = context.ttlSeconds }

@@ -35,30 +35,67 @@ public struct CoreStrategy: Strategy {
         public static let ignoreLoginGate = Faults(rawValue: 1 << 1)
         /// A relaunch starts from an empty container (a store that is not durable).
         public static let forgetOnKill = Faults(rawValue: 1 << 2)
+        /// Rejections are reported with another reason than the validator's (expected: misjudged).
+        public static let wrongRejectionReason = Faults(rawValue: 1 << 3)
+        /// Play's organic and `(not set)` placeholders are read as each other (expected: misjudged).
+        public static let placeholderMisread = Faults(rawValue: 1 << 4)
+        /// The app navigates one event after the router call (expected: late).
+        public static let lateRoute = Faults(rawValue: 1 << 5)
+        /// Referrers are captured without Play's install-begin timestamp, so a re-delivery under a
+        /// new id is not recognised (expected: duplicated).
+        public static let noTimestampDedupe = Faults(rawValue: 1 << 6)
+        /// The resolver is given a time-to-live of a year (expected: stale).
+        public static let ignoreExpiry = Faults(rawValue: 1 << 7)
+        /// Expired links are reported as superseded (expected: misjudged).
+        public static let expiryReportedAsSuperseded = Faults(rawValue: 1 << 8)
+        /// A rejected payload is captured anyway, as the link of the home route (expected: unsafe
+        /// or misrouted).
+        public static let routeRejected = Faults(rawValue: 1 << 9)
+        /// Journeys with a kill stall for 1.5 s (a stuck capture): the watchdog's test subject.
+        public static let stall = Faults(rawValue: 1 << 10)
+
+        /// Every fault with the outcome class the harness must report for it.
+        public static let catalogue: [(fault: Faults, name: String, expected: JourneyOutcome)] = [
+            (.routeTwice, "routeTwice", .duplicated),
+            (.ignoreLoginGate, "ignoreLoginGate", .premature),
+            (.forgetOnKill, "forgetOnKill", .lost),
+            (.wrongRejectionReason, "wrongRejectionReason", .misjudged),
+            (.placeholderMisread, "placeholderMisread", .misjudged),
+            (.lateRoute, "lateRoute", .late),
+            (.noTimestampDedupe, "noTimestampDedupe", .duplicated),
+            (.ignoreExpiry, "ignoreExpiry", .stale),
+            (.expiryReportedAsSuperseded, "expiryReportedAsSuperseded", .misjudged),
+            (.routeRejected, "routeRejected", .misrouted),
+        ]
     }
 
     public var kind: StrategyKind { .core }
+    /// The resolver reports every reason (through its observer) and the parser every placeholder.
+    public var distinctions: StrategyObservation.Reasons { .all }
     let configuration: LinkResolver.Configuration
     let validator = LinkValidator()
     let parser = ReferrerParser()
     let faults: Faults
     let clock = ManualClock()
     let router = RecordingRouter()
-    let observer = CrashObserver()
+    let observer = AccountObserver()
     /// One simulated process, App Group container and resolver per worker, reused by every launch
     /// of every journey (relaunched in place: allocation-free, and equivalent to new ones).
     let process: SimulatedProcess
     let store: InMemoryHandoffStore
     let resolver: LinkResolver
     var partner: RacePartner?
+    /// The first of the two steps the current journey delivered at once (-1: none).
+    var racedAt = -1
     /// The record each capture is built in, in place: the validator and the referrer parser write
     /// its link, the capture fills in the rest (a link returned by value is copied at every step).
     var scratch = PendingLink(link: DeepLink(validated: "/")!, source: .appClip, capturedAtNanos: 0, id: 0)
 
     public init(context: StrategyContext, faults: Faults = []) {
+        let ttlSeconds = faults.contains(.ignoreExpiry) ? 31_536_000 : UInt64(context.ttlSeconds)
         self.configuration = LinkResolver.Configuration(
             policy: .standard,
-            timeToLiveNanos: UInt64(context.ttlSeconds) * 1_000_000_000,
+            timeToLiveNanos: ttlSeconds * 1_000_000_000,
             pendingCapacity: 2,
             queueCapacity: 2
         )
@@ -86,8 +123,10 @@ public struct CoreStrategy: Strategy {
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) {
-        router.reset(journey: journey, twice: faults.contains(.routeTwice))
-        observer.reset()
+        router.reset(journey: journey, twice: faults.contains(.routeTwice), late: faults.contains(.lateRoute))
+        observer.reset(expiryAsSuperseded: faults.contains(.expiryReportedAsSuperseded))
+        racedAt = -1
+        if faults.contains(.stall), journey.scenario.perturbation == .kill { usleep(1_500_000) }
         // A new install: an empty App Group container, which exists from the first clip write or
         // the first launch, and no process running yet. (The resolver is relaunched by the first
         // launch: nothing reaches it before one.)
@@ -132,7 +171,7 @@ public struct CoreStrategy: Strategy {
                     step += 2
                     continue
                 }
-                _ = try? resolver.launch()
+                if let loaded = try? resolver.launch(), loaded > 0 { observation.paths.insert(.launchBatch) }
                 if faults.contains(.ignoreLoginGate) { resolver.signal(.loggedIn) }
             case .referrerFetch, .referrerRetry:
                 guard processRunning, event.referrerResult.delivered else { break }
@@ -143,7 +182,7 @@ public struct CoreStrategy: Strategy {
                     source: .installReferrer,
                     capturedAtNanos: UInt64(journey.tapTime(slot: slot)) &* 1_000_000_000,
                     id: 100 &+ deliveries,
-                    installBeginTimestamp: installBegin
+                    installBeginTimestamp: faults.contains(.noTimestampDedupe) ? 0 : installBegin
                 )
                 if captureScratch(step: step, race: race, journey: journey, metrics: &metrics) {
                     step += 2
@@ -162,6 +201,7 @@ public struct CoreStrategy: Strategy {
                 }
             case .appReady, .loginSucceeded, .sessionRestored, .logout:
                 guard processRunning, let signal = Self.signal(for: event.kind) else { break }
+                if case .loggedOut = signal, resolver.pendingCount > 0 { observation.paths.insert(.logoutClosedGate) }
                 let routesBefore = router.count
                 let start = Runner.monotonicNanos()
                 resolver.signal(signal)
@@ -180,10 +220,15 @@ public struct CoreStrategy: Strategy {
             }
             step += 1
         }
+        // Audit before the process ends: a live process whose capture queue still holds a link
+        // left that capture undecided (nothing else will ever drain it).
+        if processRunning, resolver.queuedCount > 0 { observation.auditFinding = .strandedCapture }
         // The process ends with the journey (the next journey's first launch relaunches it).
         process.kill()
         router.copy(into: &observation)
-        if observer.crashed.load(ordering: .relaxed) { observation.crashed = true }
+        observer.copy(into: &observation)
+        observation.raceStep = racedAt
+        if racedAt >= 0 { observation.paths.insert(.racedCapture) }
     }
 
     /// The first capture in the journey that is immediately followed by a gate signal.
@@ -243,6 +288,7 @@ public struct CoreStrategy: Strategy {
     mutating func deliver(_ pair: RacingPair, journey: Journey, capture: RaceInput) {
         // Any route during the race is attributed to the later of the two steps.
         router.step.store(pair.capture + 1, ordering: .relaxed)
+        racedAt = pair.capture
         clock.set(nanos: UInt64(journey.events[pair.capture + 1].atSeconds) &* 1_000_000_000)
         if partner == nil { partner = RacePartner() }
         partner?.race(on: resolver, mine: capture, theirs: .signal(pair.signal))
@@ -275,8 +321,21 @@ public struct CoreStrategy: Strategy {
         }
         metrics.validate.record(Runner.monotonicNanos() &- start)
         guard let rejection else { return true }
-        observation.rejection = Self.rejectionReasons[rejection]
-        return false
+        return reportRejection(rejection, observation: &observation)
+    }
+
+    /// Notes a rejection in the observation (as the fault catalogue says); returns whether the
+    /// link is captured anyway (only under ``Faults/routeRejected``).
+    mutating func reportRejection(_ rejection: LinkRejection, observation: inout StrategyObservation) -> Bool {
+        var reason = Self.rejectionReasons[rejection] ?? .malformedReferrer
+        if faults.contains(.wrongRejectionReason) {
+            let all = RejectionReason.allCases
+            reason = all[(all.firstIndex(of: reason)! + 1) % all.count]
+        }
+        observation.reject(reason)
+        guard faults.contains(.routeRejected) else { return false }
+        scratch.link = DeepLink(validated: "/")!
+        return true
     }
 
     /// Parses and validates a referrer into `scratch.link`; placeholders and rejections are noted.
@@ -291,14 +350,20 @@ public struct CoreStrategy: Strategy {
             parser.verdict(for: $0, validator: validator, into: &scratch.link)
         }
         metrics.parse.record(Runner.monotonicNanos() &- start)
+        let misread = faults.contains(.placeholderMisread)
         switch outcome {
         case .link: return true
-        case .organic, .notSet, .noPayload: return false
-        case .rejected(let rejection):
-            observation.rejection = Self.rejectionReasons[rejection]
+        case .organic:
+            observation.reported.insert(misread ? .notSet : .organic)
             return false
+        case .notSet:
+            observation.reported.insert(misread ? .organic : .notSet)
+            return false
+        case .noPayload: return false
+        case .rejected(let rejection):
+            return reportRejection(rejection, observation: &observation)
         case .error:
-            observation.rejection = .malformedReferrer
+            observation.reject(.malformedReferrer)
             return false
         }
     }
@@ -356,6 +421,7 @@ final class RecordingRouter: Router {
         var observation = StrategyObservation()
         var candidates: (UInt8, UInt8) = (0, 0)
         var twice = false
+        var late = false
     }
 
     let record = Mutex(Record())
@@ -365,11 +431,12 @@ final class RecordingRouter: Router {
 
     var count: Int { routes.load(ordering: .acquiring) }
 
-    func reset(journey: Journey, twice: Bool) {
+    func reset(journey: Journey, twice: Bool, late: Bool) {
         record.withLock { record in
             record.observation = StrategyObservation()
             record.candidates = journey.links
             record.twice = twice
+            record.late = late
         }
         routes.store(0, ordering: .releasing)
     }
@@ -380,8 +447,10 @@ final class RecordingRouter: Router {
         record.withLock { record in
             let candidates = record.candidates
             let id = link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
-            record.observation.route(link: id, step: step)
-            if record.twice { record.observation.route(link: id, step: step) }
+            if id == LinkCatalog.unknownID { record.observation.auditFinding = .unknownLink }
+            let routedAt = record.late ? step + 1 : step
+            record.observation.route(link: id, step: routedAt)
+            if record.twice { record.observation.route(link: id, step: routedAt) }
         }
         routes.add(1, ordering: .releasing)
     }
@@ -394,22 +463,71 @@ final class RecordingRouter: Router {
         if recorded.routeCount > StrategyObservation.capacity {
             observation.routeCount += recorded.routeCount - StrategyObservation.capacity
         }
+        if let finding = recorded.auditFinding { observation.auditFinding = finding }
     }
 }
 
-/// Notes whether the resolver reported a kill in the crash window.
+/// The resolver's own account of one journey, from its observer's decisions: which reasons it gave
+/// for links it did not route (expired, superseded, crash window) and which decision paths it took
+/// (for `coverage.csv`). Counted from outside the core: the resolver only builds the decisions this
+/// observer asks for, and never the frequent `waitingForGate`.
 ///
-/// Thread safety: one atomic flag.
-final class CrashObserver: ResolverObserver {
-    let crashed = Atomic<Bool>(false)
-
-    func reset() { crashed.store(false, ordering: .relaxed) }
-
-    func resolverDecided(_ decision: ResolverDecision) {
-        // `if case` without a binding reads only the tag; a `switch` here copied the whole decision.
-        if case .crashWindow = decision { crashed.store(true, ordering: .relaxed) }
+/// Thread safety: the decisions may come from the worker or its race partner; a `Mutex` guards
+/// the record (decisions are rare next to captures and signals).
+final class AccountObserver: ResolverObserver {
+    struct Record {
+        var reported: StrategyObservation.Reasons = []
+        var paths: DecisionPaths = []
+        /// Id and install-begin timestamp of the last link routed in this journey.
+        var routed: (id: UInt64, timestamp: UInt64)?
+        var expiryAsSuperseded = false
     }
 
-    /// Only crash windows: the harness counts every other outcome from the router and the oracle.
-    var interests: ResolverDecision.Kinds { .crashWindow }
+    let record = Mutex(Record())
+
+    func reset(expiryAsSuperseded: Bool) {
+        record.withLock { $0 = Record(expiryAsSuperseded: expiryAsSuperseded) }
+    }
+
+    func resolverDecided(_ decision: ResolverDecision) {
+        record.withLock { record in
+            switch decision {
+            case .routed(let link):
+                record.routed = (link.id, link.installBeginTimestamp)
+            case .superseded:
+                record.reported.insert(.superseded)
+                record.paths.insert(.supersededOlder)
+            case .expired:
+                record.reported.insert(record.expiryAsSuperseded ? .superseded : .expired)
+                record.paths.insert(.expiredWhileWaiting)
+            case .duplicate(let link):
+                let timestamp = link.installBeginTimestamp
+                if let routed = record.routed, routed.id == link.id || (timestamp != 0 && routed.timestamp == timestamp)
+                {
+                    record.paths.insert(.duplicateOfRouted)
+                } else if link.source == .installReferrer, link.installBeginTimestamp != 0 {
+                    // Every referrer delivery has a new id: only the timestamp can match it.
+                    record.paths.insert(.duplicateByInstallTimestamp)
+                } else {
+                    record.paths.insert(.duplicateByID)
+                }
+            case .crashWindow:
+                record.reported.insert(.crashWindow)
+                record.paths.insert(.crashWindow)
+            case .queueFull:
+                record.paths.insert(.queueFull)
+            case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
+                break
+            }
+        }
+    }
+
+    /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
+    var interests: ResolverDecision.Kinds { [.routed, .superseded, .expired, .duplicate, .crashWindow, .queueFull] }
+
+    func copy(into observation: inout StrategyObservation) {
+        let recorded = record.withLock { ($0.reported, $0.paths) }
+        observation.reported.formUnion(recorded.0)
+        observation.paths.formUnion(recorded.1)
+    }
 }

@@ -9,6 +9,7 @@
 /// Thread safety: a value type used by one thread.
 public struct FingerprintStrategy: Strategy {
     public var kind: StrategyKind { .fingerprint }
+    public var distinctions: StrategyObservation.Reasons { InMemoryGate.distinctions }
     let ttl: UInt32
     let window: UInt32
 

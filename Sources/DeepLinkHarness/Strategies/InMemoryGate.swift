@@ -1,7 +1,9 @@
 /// A correct but memory-only gate for the fingerprint and clipboard strategies, so that their
 /// reports isolate what their *capture* mechanism gets wrong: holds the latest captured link,
 /// routes it once the app is ready and (for `/orders/`) logged in, drops it after the
-/// time-to-live, and loses it when the process dies.
+/// time-to-live, and loses it when the process dies. Its own account tells rejections (through
+/// the catalog, as a validator would), expiry and the crash window apart (``distinctions``); it
+/// never sees Play's placeholders and overwrites an older link silently.
 ///
 /// Thread safety: a value type used by one thread.
 struct InMemoryGate {
@@ -13,6 +15,9 @@ struct InMemoryGate {
     var crashArmed = false
 
     init(ttl: UInt32) { self.ttl = ttl }
+
+    /// The reasons this gate reports for links it does not route.
+    static let distinctions: StrategyObservation.Reasons = [.rejected, .expired, .crashWindow]
 
     /// A new process: nothing in memory survives.
     mutating func reset() {
@@ -32,7 +37,7 @@ struct InMemoryGate {
     ) -> Bool {
         switch LinkCatalog.entry(link).verdict {
         case .reject(let reason):
-            observation.rejection = reason
+            observation.reject(reason)
             return true
         case .organic, .notSet, .noPayload:
             return true
@@ -47,8 +52,9 @@ struct InMemoryGate {
     /// crash window.
     mutating func tryRoute(now: UInt32, step: Int, observation: inout StrategyObservation) -> Bool {
         guard let link = pendingLink else { return true }
-        if now &- capturedAt > ttl {
+        if Oracle.isExpired(capturedAt: capturedAt, now: now, ttl: ttl) {
             pendingLink = nil
+            observation.reported.insert(.expired)
             return true
         }
         guard ready, !LinkCatalog.entry(link).verdict.needsLogin || loggedIn else { return true }

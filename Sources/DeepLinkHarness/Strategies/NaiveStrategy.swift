@@ -13,6 +13,9 @@
 /// Thread safety: a value type used by one thread.
 public struct NaiveStrategy: Strategy {
     public var kind: StrategyKind { .naive }
+    /// No validator, no time-to-live, no placeholders, one slot: it can only tell that it died
+    /// before routing.
+    public var distinctions: StrategyObservation.Reasons { .crashWindow }
 
     public init() {}
 

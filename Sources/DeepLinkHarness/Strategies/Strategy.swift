@@ -7,6 +7,9 @@
 public protocol Strategy {
     /// The kind (and report name) of this strategy.
     var kind: StrategyKind { get }
+    /// The reasons for not routing that this strategy can tell apart and reports in its
+    /// observations; the checker calls a different reason *misjudged* only within these.
+    var distinctions: StrategyObservation.Reasons { get }
     /// Runs `journey` from a fresh app and records what was routed; strategies that drive
     /// DeepLinkCore record their operations' latencies in `metrics`.
     mutating func run(
@@ -38,6 +41,9 @@ public enum StrategyKind: String, Sendable, Hashable, CaseIterable {
     case fingerprint
     /// The web page copies the link, the app pastes it at first launch.
     case clipboard
+
+    /// Whether this strategy reports DeepLinkCore's decision paths (`coverage.csv`).
+    public var reportsDecisionPaths: Bool { self == .core }
 
     /// Parses a comma-separated list such as `core,naive`; `nil` names the first unknown entry.
     public static func parseList(_ text: String) -> Result<[StrategyKind], StrategyListError> {
@@ -71,6 +77,8 @@ public struct StrategyContext: Sendable {
     public var ttlSeconds: UInt32
     /// The fingerprint match window, seconds.
     public var fingerprintWindowSeconds: UInt32
+    /// Deliberate miswirings of `core`, for tests of the harness itself (none in a real run).
+    public var coreFaults: CoreStrategy.Faults = []
 
     public init(mix: ScenarioMix) {
         self.mix = mix
@@ -83,7 +91,7 @@ extension StrategyKind {
     /// A fresh strategy of this kind, for one worker thread.
     public func make(context: StrategyContext) -> any Strategy {
         switch self {
-        case .core: CoreStrategy(context: context)
+        case .core: CoreStrategy(context: context, faults: context.coreFaults)
         case .naive: NaiveStrategy()
         case .fingerprint: FingerprintStrategy(context: context)
         case .clipboard: ClipboardStrategy(context: context)

@@ -1,0 +1,100 @@
+/// The resolver decision paths a journey exercised, as reported from outside the core: through
+/// the resolver's observer decisions and the strategy's own calls (a launch that loaded links, a
+/// logout while a link waited, a race). Counted per journey in `coverage.csv`.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct DecisionPaths: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// A capture the resolver already held or routed under the same id (a clip handoff read twice).
+    public static let duplicateByID = DecisionPaths(rawValue: 1 << 0)
+    /// A referrer delivered again under a new id, recognised by Play's install-begin timestamp.
+    public static let duplicateByInstallTimestamp = DecisionPaths(rawValue: 1 << 1)
+    /// A capture of a link this journey already routed.
+    public static let duplicateOfRouted = DecisionPaths(rawValue: 1 << 2)
+    /// An older pending link dropped for a newer one.
+    public static let supersededOlder = DecisionPaths(rawValue: 1 << 3)
+    /// A pending link expired while it waited for its gate.
+    public static let expiredWhileWaiting = DecisionPaths(rawValue: 1 << 4)
+    /// A logout while a link waited: the gate closed again.
+    public static let logoutClosedGate = DecisionPaths(rawValue: 1 << 5)
+    /// A launch loaded one or more links from the store and admitted them as one batch.
+    public static let launchBatch = DecisionPaths(rawValue: 1 << 6)
+    /// The process died between the consumed mark and the router call.
+    public static let crashWindow = DecisionPaths(rawValue: 1 << 7)
+    /// A capture raced a gate signal from another thread, through the lock-free queue.
+    public static let racedCapture = DecisionPaths(rawValue: 1 << 8)
+    /// The capture queue and the machine were full: the link waits in the store.
+    public static let queueFull = DecisionPaths(rawValue: 1 << 9)
+
+    /// Every path with its `coverage.csv` name, in report order.
+    public static let named: [(path: DecisionPaths, name: String)] = [
+        (.duplicateByID, "duplicate_by_id"),
+        (.duplicateByInstallTimestamp, "duplicate_by_install_timestamp"),
+        (.duplicateOfRouted, "duplicate_of_routed"),
+        (.supersededOlder, "supersede_older"),
+        (.expiredWhileWaiting, "expire_while_waiting"),
+        (.logoutClosedGate, "logout_closed_gate"),
+        (.launchBatch, "launch_batch"),
+        (.crashWindow, "crash_window"),
+        (.racedCapture, "capture_raced_through_queue"),
+        (.queueFull, "queue_full"),
+    ]
+}
+
+/// Journeys per feature and per decision path: what a run exercised (`coverage.csv`). Features
+/// come from the journeys themselves (the same for every strategy); decision paths from the
+/// strategies that report them (`core`).
+///
+/// Thread safety: a value type; one per worker thread, merged at the end.
+public struct CoverageCounts: Sendable, Equatable {
+    /// Journeys per feature row (``featureNames`` order).
+    public var features: [UInt64]
+    /// Per strategy (run order): journeys per decision path (``DecisionPaths/named`` order).
+    public var paths: [UInt64]
+
+    public init() {
+        features = [UInt64](repeating: 0, count: Self.featureNames.count)
+        paths = [UInt64](repeating: 0, count: DecisionPaths.named.count)
+    }
+
+    /// `platform:ios`, …, `source:clip`, …, `perturbation:kill`, …, `links:0` … `links:2`,
+    /// `perturbations:0` … `perturbations:3+`, `racing:yes`.
+    public static let featureNames: [String] =
+        Platform.allCases.map { "platform:\($0.name)" }
+        + ["source:clip", "source:referrer", "source:universalLink"]
+        + Perturbation.allCases.map { "perturbation:\($0.name)" }
+        + ["links:0", "links:1", "links:2"]
+        + ["perturbations:0", "perturbations:1", "perturbations:2", "perturbations:3+"]
+        + ["racing:yes"]
+
+    /// Counts `journey`'s features.
+    public mutating func count(features journey: Journey) {
+        let platforms = Platform.allCases.count
+        features[Int(journey.scenario.platform.rawValue)] &+= 1
+        // Each platform has exactly one source, in the same order.
+        features[platforms + Int(journey.scenario.platform.rawValue)] &+= 1
+        let perturbationBase = 2 * platforms
+        features[perturbationBase + Int(journey.scenario.perturbation.rawValue)] &+= 1
+        let linksBase = perturbationBase + Perturbation.allCases.count
+        features[linksBase + Int(min(journey.linkCount, 2))] &+= 1
+        let perturbationCount = journey.scenario.perturbation == .none ? 0 : 1
+        features[linksBase + 3 + perturbationCount] &+= 1
+        if journey.racing { features[features.count - 1] &+= 1 }
+    }
+
+    /// Counts the decision paths one journey took.
+    @inline(__always)
+    public mutating func count(paths taken: DecisionPaths) {
+        guard !taken.isEmpty else { return }
+        for index in DecisionPaths.named.indices where taken.contains(DecisionPaths.named[index].path) {
+            paths[index] &+= 1
+        }
+    }
+
+    public mutating func merge(_ other: CoverageCounts) {
+        for index in features.indices { features[index] &+= other.features[index] }
+        for index in paths.indices { paths[index] &+= other.paths[index] }
+    }
+}

@@ -1,0 +1,68 @@
+import DeepLinkHarness
+import Testing
+
+@Suite struct CoverageTests {
+    static var journeys: UInt64 { Sanitizer.isActive ? 4_000 : 20_000 }
+
+    static func report(threads: Int, raceShare: Double = 0) throws -> RunReport {
+        let configuration = RunConfiguration(
+            journeys: journeys,
+            seed: 7,
+            threads: threads,
+            raceShare: raceShare
+        )
+        return Runner.run(configuration).report(
+            runID: "test",
+            manifest: RunManifest.current(commandLine: ["test"]),
+            peakRSSBytes: 0
+        )
+    }
+
+    /// The decision paths the default mix reaches today. Two listed paths are not in it yet:
+    /// `duplicate_by_id` (a re-read clip handoff is filtered by the store before the resolver sees
+    /// it) and `queue_full` (journeys never hold more captures than the queue); they are reported,
+    /// with their zero, in every coverage.csv.
+    static let reachedPaths = [
+        "duplicate_by_install_timestamp", "duplicate_of_routed", "supersede_older", "expire_while_waiting",
+        "logout_closed_gate", "launch_batch", "crash_window", "capture_raced_through_queue",
+    ]
+
+    @Test func coverageCountsFeaturesAndCorePaths() throws {
+        let report = try Self.report(threads: 2, raceShare: 0.1)
+        let core = try #require(report.strategies.first { $0.name == "core" })
+        for name in Self.reachedPaths {
+            let count = core.coverage[CoverageKey(kind: CoverageKey.path, name: name), default: 0]
+            #expect(count >= 20, "path \(name) exercised \(count) times")
+        }
+        // Every listed path has a row, zero or not; only core reports paths.
+        for (_, name) in DecisionPaths.named {
+            #expect(core.coverage[CoverageKey(kind: CoverageKey.path, name: name)] != nil)
+        }
+        let naive = try #require(report.strategies.first { $0.name == "naive" })
+        #expect(!naive.coverage.keys.contains { $0.kind == CoverageKey.path })
+        // Features: each platform's journeys add up to the run.
+        let platforms = ["ios", "android", "installed"].map {
+            core.coverage[CoverageKey(kind: CoverageKey.feature, name: "platform:\($0)"), default: 0]
+        }
+        #expect(platforms.reduce(0, +) == Self.journeys)
+        #expect(platforms.allSatisfy { $0 > 0 })
+    }
+
+    @Test func outcomesAndCoverageDoNotDependOnThreadCount() throws {
+        let one = try Self.report(threads: 1)
+        let two = try Self.report(threads: 2)
+        #expect(try ReportWriter.outcomesCSV(one) == ReportWriter.outcomesCSV(two))
+        #expect(try ReportWriter.coverageCSV(one) == ReportWriter.coverageCSV(two))
+    }
+
+    @Test func coverageSurvivesAWriteAndRead() throws {
+        let report = try Self.report(threads: 2)
+        let root = ReportFixtures.temporaryDirectory("coverage-roundtrip")
+        defer { ReportFixtures.remove(root) }
+        try ReportWriter.write(report, to: root)
+        let read = try ReportReader.read(root)
+        for (written, readBack) in zip(report.strategies, read.strategies) {
+            #expect(written.coverage == readBack.coverage)
+        }
+    }
+}
