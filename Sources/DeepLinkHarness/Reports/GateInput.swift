@@ -27,9 +27,9 @@ public enum GateInput {
         return result
     }
 
-    static let summaryColumns = [
-        "strategy", "journeys_per_s", "bytes_per_journey", "violations", "misrouted", "duplicated", "premature", "lost",
-    ]
+    static let summaryColumns =
+        ["strategy", "journeys_per_s", "bytes_per_journey", "violations"]
+        + Outcome.violations.map(Outcome.summaryColumn(for:))
     static let latencyColumns = ["strategy", "metric", "percentile", "value_ns"]
 
     /// The numbers the gate compares, from summary.csv and latency.csv of `directory`.
@@ -42,7 +42,7 @@ public enum GateInput {
                 let strategy = CSVWriter.unneutralised(try summary.string("strategy", row: row))
                 var numbers: [String: Double] = [:]
                 for column in summaryColumns.dropFirst() { numbers[column] = try summary.double(column, row: row) }
-                let kinds = ["misrouted", "duplicated", "premature", "lost"].reduce(0) { $0 + (numbers[$1] ?? 0) }
+                let kinds = Outcome.violations.reduce(0) { $0 + (numbers[Outcome.summaryColumn(for: $1)] ?? 0) }
                 numbers["violations"] = Swift.max(numbers["violations"] ?? 0, kinds)
                 if values.summary[strategy] == nil { values.strategies.append(strategy) }
                 values.summary[strategy] = numbers
