@@ -195,5 +195,10 @@ import Testing
             #expect(readme.contains("`\(key)`"), "manifest key \(key) undocumented")
         }
         for percentile in ReportSchema.percentiles { #expect(readme.contains("`\(percentile)`")) }
+        // Every key of the scenario mix is documented with its source or as an assumption.
+        for key in ScenarioMix.keys {
+            let short = key.split(separator: ".").last.map { "." + $0 } ?? key
+            #expect(readme.contains("`\(key)`") || readme.contains("`\(short)`"), "mix key \(key) undocumented")
+        }
     }
 }

@@ -34,6 +34,8 @@ extension Journey {
         }
         if world.ipChanged { parts.append("IP changed before launch") }
         if world.pasteDeclined { parts.append("paste prompt declined") }
+        if world.privateRelay { parts.append("browser behind iCloud Private Relay") }
+        if world.clipboardCleared { parts.append("clipboard cleared before launch") }
         if racing { parts.append("racing delivery (core)") }
         return parts.joined(separator: ", ")
     }

@@ -93,6 +93,10 @@ public struct JourneyWorld: Sendable, Hashable {
     public var collidingLink: UInt8 = 0
     /// The device's IP changed between the tap and the first launch (Wi-Fi to cellular).
     public var ipChanged: Bool = false
+    /// iOS: Safari's requests went through iCloud Private Relay (another IP than the app's).
+    public var privateRelay: Bool = false
+    /// The clipboard was cleared before the first launch.
+    public var clipboardCleared: Bool = false
     /// The user declines iOS's "pasted from Safari" prompt at first launch.
     public var pasteDeclined: Bool = false
 

@@ -207,6 +207,8 @@ private struct Builder {
         }
         world.ipChanged = random.chance(mix.ipChangeShare)
         world.pasteDeclined = platform == .ios && random.chance(mix.pasteDeclineShare)
+        world.privateRelay = platform == .ios && random.chance(mix.privateRelayShare)
+        world.clipboardCleared = random.chance(mix.clipboardClearedShare)
         journey.world = world
     }
 

@@ -23,12 +23,18 @@ public struct ScenarioMix: Sendable, Equatable {
     public var collisionShare: Double
     /// Share of journeys whose IP changes between tap and first launch.
     public var ipChangeShare: Double
+    /// Share of iOS journeys whose browser traffic goes through iCloud Private Relay, so the web
+    /// tap and the app's first request come from different IPs.
+    public var privateRelayShare: Double
     /// The fingerprint matching window, seconds.
     public var fingerprintWindowSeconds: Double
     /// Share of journeys where the user copies something else before the first launch.
     public var interveningCopyShare: Double
     /// Share of iOS journeys where the user declines the paste prompt.
     public var pasteDeclineShare: Double
+    /// Share of journeys whose clipboard is cleared before the first launch (another app, a
+    /// clipboard manager, a restart that drops it).
+    public var clipboardClearedShare: Double
     /// The pending-link time-to-live, seconds (oracle and `core` use the same).
     public var ttlSeconds: Double
 
@@ -53,9 +59,11 @@ public struct ScenarioMix: Sendable, Equatable {
         sharedIPShare = 0.25
         collisionShare = 0.3
         ipChangeShare = 0.08
+        privateRelayShare = 0.10
         fingerprintWindowSeconds = 7_200
         interveningCopyShare = 0.12
         pasteDeclineShare = 0.25
+        clipboardClearedShare = 0.03
         ttlSeconds = 86_400
     }
 
@@ -82,9 +90,11 @@ public struct ScenarioMix: Sendable, Equatable {
             ("fingerprint.sharedIPShare", .share, \.sharedIPShare),
             ("fingerprint.collisionShare", .share, \.collisionShare),
             ("fingerprint.ipChangeShare", .share, \.ipChangeShare),
+            ("fingerprint.privateRelayShare", .share, \.privateRelayShare),
             ("fingerprint.windowSeconds", .seconds, \.fingerprintWindowSeconds),
             ("clipboard.interveningCopyShare", .share, \.interveningCopyShare),
             ("clipboard.pasteDeclineShare", .share, \.pasteDeclineShare),
+            ("clipboard.clearedShare", .share, \.clipboardClearedShare),
             ("ttlSeconds", .seconds, \.ttlSeconds),
         ]
         return table

@@ -1,13 +1,14 @@
 /// The web page copies the link (with its timestamp) to the clipboard at the tap; the app pastes
 /// it at first launch. Any copy in between destroys it (``JourneyEvent/Kind/clipboardCopy``); on
 /// iOS 14+ the user may decline the "pasted from Safari" prompt
-/// (``JourneyWorld/pasteDeclined``). What was pasted is held by a correct in-memory gate, so the
-/// report shows what the clipboard itself loses (plus the in-memory hold's loss on a kill).
+/// (``JourneyWorld/pasteDeclined``); the clipboard may be cleared before launch
+/// (``JourneyWorld/clipboardCleared``). What was pasted is held by a correct, persisted
+/// ``PeerGate``, so the report shows what the clipboard itself loses.
 ///
 /// Thread safety: a value type used by one thread.
 public struct ClipboardStrategy: Strategy {
     public var kind: StrategyKind { .clipboard }
-    public var distinctions: StrategyObservation.Reasons { InMemoryGate.distinctions }
+    public var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
     let ttl: UInt32
 
     public init(context: StrategyContext) { self.ttl = context.ttlSeconds }
@@ -17,7 +18,7 @@ public struct ClipboardStrategy: Strategy {
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) {
-        var gate = InMemoryGate(ttl: ttl)
+        var gate = PeerGate(ttl: ttl)
         var running = false
         var pasted = false
         var clipboard: (link: UInt8, copiedAt: UInt32)?
@@ -35,7 +36,9 @@ public struct ClipboardStrategy: Strategy {
                 gate.reset()
                 guard !pasted, journey.scenario.platform != .installed else { break }
                 pasted = true
-                guard !journey.world.pasteDeclined, let content = clipboard else { break }
+                guard !journey.world.pasteDeclined, !journey.world.clipboardCleared, let content = clipboard else {
+                    break
+                }
                 running = gate.capture(
                     content.link,
                     at: content.copiedAt,

@@ -2,14 +2,15 @@
 /// at first launch the app sends its IP and attributes and the server answers with the most recent
 /// record that matches within the window, then forgets it. Users behind a shared IP with the same
 /// device model are indistinguishable (``JourneyWorld/fingerprintCollision``: another user's more
-/// recent tap wins); an IP change between tap and launch finds nothing. The match is held by a
-/// correct in-memory gate, so what the report shows is the matching itself (plus the in-memory
-/// hold's loss on a kill).
+/// recent tap wins); another IP at launch than at the tap (Wi-Fi to cellular, Safari behind iCloud
+/// Private Relay) finds nothing, and so does a launch after the window. The match is held by a
+/// correct, persisted ``PeerGate`` (as SDKs persist their match), so what the report shows is the
+/// matching itself.
 ///
 /// Thread safety: a value type used by one thread.
 public struct FingerprintStrategy: Strategy {
     public var kind: StrategyKind { .fingerprint }
-    public var distinctions: StrategyObservation.Reasons { InMemoryGate.distinctions }
+    public var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
     let ttl: UInt32
     let window: UInt32
 
@@ -23,7 +24,7 @@ public struct FingerprintStrategy: Strategy {
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) {
-        var gate = InMemoryGate(ttl: ttl)
+        var gate = PeerGate(ttl: ttl)
         var running = false
         var matched = false
         var lastTap: UInt32?
@@ -53,7 +54,8 @@ public struct FingerprintStrategy: Strategy {
     /// The server's answer at first launch: the most recent matching record inside the window.
     func match(_ journey: Journey, lastTap: UInt32?, now: UInt32) -> (UInt8, UInt32)? {
         let world = journey.world
-        guard !world.ipChanged else { return nil }
+        // Another IP at launch than at the tap: nothing matches.
+        guard !world.ipChanged, !world.privateRelay else { return nil }
         if world.fingerprintCollision {
             // The other user tapped after this one (or, for an untapped install, shortly before launch).
             let otherTap = lastTap.map { $0 &+ 30 } ?? (now > 60 ? now - 60 : 0)

@@ -1,12 +1,14 @@
-/// A correct but memory-only gate for the fingerprint and clipboard strategies, so that their
-/// reports isolate what their *capture* mechanism gets wrong: holds the latest captured link,
-/// routes it once the app is ready and (for `/orders/`) logged in, drops it after the
-/// time-to-live, and loses it when the process dies. Its own account tells rejections (through
-/// the catalog, as a validator would), expiry and the crash window apart (``distinctions``); it
-/// never sees Play's placeholders and overwrites an older link silently.
+/// A correct gate for the fingerprint and clipboard strategies, so that their reports isolate
+/// what their *capture* mechanism gets wrong: it holds the latest captured link, routes it once
+/// the app is ready and (for `/orders/`) logged in, and drops it after the time-to-live. The link
+/// is persisted, as the SDKs that match by fingerprint persist their match: a kill before routing
+/// does not lose it (the relaunch routes it), and a kill between the consumed mark and the router
+/// is the crash window. Its own account tells rejections (through the catalog, as a validator
+/// would), expiry and the crash window apart (``distinctions``); it never sees Play's placeholders
+/// and overwrites an older link silently.
 ///
 /// Thread safety: a value type used by one thread.
-struct InMemoryGate {
+struct PeerGate {
     let ttl: UInt32
     var pendingLink: UInt8?
     var capturedAt: UInt32 = 0
@@ -19,9 +21,8 @@ struct InMemoryGate {
     /// The reasons this gate reports for links it does not route.
     static let distinctions: StrategyObservation.Reasons = [.rejected, .expired, .crashWindow]
 
-    /// A new process: nothing in memory survives.
+    /// A new process: the app's readiness and login state start over; the persisted link stays.
     mutating func reset() {
-        pendingLink = nil
         ready = false
         loggedIn = false
     }
