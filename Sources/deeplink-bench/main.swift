@@ -5,6 +5,7 @@ import Glibc
 #endif
 
 let io = CommandIO.standard()
-let status = DeepLinkBench.main(arguments: Array(CommandLine.arguments.dropFirst()), io: io)
+// `run` is supervised: a strategy that traps is reported, and the other journeys still run.
+let status = TrapSupervisor.main(arguments: Array(CommandLine.arguments.dropFirst()), io: io)
 io.flush()
 exit(status)

@@ -28,6 +28,11 @@ public struct RunCommand: BenchCommand {
             OptionSpec("--mix", value: "FILE", help: "JSON scenario mix overriding the built-in default."),
             .flag("--quiet", help: "No progress output."),
             OptionSpec(
+                "--core-faults",
+                value: "LIST",
+                help: "Miswire core on purpose (comma-separated fault names) to see the checker catch it."
+            ),
+            OptionSpec(
                 "--journey-timeout-ms",
                 value: "MS",
                 help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
@@ -81,6 +86,19 @@ public struct RunCommand: BenchCommand {
         if let timeout = try arguments.integer("--journey-timeout-ms", in: 1...3_600_000) {
             configurationToRun.journeyTimeoutNanos = UInt64(timeout) * 1_000_000
         }
+        if let list = arguments.string("--core-faults") {
+            for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let fault = CoreStrategy.Faults.named.first(where: { $0.name == name })?.fault else {
+                    throw .invalidValue(
+                        option: "--core-faults",
+                        value: String(name),
+                        expected: "a comma-separated list of "
+                            + CoreStrategy.Faults.named.map(\.name).joined(separator: ", ")
+                    )
+                }
+                configurationToRun.coreFaults.insert(fault)
+            }
+        }
         configurationToRun.openLoop = try Self.openLoop(from: arguments)
         shard = try Self.shard(from: arguments, journeys: UInt64(journeys))
         if let shard { configurationToRun = Self.restrict(configurationToRun, to: shard) }
@@ -93,6 +111,7 @@ public struct RunCommand: BenchCommand {
     }
 
     public mutating func run(io: CommandIO) throws -> Int32 {
+        configurationToRun.trappedJourneys = try TrapSupervisor.childSetUp()
         let configuration = configurationToRun
         var manifest = RunManifest.current(commandLine: commandLine)
         manifest.shard = shard?.description

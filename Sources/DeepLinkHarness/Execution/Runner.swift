@@ -29,6 +29,9 @@ public struct RunConfiguration: Sendable {
     public var journeyTimeoutNanos: UInt64 = 10_000_000_000
     /// Deliberate miswirings of `core`, for tests of the harness itself.
     public var coreFaults: CoreStrategy.Faults = []
+    /// Journeys a strategy trapped on in an earlier attempt of a supervised run: counted as
+    /// `trapped`, not run again.
+    public var trappedJourneys: [TrappedJourney] = []
 
     public init(
         journeys: UInt64,
@@ -182,6 +185,19 @@ public struct RunResult: Sendable {
     public var hung: HungJourney? = nil
 }
 
+/// A journey on which a strategy (by its index in the run's strategies) killed the process.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct TrappedJourney: Sendable, Hashable {
+    public var strategyIndex: Int
+    public var journey: UInt64
+
+    public init(strategyIndex: Int, journey: UInt64) {
+        self.strategyIndex = strategyIndex
+        self.journey = journey
+    }
+}
+
 /// A journey the watchdog gave up on.
 ///
 /// Thread safety: a value type; `Sendable`.
@@ -319,16 +335,6 @@ private final class SharedRunState: Sendable {
     }
 }
 
-/// What one worker is running now, for the watchdog: the journey, the strategy (its index in the
-/// run) and when it started (0 between journeys).
-///
-/// Thread safety: atomics; the worker writes, the watchdog reads.
-private final class WorkerBeacon: Sendable {
-    let startNanos = Atomic<UInt64>(0)
-    let journey = Atomic<UInt64>(0)
-    let strategy = Atomic<Int>(0)
-}
-
 private struct WorkerResult: Sendable {
     var tallies: [StrategyTally]
     var undecided: UInt64
@@ -353,6 +359,10 @@ private struct Worker {
         expectations.reserveCapacity(Runner.chunkSize)
         let limit = configuration.violationLimit
         let beacon = shared.beacons[shared.nextBeacon.add(1, ordering: .relaxed).oldValue % shared.beacons.count]
+        beacon.register()
+        let trapped = strategies.indices.map { index in
+            Set(configuration.trappedJourneys.filter { $0.strategyIndex == index }.map(\.journey))
+        }
         while !shared.stop.load(ordering: .relaxed) {
             let chunkIndex = shared.nextChunk.add(1, ordering: .relaxed).oldValue
             let begin = chunkIndex &* chunk
@@ -372,6 +382,7 @@ private struct Worker {
                 beacon.strategy.store(strategyIndex, ordering: .relaxed)
                 runChunk(
                     beacon: beacon,
+                    trapped: trapped[strategyIndex],
                     strategy: &strategies[strategyIndex],
                     tally: &tallies[strategyIndex],
                     journeys: journeys,
@@ -389,6 +400,7 @@ private struct Worker {
     /// Runs one strategy over one chunk, timing each journey and counting allocations.
     func runChunk(
         beacon: WorkerBeacon,
+        trapped: Set<UInt64>,
         strategy: inout any Strategy,
         tally: inout StrategyTally,
         journeys: [Journey],
@@ -401,6 +413,18 @@ private struct Worker {
         let chunkStart = previous
         for position in journeys.indices {
             var observation = StrategyObservation()
+            if !trapped.isEmpty, trapped.contains(journeys[position].index) {
+                // It killed the process in an earlier attempt: counted, never run again.
+                tally.record(
+                    .trapped,
+                    journey: journeys[position],
+                    observation: observation,
+                    expected: expectations[position].outcome,
+                    violationLimit: limit
+                )
+                previous = Runner.monotonicNanos()
+                continue
+            }
             beacon.journey.store(journeys[position].index, ordering: .relaxed)
             beacon.startNanos.store(previous, ordering: .releasing)
             strategy.run(journeys[position], into: &observation, metrics: &tally.operationNanos)

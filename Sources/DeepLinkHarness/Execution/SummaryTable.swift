@@ -3,7 +3,8 @@ enum SummaryTable {
     static let columns: [(String, JourneyOutcome?)] = [
         ("routed", .routed), ("superseded", .superseded), ("misrouted", .misrouted), ("stale", .stale),
         ("unsafe", .unsafe), ("duplicated", .duplicated), ("premature", .premature), ("lost", .lost), ("late", .late),
-        ("misjudged", .misjudged), ("hung", .hung), ("expired", .expired), ("rejected", nil), ("organic", .organic),
+        ("misjudged", .misjudged), ("hung", .hung), ("trapped", .trapped), ("expired", .expired), ("rejected", nil),
+        ("organic", .organic),
         ("notSet", .notSet), ("noLink", .noLink), ("crashWin", .crashWindow),
     ]
 
@@ -45,7 +46,7 @@ enum SummaryTable {
         text += line(header)
         for row in rows { text += line(row) }
         text +=
-            "violations = misrouted + stale + unsafe + duplicated + premature + lost + late + misjudged + hung; "
+            "violations = misrouted + stale + unsafe + duplicated + premature + lost + late + misjudged + hung + trapped; "
             + "journeys/s = journeys / (time in strategy / threads)\n"
         return text
     }

@@ -1,7 +1,7 @@
 /// What happened to one journey under one strategy, or what the ``Oracle`` says must happen.
 ///
 /// *Violations* are ``misrouted``, ``stale``, ``unsafe``, ``duplicated``, ``premature``, ``lost``,
-/// ``late``, ``misjudged`` and ``hung``: a correct implementation never shows them. The oracle's
+/// ``late``, ``misjudged``, ``hung`` and ``trapped``: a correct implementation never shows them. The oracle's
 /// expectation is never a violation.
 ///
 /// Thread safety: a value type; `Sendable`.
@@ -27,6 +27,9 @@ public enum JourneyOutcome: Sendable, Hashable {
     case misjudged
     /// The journey did not finish within the watchdog's limit.
     case hung
+    /// The strategy killed the process (a trap, a crash) on this journey; a supervised run ran the
+    /// other journeys again without it.
+    case trapped
     /// Older than its time-to-live before its gate opened; not routed.
     case expired
     /// Rejected by validation with this reason; not routed.
@@ -45,7 +48,7 @@ public enum JourneyOutcome: Sendable, Hashable {
     /// Whether this outcome is a correctness violation.
     public var isViolation: Bool {
         switch self {
-        case .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung: true
+        case .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung, .trapped: true
         case .routed, .expired, .rejected, .superseded, .organic, .notSet, .noLink, .crashWindow: false
         }
     }
@@ -63,6 +66,7 @@ public enum JourneyOutcome: Sendable, Hashable {
         case .late: "late"
         case .misjudged: "misjudged"
         case .hung: "hung"
+        case .trapped: "trapped"
         case .expired: "expired"
         case .rejected(let reason): "rejected:\(reason.name)"
         case .superseded: "superseded"
@@ -76,7 +80,7 @@ public enum JourneyOutcome: Sendable, Hashable {
     /// The outcomes without a reason, in dense-index order (rejections follow them).
     static let plain: [JourneyOutcome] = [
         .routed, .misrouted, .duplicated, .premature, .lost, .expired, .superseded, .organic, .notSet, .noLink,
-        .crashWindow, .stale, .unsafe, .late, .misjudged, .hung,
+        .crashWindow, .stale, .unsafe, .late, .misjudged, .hung, .trapped,
     ]
 
     /// A dense index in `0..<JourneyOutcome.count`, for counter tables.
@@ -98,6 +102,7 @@ public enum JourneyOutcome: Sendable, Hashable {
         case .late: 13
         case .misjudged: 14
         case .hung: 15
+        case .trapped: 16
         case .rejected(let reason): Self.plain.count + Int(reason.rawValue)
         }
     }

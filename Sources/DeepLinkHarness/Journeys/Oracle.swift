@@ -62,15 +62,16 @@ public struct Oracle: Sendable {
         journey: Journey,
         distinctions: StrategyObservation.Reasons = .all
     ) -> JourneyOutcome {
-        if observation.auditFinding == .strandedCapture, observation.routeCount == 0 { return .lost }
+        // A capture left undecided in the strategy's queue is a lost link, whatever else routed.
+        if observation.auditFinding == .strandedCapture { return .lost }
         guard observation.routeCount > 0 else {
             switch expectation.outcome {
             case .routed, .superseded:
                 return .lost
             case .crashWindow:
                 return observation.crashed ? .crashWindow : .lost
-            case .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung, .expired,
-                .rejected, .organic, .notSet, .noLink:
+            case .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung, .trapped,
+                .expired, .rejected, .organic, .notSet, .noLink:
                 break
             }
             let observed = Self.observedReason(observation)
@@ -140,7 +141,9 @@ public struct Oracle: Sendable {
         case .crashWindow: distinctions.contains(.crashWindow)
         // "Nothing reached the app" is claimed by a strategy that tells every reason apart.
         case .noLink: distinctions == .all
-        case .routed, .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung: false
+        case .routed, .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung,
+            .trapped:
+            false
         }
     }
 }

@@ -205,9 +205,12 @@ public enum Outcome {
     public static let late = "late"
     public static let misjudged = "misjudged"
     public static let hung = "hung"
+    public static let trapped = "trapped"
 
     /// The outcomes that count as violations.
-    public static let violations = [misrouted, stale, unsafe, duplicated, premature, lost, late, misjudged, hung]
+    public static let violations = [
+        misrouted, stale, unsafe, duplicated, premature, lost, late, misjudged, hung, trapped,
+    ]
 
     /// `rejected:<reason>`.
     public static func rejected(_ reason: String) -> String { "\(rejectedPrefix):\(reason)" }
@@ -221,6 +224,7 @@ public enum Outcome {
         (lost, "lost"), (expired, "expired"), (rejectedPrefix, "rejected"), (superseded, "superseded"),
         (organic, "organic"), (notSet, "not_set"), (noLink, "no_link"), (crashWindow, "crash_window"),
         (stale, "stale"), (unsafe, "unsafe"), (late, "late"), (misjudged, "misjudged"), (hung, "hung"),
+        (trapped, "trapped"),
     ]
 
     /// The summary.csv column an outcome counts under: its own, `rejected` for `rejected:<reason>`,

@@ -53,6 +53,13 @@ public struct CoreStrategy: Strategy {
         public static let routeRejected = Faults(rawValue: 1 << 9)
         /// Journeys with a kill stall for 1.5 s (a stuck capture): the watchdog's test subject.
         public static let stall = Faults(rawValue: 1 << 10)
+        /// One journey in 4,096 traps (a precondition failure): the trap supervisor's test subject.
+        public static let trap = Faults(rawValue: 1 << 11)
+
+        /// Every fault by name (`run --core-faults`).
+        public static var named: [(name: String, fault: Faults)] {
+            catalogue.map { ($0.name, $0.fault) } + [("stall", .stall), ("trap", .trap)]
+        }
 
         /// Every fault with the outcome class the harness must report for it.
         public static let catalogue: [(fault: Faults, name: String, expected: JourneyOutcome)] = [
@@ -127,6 +134,9 @@ public struct CoreStrategy: Strategy {
         observer.reset(expiryAsSuperseded: faults.contains(.expiryReportedAsSuperseded))
         racedAt = -1
         if faults.contains(.stall), journey.scenario.perturbation == .kill { usleep(1_500_000) }
+        if faults.contains(.trap), journey.index % 4_096 == 7 {
+            preconditionFailure("planted trap (--core-faults trap)")
+        }
         // A new install: an empty App Group container, which exists from the first clip write or
         // the first launch, and no process running yet. (The resolver is relaunched by the first
         // launch: nothing reaches it before one.)

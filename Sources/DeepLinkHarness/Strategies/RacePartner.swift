@@ -41,7 +41,12 @@ final class RacePartner: Sendable {
     private let phase = Atomic<Int>(0)
 
     init() {
-        let thread = Thread { [self] in self.loop() }
+        // A trap on the partner thread is the owning worker's journey.
+        let beacon = UInt(bitPattern: TrapHandler.currentBeacon())
+        let thread = Thread { [self] in
+            TrapHandler.adopt(UnsafeMutableRawPointer(bitPattern: beacon))
+            self.loop()
+        }
         thread.stackSize = 1 << 20
         thread.start()
     }
