@@ -46,6 +46,14 @@ import Testing
         }
         #expect(platforms.reduce(0, +) == Self.journeys)
         #expect(platforms.allSatisfy { $0 > 0 })
+        // Journeys compose 0, 1, 2 and 3+ perturbations, and every extra perturbation occurs.
+        for count in ["0", "1", "2", "3+"] {
+            let journeys = core.coverage[CoverageKey(kind: CoverageKey.feature, name: "perturbations:\(count)")]
+            #expect((journeys ?? 0) > 0, "no journey with \(count) perturbations")
+        }
+        for (_, name) in ExtraPerturbations.named {
+            #expect(core.coverage[CoverageKey(kind: CoverageKey.feature, name: "extra:\(name)"), default: 0] > 0)
+        }
     }
 
     @Test func outcomesAndCoverageDoNotDependOnThreadCount() throws {

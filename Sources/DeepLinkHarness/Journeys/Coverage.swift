@@ -59,12 +59,13 @@ public struct CoverageCounts: Sendable, Equatable {
         paths = [UInt64](repeating: 0, count: DecisionPaths.named.count)
     }
 
-    /// `platform:ios`, …, `source:clip`, …, `perturbation:kill`, …, `links:0` … `links:2`,
-    /// `perturbations:0` … `perturbations:3+`, `racing:yes`.
+    /// `platform:ios`, …, `source:clip`, …, `perturbation:kill`, …, `extra:kill`, …,
+    /// `links:0` … `links:2`, `perturbations:0` … `perturbations:3+`, `racing:yes`.
     public static let featureNames: [String] =
         Platform.allCases.map { "platform:\($0.name)" }
         + ["source:clip", "source:referrer", "source:universalLink"]
         + Perturbation.allCases.map { "perturbation:\($0.name)" }
+        + ExtraPerturbations.named.map { "extra:\($0.name)" }
         + ["links:0", "links:1", "links:2"]
         + ["perturbations:0", "perturbations:1", "perturbations:2", "perturbations:3+"]
         + ["racing:yes"]
@@ -77,10 +78,13 @@ public struct CoverageCounts: Sendable, Equatable {
         features[platforms + Int(journey.scenario.platform.rawValue)] &+= 1
         let perturbationBase = 2 * platforms
         features[perturbationBase + Int(journey.scenario.perturbation.rawValue)] &+= 1
-        let linksBase = perturbationBase + Perturbation.allCases.count
+        let extrasBase = perturbationBase + Perturbation.allCases.count
+        for (index, extra) in ExtraPerturbations.named.enumerated() where journey.extras.contains(extra.extra) {
+            features[extrasBase + index] &+= 1
+        }
+        let linksBase = extrasBase + ExtraPerturbations.named.count
         features[linksBase + Int(min(journey.linkCount, 2))] &+= 1
-        let perturbationCount = journey.scenario.perturbation == .none ? 0 : 1
-        features[linksBase + 3 + perturbationCount] &+= 1
+        features[linksBase + 3 + min(journey.perturbationCount, 3)] &+= 1
         if journey.racing { features[features.count - 1] &+= 1 }
     }
 

@@ -16,12 +16,14 @@ extension Journey {
         switch event.kind {
         case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .universalLinkOpen:
             return "\(event.kind.name)(\(LinkCatalog.entry(link(slot: event.argument & 1)).name))"
+        case .clockJump:
+            return event.argument == JourneyEvent.clockBack ? "clockJump(back)" : "clockJump"
         case .referrerFetch, .referrerRetry:
             let result = event.referrerResult
             guard result.delivered else { return "\(event.kind.name)(\(result.name))" }
             return "\(event.kind.name)(\(result.name):\(LinkCatalog.entry(latestLink).name))"
         case .install, .launch, .appReady, .loginSucceeded, .loginFailed, .sessionRestored, .logout, .kill,
-            .crashArmed, .clockJump, .clipboardCopy:
+            .crashArmed, .clipboardCopy, .appDeleted, .clipDataPurged:
             return event.kind.name
         }
     }
@@ -36,6 +38,7 @@ extension Journey {
         if world.pasteDeclined { parts.append("paste prompt declined") }
         if world.privateRelay { parts.append("browser behind iCloud Private Relay") }
         if world.clipboardCleared { parts.append("clipboard cleared before launch") }
+        if !extras.isEmpty { parts.append("also: " + extras.names.joined(separator: ", ")) }
         if racing { parts.append("racing delivery (core)") }
         return parts.joined(separator: ", ")
     }

@@ -20,6 +20,8 @@ public struct Journey: Sendable {
     public var linkCount: UInt8
     /// Background conditions that only some strategies see.
     public var world: JourneyWorld
+    /// The perturbations composed on top of the scenario's own (see ``ExtraPerturbations``).
+    public var extras: ExtraPerturbations = []
     /// Whether `core` delivers the journey's capture and gate events from two threads at once.
     public var racing: Bool
     public var eventCount: Int
@@ -45,15 +47,21 @@ public struct Journey: Sendable {
     /// The catalog id of tap number `slot` (0 or 1).
     public func link(slot: UInt8) -> UInt8 { slot == 0 ? links.0 : links.1 }
 
-    /// When tap `slot` happened (the first event's time when there was no such tap).
+    /// When tap `slot` last happened (the first event's time when there was no such tap).
     public func tapTime(slot: UInt8) -> UInt32 {
         // Through a span: `events[step]` in a loop copies the whole inline array per iteration.
         let events = events.span
+        var time: UInt32? = nil
         for step in 0..<eventCount {
             let event = events[step]
-            if event.kind == .tap, event.argument == slot { return event.atSeconds }
+            if event.kind == .tap, event.argument == slot { time = event.atSeconds }
         }
-        return eventCount > 0 ? events[0].atSeconds : 0
+        return time ?? (eventCount > 0 ? events[0].atSeconds : 0)
+    }
+
+    /// How many perturbations the journey composes: its scenario's (unless `none`) and the extras.
+    public var perturbationCount: Int {
+        (scenario.perturbation == .none ? 0 : 1) + extras.rawValue.nonzeroBitCount
     }
 
     /// Appends `event`; returns false (and drops it) when the script is full.
@@ -252,5 +260,52 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
         case .clipOnly:
             platform == .ios
         }
+    }
+}
+
+/// Perturbations composed on top of a journey's own (its ``ScenarioClass`` names only that one).
+/// How many a journey gets is drawn from ``ScenarioMix/extraPerturbationCounts``; which ones,
+/// uniformly among those that apply to the platform and are not the journey's own.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct ExtraPerturbations: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// A kill and relaunch at a random point after the first launch.
+    public static let kill = ExtraPerturbations(rawValue: 1 << 0)
+    /// One to three more relaunches at the end (re-deliveries, re-reads).
+    public static let duplicateDelivery = ExtraPerturbations(rawValue: 1 << 1)
+    /// The install takes hours or days (the fingerprint window passes; the time-to-live nears).
+    public static let delayedInstall = ExtraPerturbations(rawValue: 1 << 2)
+    /// The device clock is set back by hours or days after the first launch.
+    public static let clockBackwards = ExtraPerturbations(rawValue: 1 << 3)
+    /// iOS: the clip card is never tapped (the user goes straight to the App Store): no handoff.
+    public static let clipSkipped = ExtraPerturbations(rawValue: 1 << 4)
+    /// iOS: the clip's data is purged before the full app's first launch.
+    public static let clipDataPurged = ExtraPerturbations(rawValue: 1 << 5)
+    /// The app is deleted unopened and installed again: from a new tap (iOS) or the same Play
+    /// listing (Android, a new install-begin timestamp).
+    public static let reinstall = ExtraPerturbations(rawValue: 1 << 6)
+
+    /// Every extra with its name, in order.
+    public static let named: [(extra: ExtraPerturbations, name: String)] = [
+        (.kill, "kill"), (.duplicateDelivery, "duplicateDelivery"), (.delayedInstall, "delayedInstall"),
+        (.clockBackwards, "clockBackwards"), (.clipSkipped, "clipSkipped"), (.clipDataPurged, "clipDataPurged"),
+        (.reinstall, "reinstall"),
+    ]
+
+    /// The names of the extras in this set.
+    public var names: [String] { Self.named.filter { contains($0.extra) }.map(\.name) }
+
+    /// The extras that can be composed with a journey of `platform` whose own perturbation is
+    /// `perturbation`.
+    public static func applicable(to platform: Platform, with perturbation: Perturbation) -> [ExtraPerturbations] {
+        guard platform != .installed, perturbation != .clipOnly else { return [] }
+        var result: [ExtraPerturbations] = [.delayedInstall, .clockBackwards, .reinstall]
+        if perturbation != .kill && perturbation != .crashWindow { result.append(.kill) }
+        if perturbation != .duplicateDelivery && perturbation != .crashWindow { result.append(.duplicateDelivery) }
+        if platform == .ios && perturbation != .secondTap { result += [.clipSkipped, .clipDataPurged] }
+        return result
     }
 }

@@ -16,6 +16,9 @@ public struct JourneyEvent: Sendable, Hashable {
         self.atSeconds = seconds
     }
 
+    /// ``Kind/clockJump``'s argument when the clock was set back (the event's time is earlier).
+    public static let clockBack: UInt8 = 1
+
     /// The referrer result of a fetch or retry event.
     public var referrerResult: ReferrerResult { ReferrerResult(rawValue: argument) ?? .ok }
 
@@ -49,7 +52,8 @@ public struct JourneyEvent: Sendable, Hashable {
         case logout
         /// The process is killed (all in-memory state is gone; the container survives).
         case kill
-        /// From here on, the next route call dies after the consumed mark and before the router.
+        /// From here on, this process's next route call dies after the consumed mark and before
+        /// the router (a later launch is not armed).
         case crashArmed
         /// The device clock jumps forward (the event's time already includes the jump).
         case clockJump
@@ -57,6 +61,12 @@ public struct JourneyEvent: Sendable, Hashable {
         case universalLinkOpen
         /// The user copies something else, overwriting the clipboard.
         case clipboardCopy
+        /// The user deletes the app: the process dies and the App Group container (the handoff
+        /// store, its consumed marks) and the saved session go with it; a later install is a new
+        /// install (a new install-begin timestamp).
+        case appDeleted
+        /// iOS: the App Clip's data is purged before the full app launches (its container is gone).
+        case clipDataPurged
 
         public var name: String {
             switch self {
@@ -78,6 +88,8 @@ public struct JourneyEvent: Sendable, Hashable {
             case .clockJump: "clockJump"
             case .universalLinkOpen: "universalLinkOpen"
             case .clipboardCopy: "clipboardCopy"
+            case .appDeleted: "appDeleted"
+            case .clipDataPurged: "clipDataPurged"
             }
         }
     }

@@ -58,6 +58,7 @@ public struct JourneyGenerator: Sendable {
             ttl: ttl,
             window: window
         )
+        builder.chooseExtras()
         builder.build()
         var journey = builder.journey
         random = builder.random
@@ -127,6 +128,8 @@ private struct Builder {
     var now: UInt32 = 0
     /// The user's saved session (login state that survives a relaunch).
     var loggedIn = false
+    /// The latest time the script reached (the clock may be set back).
+    var highWater: UInt32 = 0
 
     init(journey: Journey, random: SplitMix64, mix: ScenarioMix, ttl: UInt32, window: UInt32) {
         self.journey = journey
@@ -137,6 +140,7 @@ private struct Builder {
     }
 
     var perturbation: Perturbation { journey.scenario.perturbation }
+    var extras: ExtraPerturbations { journey.extras }
     var platform: Platform { journey.scenario.platform }
 
     mutating func emit(_ kind: JourneyEvent.Kind, _ argument: UInt8 = 0, after delay: ClosedRange<UInt32>) {
@@ -144,16 +148,25 @@ private struct Builder {
         journey.append(JourneyEvent(kind, argument, at: now))
         switch kind {
         case .loginSucceeded, .sessionRestored: loggedIn = true
-        case .logout: loggedIn = false
+        case .logout, .appDeleted: loggedIn = false
         case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
-            .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy:
+            .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy,
+            .clipDataPurged:
             break
         }
+        highWater = max(highWater, now)
     }
 
-    /// The clock jumps past the time-to-live.
+    /// The device clock is set back by one hour to two days (never before 0).
+    mutating func setClockBack() {
+        now -= min(now, random.uniform(3_600...172_800))
+        journey.append(JourneyEvent(.clockJump, JourneyEvent.clockBack, at: now))
+    }
+
+    /// The clock jumps past the time-to-live (from the latest time seen: the clock may have been
+    /// set back).
     mutating func jumpPastTTL() {
-        now &+= ttl
+        now = max(now, highWater) &+ ttl
         emit(.clockJump, after: 3_600...86_400)
     }
 
@@ -179,9 +192,13 @@ private struct Builder {
             let pool = random.chance(mix.loginLinkShare) ? LinkCatalog.loginLinks : LinkCatalog.openLinks
             journey.links.0 = random.element(pool)
             if perturbation == .secondTap {
-                // Same gate requirement, another destination: latest wins without policy ambiguity.
-                var second = random.element(pool)
-                while second == journey.links.0 { second = random.element(pool) }
+                // Another destination; half the time one behind the other gate (a login link after
+                // an open one, or the reverse): the newer link waits for its own gate.
+                let otherGate = random.chance(0.5)
+                let secondPool =
+                    otherGate ? (pool == LinkCatalog.loginLinks ? LinkCatalog.openLinks : LinkCatalog.loginLinks) : pool
+                var second = random.element(secondPool)
+                while second == journey.links.0 { second = random.element(secondPool) }
                 journey.links.1 = second
             }
         }
@@ -192,6 +209,28 @@ private struct Builder {
             .hostile, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly:
             journey.linkCount = 1
+        }
+    }
+
+    /// How many perturbations to compose on top of the journey's own, and which.
+    mutating func chooseExtras() {
+        var candidates = ExtraPerturbations.applicable(to: platform, with: perturbation)
+        var count = 0
+        let draw = random.unit()
+        var threshold = 0.0
+        let weights = mix.extraPerturbationWeights
+        let total = weights.reduce(0, +)
+        for (index, weight) in weights.enumerated() {
+            threshold += total > 0 ? weight / total : 0
+            if draw < threshold {
+                count = index
+                break
+            }
+        }
+        while count > 0, !candidates.isEmpty {
+            let index = Int(random.next() % UInt64(candidates.count))
+            journey.extras.insert(candidates.remove(at: index))
+            count -= 1
         }
     }
 
@@ -247,9 +286,22 @@ private struct Builder {
             }
         }
         if perturbation == .clipOnly { return }
-        if !android { emit(.storeVisit, journey.linkCount == 2 ? 1 : 0, after: 3...20) }
+        let latestSlot: UInt8 = journey.linkCount == 2 ? 1 : 0
+        if !android { emit(.storeVisit, latestSlot, after: 3...20) }
         if random.chance(mix.interveningCopyShare) { emit(.clipboardCopy, after: 1...60) }
-        emit(.install, after: 20...180)
+        emit(.install, after: extras.contains(.delayedInstall) ? 3_600...259_200 : 20...180)
+        if extras.contains(.clipDataPurged) { emit(.clipDataPurged, after: 1...600) }
+        if extras.contains(.reinstall) {
+            // Deleted unopened, installed again: from a new tap (iOS) or the same listing (Android).
+            emit(.appDeleted, after: 60...3_600)
+            if android {
+                emit(.storeVisit, latestSlot, after: 10...600)
+            } else if journey.linkCount > 0 {
+                tapAndCapture(slot: latestSlot)
+                emit(.storeVisit, latestSlot, after: 3...20)
+            }
+            emit(.install, after: 20...180)
+        }
         let jumpBeforeLaunch = perturbation == .clockJump && (!needsLogin || random.chance(0.5))
         if jumpBeforeLaunch { jumpPastTTL() }
         let launchIndex = journey.eventCount
@@ -296,6 +348,11 @@ private struct Builder {
             if perturbation == .clockJump && !jumpBeforeLaunch { jumpPastTTL() }
             loginPlan()
         }
+        if extras.contains(.clockBackwards) { setClockBack() }
+        if extras.contains(.kill) { insertKill(after: launchIndex) }
+        if extras.contains(.duplicateDelivery) {
+            for _ in 0..<random.uniform(1...3) { relaunch() }
+        }
         switch perturbation {
         case .duplicateDelivery:
             for _ in 0..<random.uniform(1...3) { relaunch() }
@@ -316,6 +373,8 @@ private struct Builder {
         emit(.tap, slot, after: 0...5)
         switch platform {
         case .ios:
+            // The clip card skipped: straight to the App Store, nothing written.
+            guard !extras.contains(.clipSkipped) else { break }
             emit(.clipInvoked, slot, after: 1...3)
             emit(.clipHandoffWrite, slot, after: 0...2)
         case .android:
@@ -365,9 +424,10 @@ private struct Builder {
         for index in 0..<position {
             switch journey.events[index].kind {
             case .loginSucceeded, .sessionRestored: sessionAtCut = true
-            case .logout: sessionAtCut = false
+            case .logout, .appDeleted: sessionAtCut = false
             case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
-                .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy:
+                .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy,
+                .clipDataPurged:
                 break
             }
         }

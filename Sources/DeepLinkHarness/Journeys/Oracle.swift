@@ -233,11 +233,30 @@ private struct Model {
             }
         case .clipInvoked, .storeVisit, .install, .loginFailed, .clockJump, .clipboardCopy:
             break
+        case .appDeleted:
+            // The process dies; the container and its consumed marks go with the app (the next
+            // install is a new install).
+            running = false
+            ready = false
+            loggedIn = false
+            resolverPending = (false, false)
+            storePending = (false, false)
+            consumed = (false, false)
+        case .clipDataPurged:
+            storePending = (false, false)
+            consumed = (false, false)
         case .clipHandoffWrite:
+            // The clip validates before it writes: a payload it rejects is never stored.
+            if case .reject(let reason) = verdict(slot: slot) {
+                rejection = reason
+                break
+            }
             set(&storePending, slot, true)
             markCaptured(slot, at: now)
         case .launch:
             running = true
+            // An armed crash belongs to the process it was armed in.
+            crashArmed = false
             ready = false
             loggedIn = false
             resolverPending = (false, false)

@@ -40,6 +40,8 @@ extension ScenarioMix {
                 if let platform = Platform.allCases.first(where: { $0.name == name }) {
                     mix.platformWeights[Int(platform.rawValue)] = value
                 }
+            } else if key.hasPrefix("extras."), let count = Int(key.dropFirst("extras.".count)) {
+                mix.extraPerturbationWeights[count] = value
             } else {
                 let name = key.dropFirst("perturbation.".count)
                 if let perturbation = Perturbation.allCases.first(where: { $0.name == name }) {
@@ -48,6 +50,9 @@ extension ScenarioMix {
             }
         }
         guard mix.platformWeights.contains(where: { $0 > 0 }) else { throw .allZero(path: path, group: "platform") }
+        guard mix.extraPerturbationWeights.contains(where: { $0 > 0 }) else {
+            throw .allZero(path: path, group: "extras")
+        }
         for platform in Platform.allCases where mix.platformWeights[Int(platform.rawValue)] > 0 {
             let total = Perturbation.allCases.filter { $0.applies(to: platform) }
                 .reduce(0.0) { $0 + mix.perturbationWeights[Int($1.rawValue)] }

@@ -10,6 +10,8 @@ public struct ScenarioMix: Sendable, Equatable {
     /// Relative weights of ``Perturbation`` cases (indexed by raw value), among those that apply
     /// to the journey's platform.
     public var perturbationWeights: [Double]
+    /// Relative weights of composing 0, 1, 2 or 3 extra perturbations on a journey.
+    public var extraPerturbationWeights: [Double]
     /// Share of tapped links that need `loggedIn` (`/orders/`).
     public var loginLinkShare: Double
     /// Share of journeys with an open link where the user logs in anyway.
@@ -53,6 +55,7 @@ public struct ScenarioMix: Sendable, Equatable {
         ]
         for (perturbation, weight) in defaults { weights[Int(perturbation.rawValue)] = weight }
         perturbationWeights = weights
+        extraPerturbationWeights = [0.55, 0.30, 0.10, 0.05]
         loginLinkShare = 0.35
         optionalLoginShare = 0.5
         alreadyLoggedInShare = 0.5
@@ -83,6 +86,7 @@ public struct ScenarioMix: Sendable, Equatable {
         for perturbation in Perturbation.allCases {
             table.append(("perturbation.\(perturbation.name)", .weight, nil))
         }
+        for count in 0..<4 { table.append(("extras.\(count)", .weight, nil)) }
         table += [
             ("links.loginShare", .share, \.loginLinkShare),
             ("login.optionalShare", .share, \.optionalLoginShare),

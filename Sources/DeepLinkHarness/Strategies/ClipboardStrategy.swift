@@ -46,10 +46,14 @@ public struct ClipboardStrategy: Strategy {
                     step: step,
                     observation: &observation
                 )
+            case .appDeleted:
+                // A reinstalled app's first launch pastes again.
+                pasted = false
+                running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
             case .appReady, .loginSucceeded, .sessionRestored, .logout, .universalLinkOpen, .kill, .crashArmed:
                 running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
             case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
-                .clockJump:
+                .clockJump, .clipDataPurged:
                 break
             }
         }

@@ -146,7 +146,8 @@ public struct CoreStrategy: Strategy {
         var processRunning = false
         var deliveries: UInt64 = 0
         var launched = false
-        let installBegin = UInt64(journey.endSeconds) &+ 1_000_000
+        // Play's install-begin timestamp: a new one for every install (a reinstall is a new install).
+        var installBegin = UInt64(journey.endSeconds) &+ 1_000_000
         let race = journey.racing ? Self.racingPair(in: journey) : nil
         var step = 0
         // Through a span: `journey.events[step]` in a loop copies the inline array per iteration.
@@ -223,6 +224,16 @@ public struct CoreStrategy: Strategy {
             case .kill:
                 if processRunning { resolver.simulateKill() }
                 processRunning = false
+            case .appDeleted:
+                // The container (store and consumed marks) goes with the app.
+                if processRunning { resolver.simulateKill() }
+                processRunning = false
+                store.reset()
+                containerExists = false
+                installBegin &+= 1
+            case .clipDataPurged:
+                store.reset()
+                containerExists = false
             case .crashArmed:
                 if containerExists { store.armKill(at: KillPoint(.after, .markConsumed)) }
             case .tap, .clipInvoked, .storeVisit, .install, .loginFailed, .clipboardCopy:
@@ -252,7 +263,7 @@ public struct CoreStrategy: Strategy {
             case .launch, .universalLinkOpen: isCapture = true
             case .referrerFetch, .referrerRetry: isCapture = capture.referrerResult.delivered
             case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .appReady, .loginSucceeded, .loginFailed,
-                .sessionRestored, .logout, .kill, .crashArmed, .clockJump, .clipboardCopy:
+                .sessionRestored, .logout, .kill, .crashArmed, .clockJump, .clipboardCopy, .appDeleted, .clipDataPurged:
                 isCapture = false
             }
             guard isCapture, let signal = signal(for: events[step + 1].kind) else { continue }
@@ -313,7 +324,8 @@ public struct CoreStrategy: Strategy {
         case .loginSucceeded, .sessionRestored: .loggedIn
         case .logout: .loggedOut
         case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
-            .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy:
+            .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy, .appDeleted,
+            .clipDataPurged:
             nil
         }
     }

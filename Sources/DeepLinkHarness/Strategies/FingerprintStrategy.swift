@@ -42,10 +42,11 @@ public struct FingerprintStrategy: Strategy {
                 matched = true
                 guard let (link, tappedAt) = match(journey, lastTap: lastTap, now: now) else { break }
                 running = gate.capture(link, at: tappedAt, now: now, step: step, observation: &observation)
-            case .appReady, .loginSucceeded, .sessionRestored, .logout, .universalLinkOpen, .kill, .crashArmed:
+            case .appReady, .loginSucceeded, .sessionRestored, .logout, .universalLinkOpen, .kill, .crashArmed,
+                .appDeleted:
                 running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
             case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
-                .clockJump, .clipboardCopy:
+                .clockJump, .clipboardCopy, .clipDataPurged:
                 break
             }
         }

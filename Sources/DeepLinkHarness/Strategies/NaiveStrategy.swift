@@ -50,6 +50,7 @@ public struct NaiveStrategy: Strategy {
                 container = journey.link(slot: event.argument & 1)
             case .launch:
                 running = true
+                crashArmed = false
                 pending = nil
                 authReady = false
                 if let link = container {
@@ -80,6 +81,13 @@ public struct NaiveStrategy: Strategy {
                 authReady = false
             case .crashArmed:
                 crashArmed = true
+            case .appDeleted:
+                container = nil
+                running = false
+                pending = nil
+                authReady = false
+            case .clipDataPurged:
+                container = nil
             case .tap, .clipInvoked, .storeVisit, .install, .referrerRetry, .loginFailed, .clockJump, .clipboardCopy:
                 break
             }

@@ -25,6 +25,7 @@ struct PeerGate {
     mutating func reset() {
         ready = false
         loggedIn = false
+        crashArmed = false
     }
 
     /// Captures catalog link `link`; a rejected payload is noted, not held. Returns false when the
@@ -104,10 +105,16 @@ struct PeerGate {
         case .kill:
             reset()
             return false
+        case .appDeleted:
+            // The persisted match goes with the app.
+            reset()
+            pendingLink = nil
+            return false
         case .crashArmed:
             crashArmed = true
             return running
-        case .tap, .clipboardCopy, .launch, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch,
+        case .tap, .clipboardCopy, .clipDataPurged, .launch, .clipInvoked, .clipHandoffWrite, .storeVisit, .install,
+            .referrerFetch,
             .referrerRetry, .loginFailed, .clockJump:
             return running
         }
