@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 20
 # The run the regression gate compares (fixed seed and size, so baselines stay comparable).
 GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
-.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz
+.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check
 
 # jemalloc (and pkg-config, through which SwiftPM finds it) from Debian, installed only when missing.
 deps:
@@ -40,6 +40,12 @@ gate-hard: build-release
 	rm -rf Reports/gate-current
 	.build/release/deeplink-bench run $(GATE_RUN) --out Reports/gate-current
 	.build/release/deeplink-bench gate --baseline Reports/baseline --current Reports/gate-current --hard-only
+
+# The default `make bench` run must exercise every core decision path at least 1,000 times.
+coverage-check: build-release
+	rm -rf Reports/coverage-check
+	.build/release/deeplink-bench run --quiet --out Reports/coverage-check > /dev/null
+	python3 Tests/Coverage/check_coverage.py Reports/coverage-check --min 1000
 
 # Re-record the baseline (three repetitions) on this machine type; commit the result.
 baseline: build-release

@@ -18,21 +18,17 @@ import Testing
         )
     }
 
-    /// The decision paths the default mix reaches today. Two listed paths are not in it yet:
-    /// `duplicate_by_id` (a re-read clip handoff is filtered by the store before the resolver sees
-    /// it) and `queue_full` (journeys never hold more captures than the queue); they are reported,
-    /// with their zero, in every coverage.csv.
-    static let reachedPaths = [
-        "duplicate_by_install_timestamp", "duplicate_of_routed", "supersede_older", "expire_while_waiting",
-        "logout_closed_gate", "launch_batch", "crash_window", "capture_raced_through_queue",
-    ]
+    /// Paths whose count depends on thread timing (two producers filling the queue): asserted
+    /// only outside the sanitizers, which change the timing. `make coverage-check` asserts every
+    /// path 1,000 times over the default 1M-journey run, in release.
+    static let timingPaths: Set<String> = ["queue_full"]
 
     @Test func coverageCountsFeaturesAndCorePaths() throws {
-        let report = try Self.report(threads: 2, raceShare: 0.1)
+        let report = try Self.report(threads: 2, raceShare: 0.5)
         let core = try #require(report.strategies.first { $0.name == "core" })
-        for name in Self.reachedPaths {
+        for (_, name) in DecisionPaths.named where !(Sanitizer.isActive && Self.timingPaths.contains(name)) {
             let count = core.coverage[CoverageKey(kind: CoverageKey.path, name: name), default: 0]
-            #expect(count >= 20, "path \(name) exercised \(count) times")
+            #expect(count >= 1, "path \(name) exercised \(count) times")
         }
         // Every listed path has a row, zero or not; only core reports paths.
         for (_, name) in DecisionPaths.named {

@@ -100,6 +100,8 @@ public final class LinkResolver: Sendable {
     let launchBufferTaken = Atomic<Bool>(false)
     /// Unprocessed inputs; nonzero while some thread holds the drain role.
     let work = Atomic<Int>(0)
+    /// Captures that found the queue full (counted off the hot path: only on that fallback).
+    let fullQueueCaptures = Atomic<Int>(0)
     /// The effect the drainer carries out, in place. Only the thread holding the drain role touches
     /// it; the role passes between threads through `work`'s acquire/release read-modify-writes,
     /// which order one drainer's accesses before the next one's.
@@ -282,6 +284,11 @@ public final class LinkResolver: Sendable {
     /// How many links wait for their gate (a snapshot; links still in the queue are not counted).
     public var pendingCount: Int { core.withLock { $0.machine.pendingCount } }
 
+    /// How many captures so far found the capture queue full and went to the machine directly (or,
+    /// with no room there either, waited in the store): a sign the queue is too small for the
+    /// app's bursts. Monotonic over the resolver's life.
+    public var capturesPastFullQueue: Int { fullQueueCaptures.load(ordering: .relaxed) }
+
     /// How many captures wait in the capture queue, not yet moved into the machine (a snapshot).
     /// Zero whenever no capture or drain is in flight; anything else is a stranded capture.
     public var queuedCount: Int { queue.approximateCount }
@@ -310,6 +317,7 @@ public final class LinkResolver: Sendable {
         case .enqueued:
             break
         case .full:
+            fullQueueCaptures.add(1, ordering: .relaxed)
             let now = clock.nowNanos()
             let admitted = core.withLock { core in
                 core.pull(from: queue, store: store, now: now)

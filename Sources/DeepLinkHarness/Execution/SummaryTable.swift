@@ -48,6 +48,15 @@ enum SummaryTable {
         text +=
             "violations = misrouted + stale + unsafe + duplicated + premature + lost + late + misjudged + hung + trapped; "
             + "journeys/s = journeys / (time in strategy / threads)\n"
+        text += leastCovered(result)
         return text
+    }
+
+    /// The three decision paths `core` took in the fewest journeys (see coverage.csv).
+    static func leastCovered(_ result: RunResult) -> String {
+        guard let core = result.tallies.first(where: { $0.kind.reportsDecisionPaths }) else { return "" }
+        let ranked = DecisionPaths.named.indices.sorted { core.coverage.paths[$0] < core.coverage.paths[$1] }
+        let least = ranked.prefix(3).map { "\(DecisionPaths.named[$0].name) \(core.coverage.paths[$0])" }
+        return "least exercised decision paths (journeys): " + least.joined(separator: ", ") + "\n"
     }
 }

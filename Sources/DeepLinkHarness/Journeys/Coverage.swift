@@ -13,8 +13,10 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
     public static let duplicateByInstallTimestamp = DecisionPaths(rawValue: 1 << 1)
     /// A capture of a link this journey already routed.
     public static let duplicateOfRouted = DecisionPaths(rawValue: 1 << 2)
-    /// An older pending link dropped for a newer one.
+    /// An older pending link dropped for a newer one when the gate opened.
     public static let supersededOlder = DecisionPaths(rawValue: 1 << 3)
+    /// A capture into a full pending set pushed the oldest link out.
+    public static let overflowSupersede = DecisionPaths(rawValue: 1 << 10)
     /// A pending link expired while it waited for its gate.
     public static let expiredWhileWaiting = DecisionPaths(rawValue: 1 << 4)
     /// A logout while a link waited: the gate closed again.
@@ -34,6 +36,7 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
         (.duplicateByInstallTimestamp, "duplicate_by_install_timestamp"),
         (.duplicateOfRouted, "duplicate_of_routed"),
         (.supersededOlder, "supersede_older"),
+        (.overflowSupersede, "overflow_supersede"),
         (.expiredWhileWaiting, "expire_while_waiting"),
         (.logoutClosedGate, "logout_closed_gate"),
         (.launchBatch, "launch_batch"),

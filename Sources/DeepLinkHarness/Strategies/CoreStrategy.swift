@@ -90,8 +90,16 @@ public struct CoreStrategy: Strategy {
     /// of every journey (relaunched in place: allocation-free, and equivalent to new ones).
     let process: SimulatedProcess
     let store: InMemoryHandoffStore
-    let resolver: LinkResolver
+    /// Two resolvers over the same process and store: pending capacity 2 and capture queue 2 (even
+    /// journeys), and 1 and 1 (odd journeys), so that two pending links overflow a full pending
+    /// set and racing captures overflow a full queue.
+    let resolvers: (wide: LinkResolver, narrow: LinkResolver)
+    /// The resolver of the current journey.
+    var resolver: LinkResolver
     var partner: RacePartner?
+    /// Copies each racing capture is delivered as (the first and its duplicates, one after the
+    /// other on this thread while the partner signals): bursts fill the capture queue.
+    static let burstCopies = 4
     /// The first of the two steps the current journey delivered at once (-1: none).
     var racedAt = -1
     /// The record each capture is built in, in place: the validator and the referrer parser write
@@ -110,14 +118,28 @@ public struct CoreStrategy: Strategy {
         let process = SimulatedProcess()
         self.process = process
         self.store = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
-        self.resolver = LinkResolver(
-            configuration: configuration,
-            store: store,
-            router: router,
-            observer: observer,
-            clock: clock,
-            process: process
+        var narrow = configuration
+        narrow.pendingCapacity = 1
+        narrow.queueCapacity = 1
+        self.resolvers = (
+            LinkResolver(
+                configuration: configuration,
+                store: store,
+                router: router,
+                observer: observer,
+                clock: clock,
+                process: process
+            ),
+            LinkResolver(
+                configuration: narrow,
+                store: store,
+                router: router,
+                observer: observer,
+                clock: clock,
+                process: process
+            )
         )
+        self.resolver = resolvers.wide
     }
 
     public mutating func finish() {
@@ -131,8 +153,14 @@ public struct CoreStrategy: Strategy {
         metrics: inout OperationHistograms
     ) {
         router.reset(journey: journey, twice: faults.contains(.routeTwice), late: faults.contains(.lateRoute))
-        observer.reset(expiryAsSuperseded: faults.contains(.expiryReportedAsSuperseded))
         racedAt = -1
+        let narrow = journey.index & 1 == 1
+        resolver = narrow ? resolvers.narrow : resolvers.wide
+        observer.reset(
+            expiryAsSuperseded: faults.contains(.expiryReportedAsSuperseded),
+            pendingCapacityOne: narrow
+        )
+        let fullBefore = resolver.capturesPastFullQueue
         if faults.contains(.stall), journey.scenario.perturbation == .kill { usleep(1_500_000) }
         if faults.contains(.trap), journey.index % 4_096 == 7 {
             preconditionFailure("planted trap (--core-faults trap)")
@@ -244,6 +272,7 @@ public struct CoreStrategy: Strategy {
         // Audit before the process ends: a live process whose capture queue still holds a link
         // left that capture undecided (nothing else will ever drain it).
         if processRunning, resolver.queuedCount > 0 { observation.auditFinding = .strandedCapture }
+        if resolver.capturesPastFullQueue != fullBefore { observation.paths.insert(.queueFull) }
         // The process ends with the journey (the next journey's first launch relaunches it).
         process.kill()
         router.copy(into: &observation)
@@ -252,15 +281,21 @@ public struct CoreStrategy: Strategy {
         if racedAt >= 0 { observation.paths.insert(.racedCapture) }
     }
 
-    /// The first capture in the journey that is immediately followed by a gate signal.
+    /// The first capture in the journey that is immediately followed by a gate signal, preferring
+    /// a capture of a link (a referrer, a universal link) to a launch's load.
     static func racingPair(in journey: Journey) -> RacingPair? {
+        racingPair(in: journey, launches: false) ?? racingPair(in: journey, launches: true)
+    }
+
+    static func racingPair(in journey: Journey, launches: Bool) -> RacingPair? {
         guard journey.eventCount >= 2 else { return nil }
         let events = journey.events.span
         for step in 0..<(journey.eventCount - 1) {
             let capture = events[step]
             let isCapture: Bool
             switch capture.kind {
-            case .launch, .universalLinkOpen: isCapture = true
+            case .launch: isCapture = launches
+            case .universalLinkOpen: isCapture = true
             case .referrerFetch, .referrerRetry: isCapture = capture.referrerResult.delivered
             case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .appReady, .loginSucceeded, .loginFailed,
                 .sessionRestored, .logout, .kill, .crashArmed, .clockJump, .clipboardCopy, .appDeleted, .clipDataPurged:
@@ -296,7 +331,23 @@ public struct CoreStrategy: Strategy {
         metrics: inout OperationHistograms
     ) -> Bool {
         if let race, race.capture == step {
-            deliver(race, journey: journey, capture: .capture(scratch))
+            // Referrer re-deliveries come under new ids (the timestamp dedupes them); a clip or
+            // universal link read again keeps its id.
+            let newIDs = scratch.source == .installReferrer
+            deliver(
+                race,
+                journey: journey,
+                capture: .captureBurst(scratch, copies: Self.burstCopies, newIDs: newIDs, idOffset: 0),
+                // A second capture source delivers the same link at once (clip and referrer, two
+                // handlers), then the gate signal: two producers fill the capture queue.
+                theirs: .captureBurstThenSignal(
+                    scratch,
+                    copies: Self.burstCopies,
+                    newIDs: newIDs,
+                    idOffset: 500,
+                    then: race.signal
+                )
+            )
             return true
         }
         let start = Runner.monotonicNanos()
@@ -306,13 +357,17 @@ public struct CoreStrategy: Strategy {
     }
 
     /// Runs `capture` on this thread and the pair's signal on the partner thread, at once.
-    mutating func deliver(_ pair: RacingPair, journey: Journey, capture: RaceInput) {
+    mutating func deliver(_ pair: RacingPair, journey: Journey, capture: RaceInput, theirs: RaceInput? = nil) {
         // Any route during the race is attributed to the later of the two steps.
         router.step.store(pair.capture + 1, ordering: .relaxed)
         racedAt = pair.capture
         clock.set(nanos: UInt64(journey.events[pair.capture + 1].atSeconds) &* 1_000_000_000)
         if partner == nil { partner = RacePartner() }
-        partner?.race(on: resolver, mine: capture, theirs: .signal(pair.signal))
+        // The app's navigation takes a moment (2 µs here): while one thread routes, the other's
+        // burst of captures fills the capture queue.
+        router.navigationNanos.store(2_000, ordering: .relaxed)
+        partner?.race(on: resolver, mine: capture, theirs: theirs ?? .signal(pair.signal))
+        router.navigationNanos.store(0, ordering: .relaxed)
         if faults.contains(.ignoreLoginGate), journey.events[pair.capture].kind == .launch {
             resolver.signal(.loggedIn)
         }
@@ -450,6 +505,8 @@ final class RecordingRouter: Router {
     let step = Atomic<Int>(0)
     let routes = Atomic<Int>(0)
     let lastRouteNanos = Atomic<UInt64>(0)
+    /// How long each route takes (the app's navigation work); 0 outside races.
+    let navigationNanos = Atomic<UInt64>(0)
 
     var count: Int { routes.load(ordering: .acquiring) }
 
@@ -475,6 +532,11 @@ final class RecordingRouter: Router {
             if record.twice { record.observation.route(link: id, step: routedAt) }
         }
         routes.add(1, ordering: .releasing)
+        let navigation = navigationNanos.load(ordering: .relaxed)
+        if navigation > 0 {
+            let until = Runner.monotonicNanos() &+ navigation
+            while Runner.monotonicNanos() < until {}
+        }
     }
 
     func copy(into observation: inout StrategyObservation) {
@@ -503,12 +565,16 @@ final class AccountObserver: ResolverObserver {
         /// Id and install-begin timestamp of the last link routed in this journey.
         var routed: (id: UInt64, timestamp: UInt64)?
         var expiryAsSuperseded = false
+        /// The journey's resolver holds one pending link: every supersede is an overflow.
+        var pendingCapacityOne = false
     }
 
     let record = Mutex(Record())
 
-    func reset(expiryAsSuperseded: Bool) {
-        record.withLock { $0 = Record(expiryAsSuperseded: expiryAsSuperseded) }
+    func reset(expiryAsSuperseded: Bool, pendingCapacityOne: Bool) {
+        record.withLock {
+            $0 = Record(expiryAsSuperseded: expiryAsSuperseded, pendingCapacityOne: pendingCapacityOne)
+        }
     }
 
     func resolverDecided(_ decision: ResolverDecision) {
@@ -518,16 +584,15 @@ final class AccountObserver: ResolverObserver {
                 record.routed = (link.id, link.installBeginTimestamp)
             case .superseded:
                 record.reported.insert(.superseded)
-                record.paths.insert(.supersededOlder)
+                // With room for one link, a second one can only push the first out; with room for
+                // two (and at most two links a journey), a supersede happens when the gate opens.
+                record.paths.insert(record.pendingCapacityOne ? .overflowSupersede : .supersededOlder)
             case .expired:
                 record.reported.insert(record.expiryAsSuperseded ? .superseded : .expired)
                 record.paths.insert(.expiredWhileWaiting)
             case .duplicate(let link):
-                let timestamp = link.installBeginTimestamp
-                if let routed = record.routed, routed.id == link.id || (timestamp != 0 && routed.timestamp == timestamp)
-                {
-                    record.paths.insert(.duplicateOfRouted)
-                } else if link.source == .installReferrer, link.installBeginTimestamp != 0 {
+                if record.routed != nil { record.paths.insert(.duplicateOfRouted) }
+                if link.source == .installReferrer, link.installBeginTimestamp != 0 {
                     // Every referrer delivery has a new id: only the timestamp can match it.
                     record.paths.insert(.duplicateByInstallTimestamp)
                 } else {

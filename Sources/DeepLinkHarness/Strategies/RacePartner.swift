@@ -13,14 +13,32 @@ import Glibc
 /// Thread safety: a value type; `Sendable`.
 enum RaceInput: Sendable {
     case launch
-    case capture(PendingLink)
+    /// `copies` captures of the link back to back: under new ids when `newIDs` (as Play
+    /// re-delivers a referrer: copy `c` gets id `id + idOffset + 1000 c`), otherwise under its own
+    /// id (as a handoff or universal link read again).
+    case captureBurst(PendingLink, copies: Int, newIDs: Bool, idOffset: UInt64)
+    /// A burst from a second capture source, then a gate signal from the same thread.
+    case captureBurstThenSignal(PendingLink, copies: Int, newIDs: Bool, idOffset: UInt64, then: AppEvent)
     case signal(AppEvent)
 
     func deliver(to resolver: LinkResolver) {
         switch self {
         case .launch: _ = try? resolver.launch()
-        case .capture(let link): resolver.capture(link)
+        case .captureBurst(let link, let copies, let newIDs, let idOffset):
+            Self.burst(link, copies: copies, newIDs: newIDs, idOffset: idOffset, to: resolver)
+        case .captureBurstThenSignal(let link, let copies, let newIDs, let idOffset, let event):
+            Self.burst(link, copies: copies, newIDs: newIDs, idOffset: idOffset, to: resolver)
+            resolver.signal(event)
         case .signal(let event): resolver.signal(event)
+        }
+    }
+
+    static func burst(_ link: PendingLink, copies: Int, newIDs: Bool, idOffset: UInt64, to resolver: LinkResolver) {
+        var copy = link
+        let id = link.id
+        for index in 0..<max(1, copies) {
+            if newIDs { copy.id = id &+ idOffset &+ UInt64(index) &* 1_000 }
+            resolver.capture(copy)
         }
     }
 }
