@@ -334,20 +334,25 @@ public struct CoreStrategy: Strategy {
             // Referrer re-deliveries come under new ids (the timestamp dedupes them); a clip or
             // universal link read again keeps its id.
             let newIDs = scratch.source == .installReferrer
-            deliver(
-                race,
-                journey: journey,
-                capture: .captureBurst(scratch, copies: Self.burstCopies, newIDs: newIDs, idOffset: 0),
-                // A second capture source delivers the same link at once (clip and referrer, two
-                // handlers), then the gate signal: two producers fill the capture queue.
-                theirs: .captureBurstThenSignal(
-                    scratch,
-                    copies: Self.burstCopies,
-                    newIDs: newIDs,
-                    idOffset: 500,
-                    then: race.signal
+            let mine = CaptureBurst(link: scratch, copies: Self.burstCopies, newIDs: newIDs, idOffset: 0)
+            var theirs = mine
+            theirs.idOffset = 500
+            if journey.index & 2 == 0 {
+                // The capture races the gate signal; a second capture source (clip and referrer,
+                // two handlers) then delivers the same link: two producers at once.
+                deliver(
+                    race,
+                    journey: journey,
+                    capture: .captures(mine),
+                    theirs: .signalThenCaptures(race.signal, theirs)
                 )
-            )
+            } else {
+                // The capture races the gate signal, and the app's navigation hands the link in
+                // again from inside the route: those captures meet a queue nobody drains.
+                router.reentry.arm(resolver, theirs)
+                deliver(race, journey: journey, capture: .captures(mine))
+                router.reentry.disarm()
+            }
             return true
         }
         let start = Runner.monotonicNanos()
@@ -363,11 +368,7 @@ public struct CoreStrategy: Strategy {
         racedAt = pair.capture
         clock.set(nanos: UInt64(journey.events[pair.capture + 1].atSeconds) &* 1_000_000_000)
         if partner == nil { partner = RacePartner() }
-        // The app's navigation takes a moment (2 µs here): while one thread routes, the other's
-        // burst of captures fills the capture queue.
-        router.navigationNanos.store(2_000, ordering: .relaxed)
         partner?.race(on: resolver, mine: capture, theirs: theirs ?? .signal(pair.signal))
-        router.navigationNanos.store(0, ordering: .relaxed)
         if faults.contains(.ignoreLoginGate), journey.events[pair.capture].kind == .launch {
             resolver.signal(.loggedIn)
         }
@@ -505,8 +506,8 @@ final class RecordingRouter: Router {
     let step = Atomic<Int>(0)
     let routes = Atomic<Int>(0)
     let lastRouteNanos = Atomic<UInt64>(0)
-    /// How long each route takes (the app's navigation work); 0 outside races.
-    let navigationNanos = Atomic<UInt64>(0)
+    /// Captures the app's navigation hands in again from inside a route (racing journeys).
+    let reentry = RouteReentry()
 
     var count: Int { routes.load(ordering: .acquiring) }
 
@@ -532,11 +533,7 @@ final class RecordingRouter: Router {
             if record.twice { record.observation.route(link: id, step: routedAt) }
         }
         routes.add(1, ordering: .releasing)
-        let navigation = navigationNanos.load(ordering: .relaxed)
-        if navigation > 0 {
-            let until = Runner.monotonicNanos() &+ navigation
-            while Runner.monotonicNanos() < until {}
-        }
+        reentry.fire()
     }
 
     func copy(into observation: inout StrategyObservation) {

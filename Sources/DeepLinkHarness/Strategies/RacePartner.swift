@@ -13,33 +13,74 @@ import Glibc
 /// Thread safety: a value type; `Sendable`.
 enum RaceInput: Sendable {
     case launch
-    /// `copies` captures of the link back to back: under new ids when `newIDs` (as Play
-    /// re-delivers a referrer: copy `c` gets id `id + idOffset + 1000 c`), otherwise under its own
-    /// id (as a handoff or universal link read again).
-    case captureBurst(PendingLink, copies: Int, newIDs: Bool, idOffset: UInt64)
-    /// A burst from a second capture source, then a gate signal from the same thread.
-    case captureBurstThenSignal(PendingLink, copies: Int, newIDs: Bool, idOffset: UInt64, then: AppEvent)
     case signal(AppEvent)
+    /// A burst of captures of one link.
+    case captures(CaptureBurst)
+    /// A gate signal, then a burst.
+    case signalThenCaptures(AppEvent, CaptureBurst)
 
     func deliver(to resolver: LinkResolver) {
         switch self {
         case .launch: _ = try? resolver.launch()
-        case .captureBurst(let link, let copies, let newIDs, let idOffset):
-            Self.burst(link, copies: copies, newIDs: newIDs, idOffset: idOffset, to: resolver)
-        case .captureBurstThenSignal(let link, let copies, let newIDs, let idOffset, let event):
-            Self.burst(link, copies: copies, newIDs: newIDs, idOffset: idOffset, to: resolver)
-            resolver.signal(event)
         case .signal(let event): resolver.signal(event)
+        case .captures(let burst): burst.deliver(to: resolver)
+        case .signalThenCaptures(let event, let burst):
+            resolver.signal(event)
+            burst.deliver(to: resolver)
         }
     }
+}
 
-    static func burst(_ link: PendingLink, copies: Int, newIDs: Bool, idOffset: UInt64, to resolver: LinkResolver) {
+/// `copies` captures of one link back to back: under new ids when `newIDs` (as Play re-delivers a
+/// referrer: copy `c` gets id `id + idOffset + 1000 c`), otherwise under its own id (as a handoff
+/// or universal link read again).
+///
+/// Thread safety: a value type; `Sendable`.
+struct CaptureBurst: Sendable {
+    var link: PendingLink
+    var copies: Int
+    var newIDs: Bool
+    var idOffset: UInt64
+
+    func deliver(to resolver: LinkResolver) {
         var copy = link
-        let id = link.id
         for index in 0..<max(1, copies) {
-            if newIDs { copy.id = id &+ idOffset &+ UInt64(index) &* 1_000 }
+            if newIDs { copy.id = link.id &+ idOffset &+ UInt64(index) &* 1_000 }
             resolver.capture(copy)
         }
+    }
+}
+
+/// A burst of captures delivered from *inside* the router, while the calling thread holds the
+/// resolver's drain role (the app's navigation hands the same link in again, from a second
+/// handler): the captures meet a queue nobody drains until the route returns, so its full-queue
+/// fallback runs, deterministically. Armed for one journey; fires at most once.
+///
+/// Thread safety: an atomic flag and a `Mutex`; armed by the worker, fired by whichever thread
+/// routes.
+final class RouteReentry: Sendable {
+    private let armed = Atomic<Bool>(false)
+    private let pending = Mutex<(resolver: LinkResolver, burst: CaptureBurst)?>(nil)
+
+    func arm(_ resolver: LinkResolver, _ burst: CaptureBurst) {
+        pending.withLock { $0 = (resolver, burst) }
+        armed.store(true, ordering: .releasing)
+    }
+
+    func disarm() {
+        guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        pending.withLock { $0 = nil }
+    }
+
+    /// From the router: delivers the armed burst (once).
+    func fire() {
+        guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let work = pending.withLock { pending in
+            let work = pending
+            pending = nil
+            return work
+        }
+        if let work { work.burst.deliver(to: work.resolver) }
     }
 }
 
