@@ -17,15 +17,18 @@ import Darwin
 /// check of a class property: the lock already makes the access exclusive). The pointers never
 /// leave this type.
 ///
+/// `package`: the harness guards the state its observers and race partners share with the same
+/// lock, so that the sanitizer runs see its critical sections too.
+///
 /// Thread safety: `withLock` may be called from any thread; it is not reentrant (calling it again
 /// from inside `body` deadlocks). Only used with `Sendable` values.
 ///
 /// - Complexity: `withLock` is one uncontended lock/unlock pair; it allocates nothing.
-final class Locked<Value: ~Copyable>: @unchecked Sendable {
+package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let value: UnsafeMutablePointer<Value>
 
-    init(_ value: consuming Value) {
+    package init(_ value: consuming Value) {
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
@@ -44,7 +47,7 @@ final class Locked<Value: ~Copyable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<Result: ~Copyable, Failure: Error>(
+    package func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)

@@ -1,3 +1,4 @@
+import DeepLinkCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -146,7 +147,7 @@ private final class OpenLoopSharedState: Sendable {
     let startNanos = Atomic<UInt64>(0)
     /// Arrivals started or dropped so far (for progress).
     let completed = Atomic<UInt64>(0)
-    let results = Mutex<[OpenLoopWorkerResult]>([])
+    let results = Locked<[OpenLoopWorkerResult]>([])
 
     init(configuration: RunConfiguration, parameters: OpenLoopParameters) {
         self.configuration = configuration

@@ -1,3 +1,4 @@
+import DeepLinkCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -305,7 +306,7 @@ private final class SharedRunState: Sendable {
     let generator: JourneyGenerator
     let nextChunk = Atomic<UInt64>(0)
     let completed = Atomic<UInt64>(0)
-    let results = Mutex<[WorkerResult]>([])
+    let results = Locked<[WorkerResult]>([])
     /// Set by the watchdog: workers stop claiming chunks.
     let stop = Atomic<Bool>(false)
     /// One per worker thread, in the order threads claim them.

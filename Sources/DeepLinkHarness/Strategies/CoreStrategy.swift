@@ -493,7 +493,7 @@ struct RacingPair {
 /// Records router calls: which catalog link, during which step.
 ///
 /// Thread safety: the resolver serializes router calls; the worker reads the record after the
-/// journey (and after any race partner finished), so a `Mutex` only guards against the partner.
+/// journey (and after any race partner finished), so a `Locked` only guards against the partner.
 final class RecordingRouter: Router {
     struct Record {
         var observation = StrategyObservation()
@@ -502,7 +502,7 @@ final class RecordingRouter: Router {
         var late = false
     }
 
-    let record = Mutex(Record())
+    let record = Locked(Record())
     let step = Atomic<Int>(0)
     let routes = Atomic<Int>(0)
     let lastRouteNanos = Atomic<UInt64>(0)
@@ -553,7 +553,7 @@ final class RecordingRouter: Router {
 /// (for `coverage.csv`). Counted from outside the core: the resolver only builds the decisions this
 /// observer asks for, and never the frequent `waitingForGate`.
 ///
-/// Thread safety: the decisions may come from the worker or its race partner; a `Mutex` guards
+/// Thread safety: the decisions may come from the worker or its race partner; a `Locked` guards
 /// the record (decisions are rare next to captures and signals).
 final class AccountObserver: ResolverObserver {
     struct Record {
@@ -566,7 +566,7 @@ final class AccountObserver: ResolverObserver {
         var pendingCapacityOne = false
     }
 
-    let record = Mutex(Record())
+    let record = Locked(Record())
 
     func reset(expiryAsSuperseded: Bool, pendingCapacityOne: Bool) {
         record.withLock {

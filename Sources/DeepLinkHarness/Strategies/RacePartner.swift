@@ -56,11 +56,11 @@ struct CaptureBurst: Sendable {
 /// handler): the captures meet a queue nobody drains until the route returns, so its full-queue
 /// fallback runs, deterministically. Armed for one journey; fires at most once.
 ///
-/// Thread safety: an atomic flag and a `Mutex`; armed by the worker, fired by whichever thread
+/// Thread safety: an atomic flag and a `Locked` (a pthread mutex, which ThreadSanitizer sees); armed by the worker, fired by whichever thread
 /// routes.
 final class RouteReentry: Sendable {
     private let armed = Atomic<Bool>(false)
-    private let pending = Mutex<(resolver: LinkResolver, burst: CaptureBurst)?>(nil)
+    private let pending = Locked<(resolver: LinkResolver, burst: CaptureBurst)?>(nil)
 
     func arm(_ resolver: LinkResolver, _ burst: CaptureBurst) {
         pending.withLock { $0 = (resolver, burst) }
@@ -95,7 +95,7 @@ final class RouteReentry: Sendable {
 /// Thread safety: ``race(_:_:)`` and ``stop()`` are called by the owning worker only.
 final class RacePartner: Sendable {
     private let wake = DispatchSemaphore(value: 0)
-    private let task = Mutex<(resolver: LinkResolver, input: RaceInput)?>(nil)
+    private let task = Locked<(resolver: LinkResolver, input: RaceInput)?>(nil)
     /// 0 idle, 1 posted, 2 partner ready, 3 go, 4 partner done, -1 stop.
     private let phase = Atomic<Int>(0)
 
