@@ -14,6 +14,7 @@ public enum DeepLinkBench {
             GateCommand.self,
             MergeCommand.self,
             CapacityCommand.self,
+            ReportCommand.self,
             // Internal: the child process of the handoff store's crash test.
             HandoffWriteLoopCommand.self,
         ]

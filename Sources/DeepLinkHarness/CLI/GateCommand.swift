@@ -28,6 +28,8 @@ public struct GateCommand: BenchCommand {
             OptionSpec("--out", value: "dir", help: "Where to write gate.csv (default: --current, or its first DIR)."),
             .flag("--allow-host-mismatch", help: "Compare even if CPU model, cores or allocator differ."),
             .flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines)."),
+            OptionSpec("--format", value: "text|markdown", help: "stdout: the verdict table (text) or summary.md."),
+            ReportCommand.noReportOption,
         ]
     )
 
@@ -38,6 +40,10 @@ public struct GateCommand: BenchCommand {
     public var output: String?
     public var allowHostMismatch: Bool
     public var hardOnly: Bool
+    /// `--format markdown`: print summary.md instead of the verdict table.
+    public var markdown = false
+    /// `--no-report`: skip report.html and summary.md.
+    public var noReport = false
     /// Runs `deeplink-bench` with the given arguments and returns its exit status; by default this
     /// process's own executable. Replaceable for tests and embedders.
     public var launcher: @Sendable ([String]) -> Int32 = GateCommand.launchSelf
@@ -57,11 +63,14 @@ public struct GateCommand: BenchCommand {
         self.output = arguments.string("--out")
         self.allowHostMismatch = arguments.has("--allow-host-mismatch")
         self.hardOnly = arguments.has("--hard-only")
+        self.markdown = try Self.markdownFormat(arguments)
+        self.noReport = arguments.has("--no-report")
     }
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         do {
-            return try gate(io: io)
+            let status = try gate(io: markdown ? io.stdoutToStderr : io)
+            return finishReport(status: status, io: io)
         } catch let error as ReportError {
             io.err("error: gate: \(error)\n")
             return 2

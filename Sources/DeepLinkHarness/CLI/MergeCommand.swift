@@ -12,18 +12,24 @@ public struct MergeCommand: BenchCommand {
             histograms.csv), violations united, manifests combined. Exit 0 on success, 2 on a usage \
             or input error (named).
             """,
-        options: [OptionSpec("--out", value: "dir", help: "Directory to write the merged report to.")]
+        options: [
+            OptionSpec("--out", value: "dir", help: "Directory to write the merged report to."),
+            ReportCommand.noReportOption,
+        ]
     )
 
     public var output: String
     public var inputs: [String]
     public var commandLine: [String]
+    /// `--no-report`: skip report.html and summary.md.
+    public var noReport = false
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard let output = arguments.string("--out"), !output.isEmpty else { throw .missingArgument("--out DIR") }
         guard !arguments.positionals.isEmpty else { throw .missingArgument("at least one shard report directory") }
         self.output = output
         self.inputs = arguments.positionals
+        self.noReport = arguments.has("--no-report")
         self.commandLine = ["deeplink-bench", "merge", "--out", output] + arguments.positionals
     }
 
@@ -39,6 +45,7 @@ public struct MergeCommand: BenchCommand {
             try ReportWriter.write(merged, to: output)
             let journeys = merged.strategies.map(\.journeys).max() ?? 0
             io.out("merged \(inputs.count) reports (\(journeys) journeys per strategy) into \(output)\n")
+            if !noReport { ReportCommand.attach(to: output, io: io) }
             return 0
         } catch let error as ReportError {
             io.err("error: merge: \(error)\n")

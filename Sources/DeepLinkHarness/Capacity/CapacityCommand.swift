@@ -36,6 +36,7 @@ public struct CapacityCommand: BenchCommand {
             OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
             OptionSpec("--out", value: "DIR", help: "Directory for capacity.csv (default Reports/capacity)."),
             .flag("--quiet", help: "No per-step progress lines."),
+            ReportCommand.noReportOption,
         ]
     )
 
@@ -44,6 +45,8 @@ public struct CapacityCommand: BenchCommand {
     public var outputDirectory: String
     public var quiet: Bool
     public var commandLine: [String]
+    /// `--no-report`: skip report.html and summary.md.
+    public var noReport = false
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
@@ -79,6 +82,7 @@ public struct CapacityCommand: BenchCommand {
         }
         outputDirectory = arguments.string("--out") ?? "Reports/capacity"
         quiet = arguments.has("--quiet")
+        noReport = arguments.has("--no-report")
         var line = ["deeplink-bench", "capacity"]
         for (name, value) in arguments.values.sorted(by: { $0.key < $1.key }) { line += [name, value] }
         for flag in arguments.flags.sorted() { line.append(flag) }
@@ -121,6 +125,7 @@ public struct CapacityCommand: BenchCommand {
         }
         io.out(CapacityReport.summary(result, peakPerSecond: peakPerSecond, cpuModel: manifest.cpuModel))
         io.out("report: \(outputDirectory)/\(CapacityReport.file)\n")
+        if !noReport { ReportCommand.attach(to: outputDirectory, io: io) }
         return 0
     }
 }

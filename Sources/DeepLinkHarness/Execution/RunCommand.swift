@@ -37,7 +37,7 @@ public struct RunCommand: BenchCommand {
                 value: "MS",
                 help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
             ),
-        ] + scaleOptions
+        ] + scaleOptions + [ReportCommand.noReportOption]
     )
 
     public var configurationToRun: RunConfiguration
@@ -46,6 +46,8 @@ public struct RunCommand: BenchCommand {
     public var commandLine: [String]
     /// `--shard i/n`: this run is one slice of a larger run (recorded in the manifest).
     public var shard: ShardSpec?
+    /// `--no-report`: skip report.html and summary.md.
+    public var noReport = false
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
@@ -104,6 +106,7 @@ public struct RunCommand: BenchCommand {
         if let shard { configurationToRun = Self.restrict(configurationToRun, to: shard) }
         outputDirectory = arguments.string("--out") ?? "Reports/latest"
         quiet = arguments.has("--quiet")
+        noReport = arguments.has("--no-report")
         var line = ["deeplink-bench", "run"]
         for (name, value) in arguments.values.sorted(by: { $0.key < $1.key }) { line += [name, value] }
         for flag in arguments.flags.sorted() { line.append(flag) }
@@ -136,6 +139,7 @@ public struct RunCommand: BenchCommand {
             "reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, coverage.csv, "
                 + "manifest.json)\n"
         )
+        if !noReport { ReportCommand.attach(to: outputDirectory, io: io) }
         if let hung = result.hung {
             io.err(
                 "error: run: the watchdog stopped the run: \(hung.strategy.rawValue) did not finish journey "

@@ -1,0 +1,95 @@
+import Foundation
+
+/// `deeplink-bench report DIR [--baseline DIR] [--out FILE]`: writes report.html (and summary.md
+/// beside it) for an output directory of `run`, `merge`, `gate` or `capacity`. Those commands call
+/// ``attach(to:io:)`` themselves unless given `--no-report`.
+///
+/// Thread safety: a value type run by one thread.
+public struct ReportCommand: BenchCommand {
+    public static let configuration = CommandConfiguration(
+        name: "report",
+        abstract: "Write report.html (charts) and summary.md (Markdown) for a report directory.",
+        usage: "report DIR [--baseline DIR[,DIR...]] [--out FILE]",
+        discussion: """
+            DIR is an output directory of run, merge, gate or capacity; only its files are read (and the \
+            baseline's, with --baseline, to compare against). Writes DIR/report.html and DIR/summary.md \
+            (with --out FILE: FILE and summary.md beside it). Exit 0, or 2 on a missing or unreadable \
+            directory or file (named).
+            """,
+        options: [
+            OptionSpec("--baseline", value: "DIR", help: "Baseline report directories to compare with."),
+            OptionSpec("--out", value: "FILE", help: "Where to write the page (default DIR/report.html)."),
+        ]
+    )
+
+    /// The file name of the page.
+    public static let htmlFile = "report.html"
+    /// The file name of the Markdown summary.
+    public static let markdownFile = "summary.md"
+    /// The `--no-report` flag of run, merge, gate and capacity.
+    public static let noReportOption = OptionSpec.flag("--no-report", help: "Do not write report.html and summary.md.")
+
+    public var directory: String
+    public var baseline: String?
+    public var output: String?
+
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        guard let directory = arguments.positionals.first else { throw .missingArgument("DIR") }
+        if arguments.positionals.count > 1 { throw .unexpectedArgument(arguments.positionals[1]) }
+        self.directory = directory
+        self.baseline = arguments.string("--baseline")
+        self.output = arguments.string("--out")
+    }
+
+    public mutating func run(io: CommandIO) throws -> Int32 {
+        do {
+            let written = try Self.write(directory: directory, baseline: baseline, htmlPath: output)
+            io.out("report: \(Self.absolute(written.html))\nsummary: \(Self.absolute(written.markdown))\n")
+            return 0
+        } catch {
+            io.err("error: report: \(error)\n")
+            return 2
+        }
+    }
+
+    /// Reads `directory`, writes the page to `htmlPath` (default `directory/report.html`) and
+    /// summary.md beside it; returns both paths.
+    @discardableResult
+    public static func write(
+        directory: String,
+        baseline: String? = nil,
+        htmlPath: String? = nil
+    ) throws(ReportError) -> (html: String, markdown: String) {
+        let data = try ReportData.load(directory: directory, baseline: baseline)
+        let html = htmlPath ?? ReportReader.path(htmlFile, in: directory)
+        let folder = (html as NSString).deletingLastPathComponent
+        let markdown = ReportReader.path(markdownFile, in: folder.isEmpty ? "." : folder)
+        try writeFile(ReportPage.html(data), to: html)
+        try writeFile(MarkdownSummary.markdown(data), to: markdown)
+        return (html, markdown)
+    }
+
+    /// For run, merge, gate and capacity: writes the report of `directory` and prints its path; a
+    /// failure is a warning (the command's own files are already written).
+    public static func attach(to directory: String, io: CommandIO) {
+        do {
+            let written = try write(directory: directory)
+            io.out("report.html: \(absolute(written.html))\n")
+        } catch {
+            io.err("warning: report.html not written: \(error)\n")
+        }
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : ReportReader.path(path, in: FileManager.default.currentDirectoryPath)
+    }
+
+    /// Writes `text` whole (atomically: a reader never sees half a page).
+    static func writeFile(_ text: String, to path: String) throws(ReportError) {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .cannotWrite(path: path, reason: error.localizedDescription)
+        }
+    }
+}

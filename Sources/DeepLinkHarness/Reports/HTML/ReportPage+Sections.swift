@@ -1,0 +1,263 @@
+import Foundation
+
+extension ReportPage {
+    static func comparison(_ data: ReportData, into page: inout Page) {
+        page.section("comparison", "Against the baseline")
+        if let source = data.checksSource { page.paragraph("Checks from \(source).", className: "guide") }
+        let counts = Dictionary(grouping: data.checks, by: \.verdict).mapValues(\.count)
+        let failed = counts["fail"] ?? 0
+        page.raw("<p>Verdict: <span class=\"verdict verdict-\(failed > 0 ? "fail" : "pass")\">")
+        page.raw(failed > 0 ? "FAIL" : "PASS")
+        page.raw(
+            "</span> \(counts["pass"] ?? 0) pass, \(failed) fail, \(counts["inconclusive"] ?? 0) inconclusive.</p>\n"
+        )
+        let charted = data.checks.filter { $0.changePercent != nil }
+        let tolerance = data.checks.compactMap { check -> Double? in
+            guard let range = check.detail.range(of: "tolerance ") else { return nil }
+            return Double(check.detail[range.upperBound...].prefix { $0.isNumber || $0 == "." || $0 == "-" })
+        }.first
+        let chart = ChangeChart(
+            title: "Change against the baseline",
+            rows: charted.map {
+                .init(
+                    label: "\($0.strategy) \($0.metric)",
+                    changePercent: $0.changePercent ?? 0,
+                    interval: $0.interval,
+                    verdict: $0.verdict
+                )
+            },
+            tolerancePercent: tolerance
+        )
+        page.raw(
+            figure(
+                id: "comparison",
+                title: "Change against the baseline",
+                guide: "Each check's relative change (dot) and, for noise-aware timing verdicts, the bootstrap 95% "
+                    + "confidence interval of the regression (whisker; positive = worse); dotted line: tolerance.",
+                svg: chart.svg(idPrefix: "comparison")
+            )
+        )
+        page.raw("<table id=\"checks\"><thead><tr><th>strategy</th><th>metric</th><th>kind</th>")
+        page.raw("<th class=\"num\">baseline</th><th class=\"num\">current</th><th class=\"num\">change</th>")
+        page.raw("<th>verdict</th><th>detail</th></tr></thead><tbody>\n")
+        for check in data.checks {
+            let verdict = Markup.identifier(check.verdict)
+            page.raw("<tr><td>\(Markup.escape(check.strategy))</td><td>\(Markup.escape(check.metric))</td>")
+            page.raw(
+                "<td>\(Markup.escape(check.kind))</td><td class=\"num\">\(Markup.escape(number(check.baseline)))</td>"
+            )
+            page.raw("<td class=\"num\">\(Markup.escape(number(check.current)))</td><td class=\"num\">")
+            page.raw(Markup.escape(check.changePercent.map(ReportFormat.signedPercent) ?? "n/a") + "</td>")
+            page.raw("<td><span class=\"verdict verdict-\(verdict)\">\(Markup.escape(check.verdict))</span></td>")
+            page.raw("<td>\(Markup.escape(check.detail))</td></tr>\n")
+        }
+        page.raw("</tbody></table>\n")
+        page.endSection()
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? ReportFormat.grouped(value) : ReportSchema.decimal(value, digits: 2)
+    }
+
+    /// Per thread count, the highest offered rate that met the objective.
+    static func knees(_ steps: [ReportData.CapacityStep]) -> [Int: ReportData.CapacityStep] {
+        var best: [Int: ReportData.CapacityStep] = [:]
+        for step in steps where step.meetsObjective {
+            if step.offeredPerSecond > best[step.threads]?.offeredPerSecond ?? -1 { best[step.threads] = step }
+        }
+        return best
+    }
+
+    static func capacity(_ data: ReportData, into page: inout Page) {
+        page.section("capacity", "Capacity")
+        let threads = Array(Set(data.capacity.map(\.threads))).sorted()
+        let knees = knees(data.capacity)
+        var series: [LineChart.Series] = []
+        var markers: [LineChart.Marker] = []
+        for (index, count) in threads.enumerated() {
+            let steps = data.capacity.filter { $0.threads == count }.sorted {
+                $0.offeredPerSecond < $1.offeredPerSecond
+            }
+            let colour = colour(ofStrategyAt: index)
+            let label = "\(count) thread\(count == 1 ? "" : "s")"
+            series.append(
+                .init(name: "\(label) p99", colour: colour, points: steps.map { ($0.offeredPerSecond, $0.p99Nanos) })
+            )
+            series.append(
+                .init(
+                    name: "\(label) p99.9",
+                    colour: colour,
+                    dashed: true,
+                    points: steps.map { ($0.offeredPerSecond, $0.p999Nanos) }
+                )
+            )
+            if let knee = knees[count] {
+                markers.append(
+                    .init(
+                        x: knee.offeredPerSecond,
+                        y: knee.p99Nanos,
+                        colour: colour,
+                        tooltip: "knee, \(label): \(ReportFormat.grouped(knee.offeredPerSecond))/s at p99 "
+                            + ReportFormat.nanos(knee.p99Nanos)
+                    )
+                )
+            }
+        }
+        var chart = LineChart(
+            title: "p99 and p99.9 against offered rate",
+            xLabel: "offered rate (journeys/s, log scale)",
+            yLabel: "latency from intended start (ns, log)",
+            xAxis: .logRate,
+            yAxis: .logNanos,
+            series: series
+        )
+        chart.width = 1000
+        chart.height = 360
+        chart.reference = (data.capacityObjectiveNanos, "SLO p99 " + ReportFormat.nanos(data.capacityObjectiveNanos))
+        chart.markers = markers
+        page.raw(
+            figure(
+                id: "capacity",
+                title: "p99 and p99.9 against offered rate",
+                guide: "One colour per thread count (solid p99, dashed p99.9); the dotted line is the objective and "
+                    + "each dot the highest rate that held it (the knee). Right of the knee, waiting dominates.",
+                svg: chart.svg(idPrefix: "capacity")
+            )
+        )
+        page.table(
+            header: ["threads", "highest rate meeting the objective (/s)", "per thread (/s)", "p99 there"],
+            rows: threads.map { count in
+                guard let knee = knees[count] else { return [String(count), "none", "", ""] }
+                return [
+                    String(count), ReportFormat.grouped(knee.offeredPerSecond),
+                    ReportFormat.grouped(knee.offeredPerSecond / Double(count)), ReportFormat.nanos(knee.p99Nanos),
+                ]
+            },
+            numeric: [0, 1, 2, 3],
+            id: "capacity-knees"
+        )
+        // The same conservative rule as `capacity`'s summary: the most threads that held anything.
+        if let most = threads.last(where: { knees[$0] != nil }), let knee = knees[most] {
+            let perCore = knee.offeredPerSecond / Double(most)
+            page.paragraph(
+                "Rate per core under the objective: \(ReportFormat.grouped(perCore)) journeys/s "
+                    + "(measured with \(most) thread\(most == 1 ? "" : "s"))."
+            )
+            if let peak = data.capacityPeakPerSecond, peak > 0, perCore > 0 {
+                let cores = (peak / perCore).rounded(.up)
+                let inFlight = (peak * knee.p99Nanos / 1e9).rounded(.up)
+                page.paragraph(
+                    "Projection for the stated peak of \(ReportFormat.grouped(peak))/s: \(ReportFormat.grouped(cores)) "
+                        + "cores, about \(ReportFormat.grouped(inFlight)) links in flight (peak × p99, Little's law); "
+                        + "assumes linear scaling beyond the threads measured. capacity's printed summary has the memory."
+                )
+            }
+        } else {
+            page.paragraph("No rate met the objective on this machine.", className: "alarm")
+        }
+        page.endSection()
+    }
+
+    static func shards(_ manifest: RunManifest, run: ReportData.Run?, into page: inout Page) {
+        page.section("shards", "Shards")
+        if let shard = manifest.shard { page.paragraph("This run is shard \(shard) of a sharded run.") }
+        if !manifest.mergedFrom.isEmpty {
+            page.paragraph(
+                "Merged from \(manifest.mergedFrom.count) shard reports: counters are summed, histograms merged "
+                    + "exactly, wall time is the slowest shard's. The merged directory keeps the shards' paths, "
+                    + "not their separate counts; each shard's own report.html has those."
+            )
+            page.table(
+                header: ["#", "shard report directory"],
+                rows: manifest.mergedFrom.enumerated().map { [String($0.offset + 1), $0.element] },
+                numeric: [0],
+                id: "shard-list"
+            )
+        }
+        page.endSection()
+    }
+
+    static func violations(_ run: ReportData.Run, manifest: RunManifest?, into page: inout Page) {
+        page.section("violations", "First violations")
+        guard !run.violations.isEmpty else {
+            page.paragraph("No violating journeys recorded (violations.csv is empty).", className: "ok")
+            page.endSection()
+            return
+        }
+        page.paragraph(
+            "The lowest-numbered violating journeys of each strategy (violations.csv has up to 1,000 each), "
+                + "with the command that replays one.",
+            className: "guide"
+        )
+        let extra = replayOptions(manifest)
+        let byStrategy = Dictionary(grouping: run.violations, by: \.strategy)
+        for strategy in run.strategies.map(\.name)
+            + byStrategy.keys.filter({ name in
+                !run.strategies.contains { $0.name == name }
+            }).sorted()
+        {
+            guard let records = byStrategy[strategy] else { continue }
+            page.raw("<h3>\(Markup.escape(strategy)): \(records.count) recorded</h3>\n")
+            for record in records.sorted(by: { $0.journey < $1.journey }).prefix(violationsShown) {
+                page.raw("<div class=\"violation\"><p>journey <b>\(record.journey)</b> · ")
+                page.raw("\(Markup.escape(record.scenarioClass)) · expected <b>\(Markup.escape(record.expected))</b>, ")
+                page.raw("got <b class=\"alarm\">\(Markup.escape(record.actual))</b></p>")
+                let trace = record.trace.replacingOccurrences(of: "; ", with: "\n")
+                page.raw("<pre class=\"trace\">\(Markup.escape(trace))</pre>")
+                let command =
+                    "deeplink-bench replay --seed \(record.seed) --journey \(record.journey) --strategies "
+                    + shellQuoted(strategy) + extra
+                page.raw("<p>replay: <code>\(Markup.escape(command))</code></p></div>\n")
+            }
+        }
+        page.endSection()
+    }
+
+    /// `--race-share` and `--mix` of the run's command line, which replay needs to regenerate it.
+    static func replayOptions(_ manifest: RunManifest?) -> String {
+        var text = ""
+        for name in ["--race-share", "--mix"] {
+            if let value = ReportData.option(name, in: manifest?.commandLine ?? []) {
+                text += " \(name) " + shellQuoted(value)
+            }
+        }
+        return text
+    }
+
+    /// `text` as one POSIX shell word.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.unicodeScalars.allSatisfy {
+            $0.isASCII
+                && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./,:=".unicodeScalars.contains($0))
+        }
+        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    static func coverage(_ table: CSVTable, into page: inout Page) {
+        page.section("coverage", "Coverage: least exercised")
+        let countColumn = ["journeys", "count"].first { table.header.contains($0) }
+        var rows = table.rows.map { $0.map(CSVWriter.unneutralised) }
+        if let countColumn, let index = table.header.firstIndex(of: countColumn) {
+            rows.sort { (Double($0[index]) ?? 0, $0.joined()) < (Double($1[index]) ?? 0, $1.joined()) }
+            page.paragraph(
+                "The journey features and decision paths with the fewest \(countColumn) (coverage.csv), fewest first; "
+                    + "zero means never exercised.",
+                className: "guide"
+            )
+        }
+        let numeric = Set(table.header.indices.filter { column in rows.allSatisfy { Double($0[column]) != nil } })
+        let countIndex = countColumn.flatMap { table.header.firstIndex(of: $0) }
+        let shown = Array(rows.prefix(tableRows))
+        page.table(
+            header: table.header,
+            rows: shown,
+            numeric: numeric,
+            alarming: { row, column in column == countIndex && Double(shown[row][column]) == 0 },
+            id: "coverage-table"
+        )
+        if rows.count > shown.count {
+            page.paragraph("\(rows.count - shown.count) more rows in coverage.csv.", className: "guide")
+        }
+        page.endSection()
+    }
+}
