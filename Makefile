@@ -50,7 +50,7 @@ coverage-check: build-release
 # Re-record the baseline (three repetitions) on this machine type; commit the result.
 baseline: build-release
 	rm -rf Reports/baseline
-	for rep in 1 2 3; do .build/release/deeplink-bench run $(GATE_RUN) --out Reports/baseline/rep-$$rep; done
+	for rep in 1 2 3; do .build/release/deeplink-bench run $(GATE_RUN) --no-report --out Reports/baseline/rep-$$rep; done
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz
