@@ -12,7 +12,7 @@ import Testing
     static func gate(_ arguments: [String]) -> Outcome {
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: ["gate"] + arguments, io: io)
         return Outcome(status: status, out: out, err: err)
     }
@@ -273,7 +273,7 @@ import Testing
             return (try? ReportWriter.write(GateTests.standardReport(), to: out)) == nil ? 4 : 0
         }
         var out = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { _ in }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { _ in })
         #expect(try command.run(io: io) == 0, "\(out)")
         let recorded = calls.all
         #expect(recorded.count == 3)

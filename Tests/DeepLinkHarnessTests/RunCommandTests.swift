@@ -6,7 +6,7 @@ import Testing
     static func bench(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: arguments, io: io)
         return (status, out, err)
     }
@@ -77,7 +77,7 @@ import Testing
             #expect(replay.expectation.outcome.name == (try violations.string("expected", row: row)))
             #expect(replay.actual.first?.1.name == (try violations.string("actual", row: row)))
             var text = ""
-            let io = CommandIO(stdout: { text += $0 }, stderr: { _ in }, readLine: { nil })
+            let io = CommandIO(stdout: { text += $0 }, stderr: { _ in })
             #expect(try command.run(io: io) == 0)
             #expect(text.contains("naive:"))
         }
