@@ -93,6 +93,12 @@ public struct CapacityCommand: BenchCommand {
     }
 
     public mutating func run(io: CommandIO) throws -> Int32 {
+        do {
+            try OutputDirectory.check(outputDirectory)
+        } catch {
+            io.err("error: capacity: \(error)\n")
+            return 2
+        }
         let sweep = sweep
         let manifest = RunManifest.current(commandLine: commandLine)
         let quiet = quiet
@@ -128,7 +134,7 @@ public struct CapacityCommand: BenchCommand {
         }
         io.out(CapacityReport.summary(result, peakPerSecond: peakPerSecond, cpuModel: manifest.cpuModel))
         io.out("report: \(outputDirectory)/\(CapacityReport.file)\n")
-        if !noReport { ReportCommand.attach(to: outputDirectory, io: io) }
+        if !noReport { io.out(ReportCommand.attach(to: outputDirectory, io: io)) }
         return 0
     }
 }

@@ -118,6 +118,7 @@ public struct RunCommand: BenchCommand {
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         configurationToRun.trappedJourneys = try TrapSupervisor.childSetUp()
+        try OutputDirectory.check(outputDirectory)
         let configuration = configurationToRun
         var manifest = RunManifest.current(commandLine: commandLine)
         manifest.shard = shard?.description
@@ -142,7 +143,7 @@ public struct RunCommand: BenchCommand {
             "reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, coverage.csv, "
                 + "manifest.json)\n"
         )
-        if !noReport { ReportCommand.attach(to: outputDirectory, io: io) }
+        if !noReport { io.out(ReportCommand.attach(to: outputDirectory, io: io)) }
         if let hung = result.hung {
             io.err(
                 "error: run: the watchdog stopped the run: \(hung.strategy.rawValue) did not finish journey "
