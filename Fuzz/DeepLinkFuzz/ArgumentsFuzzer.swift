@@ -75,7 +75,7 @@ enum ArgumentsFuzzer {
     static func checkInspect(_ arguments: [String]) {
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: ["inspect"] + arguments, io: io)
         switch status {
         case 0:

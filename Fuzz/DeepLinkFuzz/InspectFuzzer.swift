@@ -5,7 +5,8 @@ import Foundation
 /// `deeplink-bench inspect --jsonl`: every input line yields exactly one line of valid JSON whose
 /// fields, payload, link, verdict and reason agree with the parser and the validator.
 ///
-/// Input: one byte picks the options, the rest is standard input (lines split at `\n`).
+/// Input: one byte picks the options, the rest is standard input (lines end at `\n` or `\r\n`;
+/// the last may have no terminator).
 enum InspectFuzzer {
     static let verdictNames: Set<String> = ["link", "organic", "notSet", "noPayload", "rejected", "error"]
 
@@ -30,12 +31,15 @@ enum InspectFuzzer {
         let parser = ReferrerParser(configuration: configuration)
         let validator = LinkValidator(configuration: validation)
 
-        var lines = cursor.rest().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        var pending = lines[...]
+        let stdin = Array(cursor.rest())
+        var lines = stdin.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
+        // What follows the last LF is a line only when not empty; a CR before an LF is line end.
+        let unterminated = lines.removeLast()
+        lines = lines.map { $0.last == UInt8(ascii: "\r") ? Array($0.dropLast()) : $0 }
+        if !unterminated.isEmpty { lines.append(unterminated) }
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { pending.popFirst() })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, stdin: LineReader(bytes: stdin))
         let status = DeepLinkBench.main(arguments: arguments, io: io)
         fuzzCheck(status == 0 && err.isEmpty, "inspect --jsonl failed: \(status) \(err)")
         fuzzCheck(out.isEmpty || out.hasSuffix("\n"), "output does not end with a newline")

@@ -7,5 +7,4 @@ import Glibc
 let io = CommandIO.standard()
 // `run` is supervised: a strategy that traps is reported, and the other journeys still run.
 let status = TrapSupervisor.main(arguments: Array(CommandLine.arguments.dropFirst()), io: io)
-io.flush()
-exit(status)
+exit(io.finish(status: status))

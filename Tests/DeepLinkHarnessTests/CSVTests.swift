@@ -1,4 +1,5 @@
 import DeepLinkHarness
+import Foundation
 import Testing
 
 @Suite struct CSVTests {
@@ -59,6 +60,33 @@ import Testing
         var writer = CSVWriter(columns: Self.columns)
         #expect(throws: CSVError.raggedRow(line: 2, expected: 3, found: 2)) { try writer.append(["a", "1"]) }
         #expect(writer.rowCount == 0)
+    }
+
+    /// One CSV reader, one rule: a byte-order mark at the start is refused, by every reader (the
+    /// gate used to accept it where merge did not), with a named error.
+    @Test func aByteOrderMarkIsRefusedByTheGateAndMergeAlike() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(throws: CSVError.byteOrderMark) { try CSVTable(parsing: bom + Array("a,b\n1,2\n".utf8)) }
+        #expect(throws: CSVError.byteOrderMark) { try CSVTable(parsing: "\u{FEFF}a,b\n") }
+        // Elsewhere U+FEFF is text like any other.
+        #expect(try CSVTable(parsing: "a,b\n\u{FEFF}x,1\n").rows == [["\u{FEFF}x", "1"]])
+
+        let root = ReportFixtures.temporaryDirectory("bom")
+        defer { ReportFixtures.remove(root) }
+        try ReportWriter.write(GateTests.standardReport(), to: root + "/base")
+        try ReportWriter.write(GateTests.standardReport(), to: root + "/cur")
+        let summary = root + "/cur/" + ReportSchema.summaryFile
+        let original = try Data(contentsOf: URL(fileURLWithPath: summary))
+        try (Data(bom) + original).write(to: URL(fileURLWithPath: summary))
+        let expected = "\(summary): \(CSVError.byteOrderMark)"
+        #expect(expected.contains("starts with a UTF-8 byte-order mark (EF BB BF)"))
+        let gate = GateTests.gate(["--baseline", root + "/base", "--current", root + "/cur"])
+        #expect(gate.status == 2)
+        #expect(gate.err == "error: gate: \(expected)\n", "\(gate.err)")
+        var err = ""
+        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 })
+        #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/cur"], io: io) == 2)
+        #expect(err == "error: merge: \(expected)\n", "\(err)")
     }
 
     @Test func readerErrorsAreNamed() {

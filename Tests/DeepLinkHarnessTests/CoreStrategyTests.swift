@@ -81,7 +81,7 @@ import Testing
             )
         )
         var text = ""
-        let io = CommandIO(stdout: { text += $0 }, stderr: { _ in }, readLine: { nil })
+        let io = CommandIO(stdout: { text += $0 }, stderr: { _ in })
         #expect(try command.run(io: io) == 0)
         #expect(text.contains("core:"))
         #expect(text.contains("expected:"))

@@ -8,7 +8,7 @@ struct FuzzRegressionTests {
     /// one-line usage error span two lines.
     @Test func usageErrorForAnArgumentWithANewlineStaysOneLine() {
         var err = ""
-        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: ["inspect", "-%\t\n"], io: io)
         #expect(status == 2)
         #expect(err == "error: inspect: unknown option '-%\\t\\n' (see --help)\n")

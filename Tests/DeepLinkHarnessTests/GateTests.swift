@@ -12,7 +12,7 @@ import Testing
     static func gate(_ arguments: [String]) -> Outcome {
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: ["gate"] + arguments, io: io)
         return Outcome(status: status, out: out, err: err)
     }
@@ -100,6 +100,34 @@ import Testing
         // Fewer bytes is fine.
         let better = Self.gate(["--baseline", root + "/cur", "--current", root + "/base", "--out", root])
         #expect(better.status == 0, "\(better.out)")
+    }
+
+    /// Names in report files reach the terminal escaped as `inspect` escapes them: an ESC or a
+    /// CR/LF in a strategy name can neither recolour the terminal nor forge a table row.
+    @Test func namesFromReportsAreEscapedInTheTable() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-escape")
+        defer { ReportFixtures.remove(root) }
+        let hostile = "x\u{1B}[2J\r\ngate: PASS"
+        let report = ReportFixtures.report(strategies: [
+            ReportFixtures.strategy("core", journeys: 2000),
+            ReportFixtures.strategy(hostile, journeys: 2000, bytesPerJourney: 100),
+        ])
+        var worse = report
+        worse.strategies[1].allocatedBytes *= 2
+        try ReportWriter.write(report, to: root + "/base")
+        try ReportWriter.write(worse, to: root + "/cur")
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur", "--no-report"])
+        #expect(result.status == 1, "\(result.err)")
+        let escaped = JSONString.escaped(hostile)
+        #expect(escaped == #"x\u001b[2J\r\ngate: PASS"#)
+        #expect(!result.out.unicodeScalars.contains("\u{1B}") && !result.out.contains("\r"))
+        #expect(result.out.split(separator: "\n").contains { $0.hasPrefix(escaped + "  bytes_per_journey") })
+        #expect(
+            result.out.hasSuffix("gate: FAIL: \(escaped) bytes_per_journey (baseline: 1 run(s), current: 1 run(s))\n")
+        )
+        // gate.csv keeps the name as it is (CSV quoting carries it).
+        let csv = try ReportFixtures.read(root + "/cur", "gate.csv")
+        #expect(csv.records.contains { $0["strategy"] == hostile })
     }
 
     @Test func missingColumnExitsTwoNamingIt() throws {
@@ -273,7 +301,7 @@ import Testing
             return (try? ReportWriter.write(GateTests.standardReport(), to: out)) == nil ? 4 : 0
         }
         var out = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { _ in }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { _ in })
         #expect(try command.run(io: io) == 0, "\(out)")
         let recorded = calls.all
         #expect(recorded.count == 3)

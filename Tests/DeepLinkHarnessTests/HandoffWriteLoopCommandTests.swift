@@ -8,7 +8,7 @@ import Testing
     func run(_ arguments: [String]) -> (Int32, String, String) {
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: arguments, io: io)
         return (status, out, err)
     }

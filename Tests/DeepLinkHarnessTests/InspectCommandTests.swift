@@ -8,18 +8,21 @@ struct CapturedRun {
     var out: String
     var err: String
 
+    /// - Parameter lines: standard input, each line ended with `\n`.
     init(_ arguments: [String], stdin lines: [[UInt8]] = []) {
+        self.init(arguments, stdinBytes: lines.flatMap { $0 + [UInt8(ascii: "\n")] })
+    }
+
+    init(_ arguments: [String], stdinBytes: [UInt8]) {
         final class Buffers {
             var out = ""
             var err = ""
-            var lines: [[UInt8]] = []
         }
         let buffers = Buffers()
-        buffers.lines = lines
         let io = CommandIO(
             stdout: { buffers.out += $0 },
             stderr: { buffers.err += $0 },
-            readLine: { buffers.lines.isEmpty ? nil : buffers.lines.removeFirst() }
+            stdin: LineReader(bytes: stdinBytes)
         )
         status = DeepLinkBench.main(arguments: arguments, io: io)
         out = buffers.out
@@ -101,7 +104,8 @@ struct CapturedRun {
             Array("a=%FF%C3%A9%0A%09&deeplink=".utf8),
             Array("utm_source%3Dx%26deeplink%3D%252Fcart%253Fid%253D1".utf8),
             [],
-            Array("&&=&x\r".utf8),
+            // Sent as `&&=&x\ry\r\n`: the last CR is part of the line end (CRLF), the other is data.
+            Array("&&=&x\ry\r".utf8),
         ]
         let run = CapturedRun(["inspect", "--jsonl"], stdin: lines)
         #expect(run.status == 0)
@@ -116,7 +120,7 @@ struct CapturedRun {
             #"{"fields":[["a","\#u{FFFD}é\n\t"],["deeplink",""]],"payload":"","link":null,"verdict":"rejected","reason":"empty"}"#,
             #"{"fields":[["utm_source=x&deeplink=%2Fcart%3Fid%3D1",""]],"payload":"/cart?id=1","link":"/cart?id=1","verdict":"link","reason":null}"#,
             #"{"fields":[],"payload":null,"link":null,"verdict":"noPayload","reason":null}"#,
-            #"{"fields":[["",""],["x\r",""]],"payload":null,"link":null,"verdict":"noPayload","reason":null}"#,
+            #"{"fields":[["",""],["x\ry",""]],"payload":null,"link":null,"verdict":"noPayload","reason":null}"#,
         ]
         #expect(run.outLines.count == expected.count)
         for (actual, wanted) in zip(run.outLines, expected) { #expect(actual == wanted) }

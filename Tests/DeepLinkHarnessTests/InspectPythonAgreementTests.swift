@@ -73,7 +73,8 @@ func randomUTF8Referrer(using generator: inout SplitMix64) -> String {
             let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return try #require(object["fields"] as? [[String]])
         }
-        let python = try PythonReference.parseQSL(lines)
+        // inspect reads lines ended by LF or CRLF, so a line's trailing CR is its line end, not data.
+        let python = try PythonReference.parseQSL(lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 })
         try #require(ours.count == lines.count)
         try #require(python.count == lines.count)
         var mismatches = 0

@@ -64,7 +64,7 @@ import Testing
         }
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: ["merge", "--out", root + "/merged"] + shardDirectories, io: io)
         #expect(status == 0, "\(err)")
         #expect(out.contains("merged 4 reports"))
@@ -102,7 +102,7 @@ import Testing
         defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.report(journeys: 0..<100, shard: "0/2"), to: root + "/a")
         var err = ""
-        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 })
         #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/a"], io: io) == 0)
         #expect(err.contains("shards 1/2 are missing"))
         #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/a", root + "/a"], io: io) == 2)
@@ -135,7 +135,7 @@ import Testing
         try ReportWriter.write(Self.report(journeys: 0..<10), to: root + "/a")
         try ReportWriter.write(other, to: root + "/b")
         var err = ""
-        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 })
         #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/a", root + "/b"], io: io) == 2)
         #expect(err.contains("seed 6"))
 

@@ -217,11 +217,23 @@ import Testing
         for arguments in [
             ["--rate", "0"], ["--rate", "-5"], ["--rate", "abc"], ["--rate", "nan"], ["--rate", "2e9"],
             ["--max-lag-ns", "1000"], ["--rate", "10", "--max-lag-ns", "-1"],
+            // Below one arrival per second (1e-300 used to spin a core forever), and infinities.
+            ["--rate", "1e-300"], ["--rate", "0.999"], ["--rate", "inf"], ["--rate", "-inf"], ["--rate", "-0"],
         ] {
             let result = RunCommandTests.bench(["run", "--journeys", "10", "--quiet"] + arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.err.hasPrefix("error: run: "), "\(arguments): \(result.err)")
             #expect(result.err.filter { $0 == "\n" }.count == 1, "\(arguments): one line")
+        }
+        #expect(
+            RunCommandTests.bench(["run", "--rate", "1e-300"]).err
+                == "error: run: invalid value '1e-300' for '--rate': expected journeys per second, a number from 1 "
+                + "to 1e9 (below 1/s arrivals are seconds to forever apart)\n"
+        )
+        for rate in ["1", "1e9", "2.5"] {
+            let parsed = try? ArgumentParser.parse(["--rate", rate], options: RunCommand.configuration.options)
+            let command = parsed.flatMap { try? RunCommand(arguments: $0) }
+            #expect(command?.configurationToRun.openLoop?.ratePerSecond == Double(rate), "\(rate)")
         }
     }
 }

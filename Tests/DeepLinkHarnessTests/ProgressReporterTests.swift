@@ -58,7 +58,7 @@ import Testing
 @Suite struct ProgressWatchTests {
     @Test func watchWritesUntilFinishedThenAFinalLine() {
         var err = ""
-        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 }, readLine: { nil }, stderrIsTerminal: true)
+        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 }, stderrIsTerminal: true)
         var polls: UInt64 = 0
         ProgressReporter.watch(
             total: 10,
@@ -74,7 +74,7 @@ import Testing
         #expect(err.hasSuffix("\n") && err.contains("10/10 journeys") && err.contains("100.0%"))
 
         var quietErr = ""
-        let quietIO = CommandIO(stdout: { _ in }, stderr: { quietErr += $0 }, readLine: { nil })
+        let quietIO = CommandIO(stdout: { _ in }, stderr: { quietErr += $0 })
         var done = false
         ProgressReporter.watch(
             total: 1,

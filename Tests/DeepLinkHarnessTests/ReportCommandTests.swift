@@ -6,7 +6,7 @@ import Testing
     static func bench(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: arguments, io: io)
         return (status, out, err)
     }

@@ -6,7 +6,7 @@ import Testing
     static func bench(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
         var out = ""
         var err = ""
-        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { out += $0 }, stderr: { err += $0 })
         let status = DeepLinkBench.main(arguments: arguments, io: io)
         return (status, out, err)
     }
@@ -77,7 +77,7 @@ import Testing
             #expect(replay.expectation.outcome.name == (try violations.string("expected", row: row)))
             #expect(replay.actual.first?.1.name == (try violations.string("actual", row: row)))
             var text = ""
-            let io = CommandIO(stdout: { text += $0 }, stderr: { _ in }, readLine: { nil })
+            let io = CommandIO(stdout: { text += $0 }, stderr: { _ in })
             #expect(try command.run(io: io) == 0)
             #expect(text.contains("naive:"))
         }
@@ -118,5 +118,41 @@ import Testing
         #expect(Self.bench(["run", "--journeys", "0"]).status == 2)
         #expect(Self.bench(["replay", "--seed", "1"]).status == 2)
         #expect(Self.bench(["replay", "--journey", "x", "--seed", "1"]).status == 2)
+    }
+
+    /// `--threads` (and capacity's `--max-threads`) above the documented cap: exit 2, one line.
+    @Test func threadsAboveTheCapAreRefused() throws {
+        #expect(RunCommand.maximumThreads == 256)
+        for arguments in [
+            ["run", "--journeys", "10", "--threads", "1024"], ["run", "--journeys", "10", "--threads", "257"],
+            ["run", "--journeys", "10", "--threads", "0"], ["capacity", "--max-threads", "1024"],
+        ] {
+            let result = Self.bench(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.err.filter { $0 == "\n" }.count == 1, "\(arguments): \(result.err)")
+            #expect(result.err.contains("expected an integer from 1 to 256"), "\(arguments): \(result.err)")
+        }
+        let parsed = try ArgumentParser.parse(["--threads", "256"], options: RunCommand.configuration.options)
+        #expect(try RunCommand(arguments: parsed).configurationToRun.threads == 256)
+    }
+
+    /// Per-thread memory, measured on the real binary: peak RSS of 1 and 17 worker threads over a
+    /// small run. Each worker used to hold 20 histograms (6.1 MB); strategies that time no
+    /// operations now share one empty set, leaving about 3.2 MB.
+    @Test(.enabled(if: !Sanitizer.isActive && BenchProcess.binary != nil))
+    func perThreadMemoryStaysSmall() throws {
+        let root = ReportFixtures.temporaryDirectory("thread-memory")
+        defer { ReportFixtures.remove(root) }
+        var peak: [Int: UInt64] = [:]
+        for threads in [1, 17] {
+            let out = root + "/t\(threads)"
+            let run = try BenchProcess.run([
+                "run", "--journeys", "4000", "--threads", "\(threads)", "--quiet", "--no-report", "--out", out,
+            ])
+            try #require(run.status == 0, "\(run.err)")
+            peak[threads] = try Self.table(out, ReportSchema.summaryFile).unsigned("peak_rss_bytes", row: 0)
+        }
+        let perThread = Double(Int64(peak[17] ?? 0) - Int64(peak[1] ?? 0)) / 16
+        #expect(perThread < 4.5 * 1_048_576, "\(perThread / 1_048_576) MB per thread")
     }
 }

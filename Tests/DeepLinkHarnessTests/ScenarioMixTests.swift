@@ -60,7 +60,7 @@ import Testing
         try Data(#"{"clipboard.pasteDeclineShare": 2}"#.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         var errors = ""
-        let io = CommandIO(stdout: { _ in }, stderr: { errors += $0 }, readLine: { nil })
+        let io = CommandIO(stdout: { _ in }, stderr: { errors += $0 })
         let status = DeepLinkBench.main(arguments: ["run", "--journeys", "10", "--mix", path, "--quiet"], io: io)
         #expect(status == 2)
         #expect(errors.contains("clipboard.pasteDeclineShare"))

@@ -43,22 +43,31 @@ public protocol BenchCommand: SendableMetatype {
 public final class CommandIO {
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
-    private let readIn: () -> [UInt8]?
+    /// Standard input (internal: ``stdoutToStderr`` shares it).
+    let input: LineReader
     private let flushOut: () -> Void
+    private let outFailure: () -> StreamError?
+    /// Whether ``finish(status:)`` has reported the stdout failure already.
+    private var failureReported = false
     /// Whether standard error is an interactive terminal (progress bars) or not (plain lines).
     public let stderrIsTerminal: Bool
 
+    /// - Parameters:
+    ///   - stdin: standard input (default: empty).
+    ///   - stdoutFailure: the first error writing standard output, if any (default: none).
     public init(
         stdout: @escaping (String) -> Void,
         stderr: @escaping (String) -> Void,
-        readLine: @escaping () -> [UInt8]?,
+        stdin: LineReader = LineReader(bytes: []),
         flush: @escaping () -> Void = {},
+        stdoutFailure: @escaping () -> StreamError? = { nil },
         stderrIsTerminal: Bool = false
     ) {
         self.writeOut = stdout
         self.writeErr = stderr
-        self.readIn = readLine
+        self.input = stdin
         self.flushOut = flush
+        self.outFailure = stdoutFailure
         self.stderrIsTerminal = stderrIsTerminal
     }
 
@@ -68,10 +77,31 @@ public final class CommandIO {
     /// Writes `text` to standard error as is.
     public func err(_ text: String) { writeErr(text) }
 
-    /// The next line of standard input without its `\n` (any bytes, not necessarily UTF-8), or
+    /// The next line of standard input (any bytes, not necessarily UTF-8; see ``LineReader``), or
     /// `nil` at end of input.
-    public func readLineBytes() -> [UInt8]? { readIn() }
+    public func readLine(maxBytes: Int) throws(StreamError) -> LineReader.Line? {
+        try input.nextLine(maxBytes: maxBytes)
+    }
 
     /// Pushes buffered standard output out.
     public func flush() { flushOut() }
+
+    /// The first error writing standard output (its later output was dropped), or nil.
+    public var stdoutFailure: StreamError? { outFailure() }
+
+    /// The exit status of a command that returned `status`: flushes standard output, and if
+    /// writing it failed, says so on standard error and returns 2 (the output is lost, so the
+    /// command did not do its job, whatever it computed).
+    public func finish(status: Int32) -> Int32 {
+        flush()
+        guard let failure = stdoutFailure else { return status }
+        if !failureReported {
+            failureReported = true
+            err(
+                "error: cannot write standard output: \(failure); its output is lost. Free space on the device "
+                    + "it goes to, or redirect it to a file or pipe that accepts writes.\n"
+            )
+        }
+        return 2
+    }
 }

@@ -5,7 +5,7 @@ extension CommandIO {
         CommandIO(
             stdout: { [self] in self.err($0) },
             stderr: { [self] in self.err($0) },
-            readLine: { [self] in self.readLineBytes() },
+            stdin: input,
             flush: { [self] in self.flush() },
             stderrIsTerminal: stderrIsTerminal
         )

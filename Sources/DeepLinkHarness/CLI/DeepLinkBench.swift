@@ -41,8 +41,13 @@ public enum DeepLinkBench {
         return text
     }
 
-    /// Runs the command line `arguments` (without the program name); returns the exit status.
+    /// Runs the command line `arguments` (without the program name); returns the exit status
+    /// (2 when standard output could not be written, see ``CommandIO/finish(status:)``).
     public static func main(arguments: [String], io: CommandIO) -> Int32 {
+        io.finish(status: dispatch(arguments: arguments, io: io))
+    }
+
+    private static func dispatch(arguments: [String], io: CommandIO) -> Int32 {
         guard let name = arguments.first else {
             io.err(help)
             return 2
@@ -74,102 +79,6 @@ public enum DeepLinkBench {
         } catch {
             io.err("error: \(configuration.name): \(error)\n")
             return 2
-        }
-    }
-}
-
-extension CommandIO {
-    /// The process's real standard streams. Standard output is buffered; call ``flush()`` before
-    /// exiting (`deeplink-bench`'s `main` does).
-    public static func standard() -> CommandIO {
-        let output = FileDescriptorWriter(fileDescriptor: STDOUT_FILENO)
-        let input = FileDescriptorLineReader(fileDescriptor: STDIN_FILENO)
-        return CommandIO(
-            stdout: { output.write($0) },
-            stderr: { text in
-                output.flush()
-                FileDescriptorWriter.writeAll(text, to: STDERR_FILENO)
-            },
-            readLine: { input.nextLine() },
-            flush: { output.flush() },
-            stderrIsTerminal: isatty(STDERR_FILENO) != 0
-        )
-    }
-}
-
-/// Buffered writes to a file descriptor.
-final class FileDescriptorWriter {
-    private let fileDescriptor: Int32
-    private var buffer: [UInt8] = []
-
-    init(fileDescriptor: Int32) {
-        self.fileDescriptor = fileDescriptor
-        buffer.reserveCapacity(1 << 16)
-    }
-
-    func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { Self.writeAll($0, to: fileDescriptor) }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    static func writeAll(_ text: String, to fileDescriptor: Int32) {
-        var text = text
-        text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fileDescriptor) }
-    }
-
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fileDescriptor: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-    }
-}
-
-/// Reads `\n`-terminated lines of arbitrary bytes from a file descriptor.
-final class FileDescriptorLineReader {
-    private let fileDescriptor: Int32
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var atEnd = false
-
-    init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
-
-    func nextLine() -> [UInt8]? {
-        while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[start..<newline])
-                start = newline + 1
-                return line
-            }
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = Array(buffer[start...])
-                start = buffer.count
-                return line
-            }
-            if start > 0 {
-                buffer.removeFirst(start)
-                start = 0
-            }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 {
-                atEnd = true
-            } else {
-                buffer.append(contentsOf: chunk[0..<count])
-            }
         }
     }
 }

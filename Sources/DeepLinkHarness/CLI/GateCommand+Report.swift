@@ -13,13 +13,10 @@ extension GateCommand {
         output ?? (current.contains(",") ? GateInput.directories(current).first ?? current : current)
     }
 
-    /// After the verdict: report.html and summary.md beside gate.csv (unless `--no-report`), and
-    /// with `--format markdown` summary.md on stdout (the page's path then goes to stderr).
-    /// An input error (exit 2) has nothing to report.
+    /// After the verdict, with `--format markdown`: summary.md on stdout (the table, the verdict
+    /// and the page's path went to stderr). An input error (exit 2) has nothing to report.
     func finishReport(status: Int32, io: CommandIO) -> Int32 {
-        guard status != 2 else { return status }
-        if !noReport { ReportCommand.attach(to: reportDirectory, io: markdown ? io.stdoutToStderr : io) }
-        guard markdown else { return status }
+        guard status != 2, markdown else { return status }
         do {
             io.out(MarkdownSummary.markdown(try ReportData.load(directory: reportDirectory)))
         } catch {

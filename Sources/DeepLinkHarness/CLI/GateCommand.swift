@@ -69,6 +69,8 @@ public struct GateCommand: BenchCommand {
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         do {
+            // Before any repetition runs or anything is read: gate.csv must have somewhere to go.
+            try OutputDirectory.check(reportDirectory)
             let status = try gate(io: markdown ? io.stdoutToStderr : io)
             return finishReport(status: status, io: io)
         } catch let error as ReportError {
@@ -94,7 +96,7 @@ public struct GateCommand: BenchCommand {
             }
         }
         if !differences.isEmpty {
-            let list = differences.joined(separator: "; ")
+            let list = JSONString.escaped(differences.joined(separator: "; "))
             // The hard checks (violations, bytes per journey) do not depend on the machine; only
             // timing verdicts need the baseline's machine type.
             if hardOnly {
@@ -114,6 +116,10 @@ public struct GateCommand: BenchCommand {
         let gate = RegressionGate(timeTolerance: tolerancePercent / 100, hardOnly: hardOnly)
         let checks = gate.evaluate(baseline: baselineValues, current: currentValues)
 
+        // The verdict is printed only once everything it rests on is written: a verdict followed
+        // by "cannot write gate.csv" would tell a CI log two different stories.
+        try ReportWriter.writeFile(try Self.csv(checks), named: "gate.csv", in: reportDirectory)
+        let reportLine = noReport ? "" : ReportCommand.attach(to: reportDirectory, io: io)
         io.out(Self.table(checks))
         let failures = checks.filter { $0.verdict == .fail }
         let inconclusive = checks.filter { $0.verdict == .inconclusive }.count
@@ -121,12 +127,10 @@ public struct GateCommand: BenchCommand {
         if failures.isEmpty {
             io.out("gate: PASS (\(checks.count) checks, \(inconclusive) inconclusive; \(sides))\n")
         } else {
-            let names = failures.map { "\($0.strategy) \($0.metric)" }.joined(separator: ", ")
+            let names = failures.map { JSONString.escaped("\($0.strategy) \($0.metric)") }.joined(separator: ", ")
             io.out("gate: FAIL: \(names) (\(sides))\n")
         }
-        // One --current path (a report, or a directory of repetitions) receives gate.csv itself.
-        let directory = output ?? (current.contains(",") ? currentDirectories[0] : current)
-        try ReportWriter.writeFile(try Self.csv(checks), named: "gate.csv", in: directory)
+        io.out(reportLine)
         return failures.isEmpty ? 0 : 1
     }
 
@@ -145,13 +149,16 @@ public struct GateCommand: BenchCommand {
         }
     }
 
-    /// The verdict table printed on stdout.
+    /// The verdict table printed on stdout. Strategy and metric names come from report files, so
+    /// they are escaped as `inspect` escapes text (``JSONString/escaped(_:)``): an ESC or CR/LF in
+    /// a name cannot drive the terminal or forge a row.
     static func table(_ checks: [RegressionGate.Check]) -> String {
         let header = ["strategy", "metric", "kind", "baseline", "current", "change", "verdict"]
         var rows = [header]
         for check in checks {
             rows.append([
-                check.strategy, check.metric, check.kind.rawValue, number(check.baseline), number(check.current),
+                JSONString.escaped(check.strategy), JSONString.escaped(check.metric), check.kind.rawValue,
+                number(check.baseline), number(check.current),
                 check.changePercent.map { ($0 >= 0 ? "+" : "") + ReportSchema.decimal($0, digits: 2) + "%" } ?? "n/a",
                 check.verdict.rawValue.uppercased(),
             ])

@@ -35,6 +35,7 @@ public struct MergeCommand: BenchCommand {
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         do {
+            try OutputDirectory.check(output)
             var reports: [RunReport] = []
             for input in inputs { reports.append(try ReportReader.read(input)) }
             let merged = try ReportMerger.merge(reports, sources: inputs, commandLine: commandLine)
@@ -45,7 +46,7 @@ public struct MergeCommand: BenchCommand {
             try ReportWriter.write(merged, to: output)
             let journeys = merged.strategies.map(\.journeys).max() ?? 0
             io.out("merged \(inputs.count) reports (\(journeys) journeys per strategy) into \(output)\n")
-            if !noReport { ReportCommand.attach(to: output, io: io) }
+            if !noReport { io.out(ReportCommand.attach(to: output, io: io)) }
             return 0
         } catch let error as ReportError {
             io.err("error: merge: \(error)\n")

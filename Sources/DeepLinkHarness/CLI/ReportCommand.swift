@@ -69,14 +69,16 @@ public struct ReportCommand: BenchCommand {
         return (html, markdown)
     }
 
-    /// For run, merge, gate and capacity: writes the report of `directory` and prints its path; a
-    /// failure is a warning (the command's own files are already written).
-    public static func attach(to directory: String, io: CommandIO) {
+    /// For run, merge, gate and capacity: writes the report of `directory` and returns the line
+    /// naming it, for the caller to print; a failure is a warning on standard error (the
+    /// command's own files are already written) and returns "".
+    public static func attach(to directory: String, io: CommandIO) -> String {
         do {
             let written = try write(directory: directory)
-            io.out("report.html: \(absolute(written.html))\n")
+            return "report.html: \(absolute(written.html))\n"
         } catch {
             io.err("warning: report.html not written: \(error)\n")
+            return ""
         }
     }
 

@@ -30,7 +30,11 @@ public struct CapacityCommand: BenchCommand {
                 help: "Project cores and memory for a peak of R journeys per second."
             ),
             .flag("--quick", help: "Reduced sweep (1 and T threads, 0.2 s steps), under a minute."),
-            OptionSpec("--max-threads", value: "T", help: "Sweep 1...T threads (default: one per core)."),
+            OptionSpec(
+                "--max-threads",
+                value: "T",
+                help: "Sweep 1...T threads, T at most \(RunCommand.maximumThreads) (default: one per core)."
+            ),
             OptionSpec("--step-ms", value: "MS", help: "Duration of each step in ms (default 1000; --quick 200)."),
             OptionSpec("--max-rate", value: "R", help: "Never offer more than R journeys per second (default 1e8)."),
             OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
@@ -50,9 +54,8 @@ public struct CapacityCommand: BenchCommand {
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let slo = try arguments.integer("--slo-p99-ns", in: 1_000...3_600_000_000_000) ?? 1_000_000
-        let threads = try arguments.integer("--max-threads", in: 1...1_024) ?? cores
+        let threads = try RunCommand.threads("--max-threads", from: arguments) ?? RunCommand.defaultThreads
         sweep =
             arguments.has("--quick")
             ? .quick(cores: threads, sloP99Nanos: UInt64(slo)) : .full(cores: threads, sloP99Nanos: UInt64(slo))
@@ -90,6 +93,12 @@ public struct CapacityCommand: BenchCommand {
     }
 
     public mutating func run(io: CommandIO) throws -> Int32 {
+        do {
+            try OutputDirectory.check(outputDirectory)
+        } catch {
+            io.err("error: capacity: \(error)\n")
+            return 2
+        }
         let sweep = sweep
         let manifest = RunManifest.current(commandLine: commandLine)
         let quiet = quiet
@@ -125,7 +134,7 @@ public struct CapacityCommand: BenchCommand {
         }
         io.out(CapacityReport.summary(result, peakPerSecond: peakPerSecond, cpuModel: manifest.cpuModel))
         io.out("report: \(outputDirectory)/\(CapacityReport.file)\n")
-        if !noReport { ReportCommand.attach(to: outputDirectory, io: io) }
+        if !noReport { io.out(ReportCommand.attach(to: outputDirectory, io: io)) }
         return 0
     }
 }

@@ -17,7 +17,11 @@ public struct RunCommand: BenchCommand {
         options: [
             OptionSpec("--journeys", value: "N", help: "Journeys to run (default 1000000)."),
             OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
-            OptionSpec("--threads", value: "T", help: "Worker threads (default: one per core)."),
+            OptionSpec(
+                "--threads",
+                value: "T",
+                help: "Worker threads, at most \(maximumThreads) (default: one per core)."
+            ),
             OptionSpec("--strategies", value: "LIST", help: "Comma-separated strategies (default all)."),
             OptionSpec(
                 "--race-share",
@@ -53,8 +57,7 @@ public struct RunCommand: BenchCommand {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
         let journeys = try arguments.integer("--journeys", in: 1...10_000_000_000) ?? 1_000_000
         let seed = try arguments.unsigned("--seed") ?? 1
-        let threads =
-            try arguments.integer("--threads", in: 1...1_024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let threads = try Self.threads("--threads", from: arguments) ?? Self.defaultThreads
         var strategies = StrategyKind.allCases
         if let list = arguments.string("--strategies") {
             switch StrategyKind.parseList(list) {
@@ -115,6 +118,7 @@ public struct RunCommand: BenchCommand {
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         configurationToRun.trappedJourneys = try TrapSupervisor.childSetUp()
+        try OutputDirectory.check(outputDirectory)
         let configuration = configurationToRun
         var manifest = RunManifest.current(commandLine: commandLine)
         manifest.shard = shard?.description
@@ -139,7 +143,7 @@ public struct RunCommand: BenchCommand {
             "reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, coverage.csv, "
                 + "manifest.json)\n"
         )
-        if !noReport { ReportCommand.attach(to: outputDirectory, io: io) }
+        if !noReport { io.out(ReportCommand.attach(to: outputDirectory, io: io)) }
         if let hung = result.hung {
             io.err(
                 "error: run: the watchdog stopped the run: \(hung.strategy.rawValue) did not finish journey "

@@ -6,8 +6,9 @@ import DeepLinkCore
 /// - `inspect '<referrer>'…` prints a readable breakdown per referrer: every field raw and decoded,
 ///   the payload, and the verdict (link, organic, not set, no payload, rejected with its reason, or
 ///   error with the limit that was hit).
-/// - `inspect --jsonl` reads referrers from standard input, one per line (the bytes up to `\n`, any
-///   bytes at all), and writes one JSON object per line:
+/// - `inspect --jsonl` reads referrers from standard input, one per line (the bytes up to `\n`, or
+///   `\r\n`, any bytes at all; a line over `--max-input-bytes` is never buffered whole), and writes
+///   one JSON object per line, flushed before the next line is awaited:
 ///   `{"fields":[["name","value"],…],"payload":…,"link":…,"verdict":…,"reason":…}`. Names and values
 ///   are decoded per WHATWG with U+FFFD for invalid UTF-8, so for valid UTF-8 input `fields` equals
 ///   Python's `urllib.parse.parse_qsl(line, keep_blank_values=True)`. `fields` lists the input's
@@ -23,9 +24,13 @@ public struct InspectCommand: BenchCommand {
         usage: "inspect [options] <referrer>...\n       deeplink-bench inspect --jsonl [options] < referrers.txt",
         discussion: """
             Without --jsonl, prints each referrer's fields (raw and decoded), payload and verdict.
-            With --jsonl, reads one referrer per line from standard input and writes one JSON object per
-            line: {"fields":[[name,value],...],"payload":...,"link":...,"verdict":...,"reason":...} where
-            verdict is link, organic, notSet, noPayload, rejected or error.
+            With --jsonl, reads one referrer per line (LF or CRLF) from standard input and writes one JSON
+            object per line, flushed before the next line is awaited:
+            {"fields":[[name,value],...],"payload":...,"link":...,"verdict":...,"reason":...} where
+            verdict is link, organic, notSet, noPayload, rejected or error. A line longer than
+            --max-input-bytes is answered "error"/"inputTooLong" without being read into memory.
+            Exit 2 when standard input cannot be read (e.g. it is a directory) or standard output
+            cannot be written.
             """,
         options: [
             .flag("--jsonl", help: "Read referrers from standard input, one per line; write JSON lines."),
@@ -102,8 +107,22 @@ public struct InspectCommand: BenchCommand {
                 io.out(describe(Array(referrer.utf8)))
             }
         case .jsonLines:
-            while let line = io.readLineBytes() {
-                io.out(jsonLine(for: line) + "\n")
+            let limit = parser.configuration.maxInputBytes
+            do {
+                while let line = try io.readLine(maxBytes: limit) {
+                    switch line {
+                    case .complete(let referrer): io.out(jsonLine(for: referrer) + "\n")
+                    case .tooLong(let length):
+                        io.out(Self.jsonLine(for: .inputTooLong(length: length, limit: limit)) + "\n")
+                    }
+                    // Nobody gets the answers any more; `finish` reports why.
+                    if io.stdoutFailure != nil { break }
+                }
+            } catch {
+                throw CLIError.invalidInput(
+                    "cannot read standard input: \(error). Give --jsonl referrers one per line on standard input, "
+                        + "e.g. deeplink-bench inspect --jsonl < referrers.txt"
+                )
             }
         }
         return 0
@@ -131,8 +150,13 @@ public struct InspectCommand: BenchCommand {
         }
         switch result {
         case .success(let json): return json
-        case .failure(let error): return "{\"fields\":[],\"payload\":null" + Self.jsonTail(.error(error))
+        case .failure(let error): return Self.jsonLine(for: error)
         }
+    }
+
+    /// The JSON object of a referrer the parser refused (a limit).
+    static func jsonLine(for error: ReferrerError) -> String {
+        "{\"fields\":[],\"payload\":null" + jsonTail(.error(error))
     }
 
     private static func jsonTail(_ verdict: ReferrerVerdict) -> String {

@@ -16,6 +16,21 @@ public enum JSONString {
     /// - Complexity: O(n) in `text`'s length.
     public static func append(_ text: String, to output: inout String) {
         output.append("\"")
+        appendEscaped(text, to: &output)
+        output.append("\"")
+    }
+
+    /// `text` escaped as inside a JSON string, without the quotes: for names shown in a terminal
+    /// (the gate's table), where an ESC or CR/LF from a report file must not reach the terminal raw.
+    public static func escaped(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        appendEscaped(text, to: &output)
+        return output
+    }
+
+    /// The one escaping rule behind ``quoted(_:)``, ``append(_:to:)`` and ``escaped(_:)``.
+    private static func appendEscaped(_ text: String, to output: inout String) {
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output.append("\\\"")
@@ -31,7 +46,6 @@ public enum JSONString {
             default: output.unicodeScalars.append(scalar)
             }
         }
-        output.append("\"")
     }
 
     /// `text` as a quoted JSON string, or `null`.

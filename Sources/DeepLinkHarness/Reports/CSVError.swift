@@ -19,6 +19,8 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateColumn(String)
     /// The bytes are not valid UTF-8.
     case invalidUTF8
+    /// The file starts with a UTF-8 byte-order mark (EF BB BF), which report files never have.
+    case byteOrderMark
     /// A cell that should hold a number does not.
     case invalidNumber(column: String, line: Int, value: String)
 
@@ -33,6 +35,9 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingColumn(let name): "missing column '\(name)'"
         case .duplicateColumn(let name): "column '\(name)' appears twice in the header"
         case .invalidUTF8: "not valid UTF-8"
+        case .byteOrderMark:
+            "starts with a UTF-8 byte-order mark (EF BB BF), which report files never have: the file was "
+                + "re-saved by another program; regenerate it, or save it again as UTF-8 without a BOM"
         case .invalidNumber(let column, let line, let value):
             "column '\(column)' on line \(line): '\(value)' is not a number"
         }

@@ -1,8 +1,8 @@
 /// A strict RFC 4180 CSV parser: the first record is the header; every record must have as many
 /// fields as the header; quoted fields may hold commas, doubled quotes, CR and LF. Records may end
 /// with CRLF or LF, and the last one may have no terminator. Anything else is a named
-/// ``CSVError`` (never a crash): an unterminated quote, a stray quote, a ragged row, a missing or
-/// duplicate column.
+/// ``CSVError`` (never a crash): a byte-order mark, an unterminated quote, a stray quote, a ragged
+/// row, a missing or duplicate column.
 ///
 /// Thread safety: a value type holding parsed text; immutable after parsing.
 public struct CSVTable: Sendable, Equatable {
@@ -97,10 +97,14 @@ public enum CSVReader {
         case quoteInQuoted
     }
 
-    /// Splits `text` into records without checking field counts.
+    /// Splits `text` into records without checking field counts. A UTF-8 byte-order mark at the
+    /// start is refused (``CSVError/byteOrderMark``) rather than skipped: the harness never writes
+    /// one, so a file that has one was re-saved by another program and may hold other changes, and
+    /// every reader (gate, merge, report) must give the same answer for the same file.
     ///
     /// - Complexity: O(n).
     public static func records(in text: String) throws(CSVError) -> [Record] {
+        guard text.unicodeScalars.first != "\u{FEFF}" else { throw .byteOrderMark }
         var records: [Record] = []
         var fields: [String] = []
         var field: [UInt8] = []

@@ -45,6 +45,10 @@ public enum StrategyKind: String, Sendable, Hashable, CaseIterable {
     /// Whether this strategy reports DeepLinkCore's decision paths (`coverage.csv`).
     public var reportsDecisionPaths: Bool { self == .core }
 
+    /// Whether this strategy times DeepLinkCore's operations (``OperationHistograms``); the
+    /// others' tallies share one empty set instead of owning four histograms per thread.
+    public var timesOperations: Bool { self == .core }
+
     /// Parses a comma-separated list such as `core,naive`; `nil` names the first unknown entry.
     public static func parseList(_ text: String) -> Result<[StrategyKind], StrategyListError> {
         var kinds: [StrategyKind] = []

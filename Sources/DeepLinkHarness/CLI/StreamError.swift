@@ -1,0 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed `read(2)` or `write(2)` on a standard stream (EINTR is retried, never reported): its
+/// `errno`, shown as `strerror` and the number, e.g. `Is a directory (errno 21)`.
+///
+/// Thread safety: an immutable value.
+public struct StreamError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var errno: Int32
+
+    public init(errno: Int32) { self.errno = errno }
+
+    public var description: String { String(cString: strerror(errno)) + " (errno \(errno))" }
+}
