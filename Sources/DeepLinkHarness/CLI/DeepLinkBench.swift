@@ -15,6 +15,7 @@ public enum DeepLinkBench {
             MergeCommand.self,
             CapacityCommand.self,
             ReportCommand.self,
+            ServeCoreCommand.self,
             // Internal: the child process of the handoff store's crash test.
             HandoffWriteLoopCommand.self,
         ]
@@ -109,6 +110,11 @@ final class FileDescriptorWriter {
 
     func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
