@@ -31,6 +31,8 @@ public struct ExecStrategy: Strategy {
     var failuresInARow = 0
     /// After this many failed journeys in a row the worker stops starting children.
     static let failureLimit = 8
+    /// The least time a child gets to answer `hello`.
+    static let handshakeTimeoutNanos: UInt64 = 10_000_000_000
     static let gaveUpMessage = "too many failed journeys in a row; no more children started"
 
     public init(name: String, context: StrategyContext) {
@@ -169,11 +171,13 @@ public struct ExecStrategy: Strategy {
             return error.message
         }
         started.send(ExecProtocol.hello(killMode: adapter.killMode, ttlSeconds: adapter.ttlSeconds))
-        let deadline = Runner.monotonicNanos() &+ adapter.timeoutNanos
+        // Start-up (a JVM, a Dart VM) may take longer than a journey.
+        let handshakeNanos = max(adapter.timeoutNanos, Self.handshakeTimeoutNanos)
+        let deadline = Runner.monotonicNanos() &+ handshakeNanos
         switch started.nextLine(deadlineNanos: deadline) {
         case .timedOut:
             started.terminate()
-            return "no hello within \(adapter.timeoutNanos / 1_000_000) ms"
+            return "no hello within \(handshakeNanos / 1_000_000) ms"
         case .closed:
             started.terminate()
             return "the child exited before its hello"

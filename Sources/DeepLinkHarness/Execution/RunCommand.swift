@@ -8,7 +8,8 @@ public struct RunCommand: BenchCommand {
         abstract: "Run synthetic journeys through the strategies, check them against the oracle, write reports.",
         usage:
             "run [--journeys N] [--seed S] [--threads T] [--strategies core,naive,fingerprint,clipboard] "
-            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet] [--rate R [--max-lag-ns N]] [--shard i/n]",
+            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet] [--rate R [--max-lag-ns N]] [--shard i/n] "
+            + "[--exec NAME=COMMAND ... [--kill message|signal] [--exec-timeout-ms MS] [--exec-log-dir DIR]]",
         discussion: """
             Defaults: 1,000,000 journeys, seed 1, one thread per core, all strategies, race share 0.1, \
             reports in Reports/latest. --mix FILE is a JSON object overriding any of these keys of the \
