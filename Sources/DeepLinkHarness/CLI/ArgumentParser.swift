@@ -54,6 +54,9 @@ public struct OptionSpec: Sendable {
 public struct ParsedArguments: Sendable, Equatable {
     public var flags: Set<String> = []
     public var values: [String: String] = [:]
+    /// Every value of each option, in command-line order (``values`` keeps the last one), for
+    /// options that may be given more than once (`run --exec`).
+    public var repeated: [String: [String]] = [:]
     public var positionals: [String] = []
 
     public init() {}
@@ -61,6 +64,9 @@ public struct ParsedArguments: Sendable, Equatable {
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     public func string(_ option: String) -> String? { values[option] }
+
+    /// Every value given for `option`, in order (empty when absent).
+    public func strings(_ option: String) -> [String] { repeated[option] ?? [] }
 
     /// An integer option, range-checked; `nil` when absent.
     public func integer(_ option: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
@@ -129,9 +135,11 @@ public enum ArgumentParser {
                 result.flags.insert(name)
             } else if let inlineValue {
                 result.values[name] = inlineValue
+                result.repeated[name, default: []].append(inlineValue)
             } else {
                 guard index < arguments.count else { throw .missingValue(option: name) }
                 result.values[name] = arguments[index]
+                result.repeated[name, default: []].append(arguments[index])
                 index += 1
             }
         }

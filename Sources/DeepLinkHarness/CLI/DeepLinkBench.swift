@@ -15,6 +15,7 @@ public enum DeepLinkBench {
             MergeCommand.self,
             CapacityCommand.self,
             ReportCommand.self,
+            ServeCoreCommand.self,
             // Internal: the child process of the handoff store's crash test.
             HandoffWriteLoopCommand.self,
         ]

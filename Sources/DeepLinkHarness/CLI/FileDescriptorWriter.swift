@@ -24,6 +24,12 @@ final class FileDescriptorWriter {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    func write(bytes: [UInt8]) {
+        guard failure == nil else { return }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         if failure == nil {

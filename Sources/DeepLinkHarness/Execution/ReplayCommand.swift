@@ -109,6 +109,8 @@ public struct ReplayCommand: BenchCommand {
         switch observation.auditFinding {
         case .strandedCapture: parts.append("audit: a capture was left stranded in the queue")
         case .unknownLink: parts.append("audit: routed a link the catalog does not know")
+        case .childFailed: parts.append("exec: the child crashed or broke the protocol")
+        case .childHung: parts.append("exec: the child did not finish in time")
         case nil: break
         }
         return parts

@@ -8,7 +8,8 @@ public struct RunCommand: BenchCommand {
         abstract: "Run synthetic journeys through the strategies, check them against the oracle, write reports.",
         usage:
             "run [--journeys N] [--seed S] [--threads T] [--strategies core,naive,fingerprint,clipboard] "
-            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet] [--rate R [--max-lag-ns N]] [--shard i/n]",
+            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet] [--rate R [--max-lag-ns N]] [--shard i/n] "
+            + "[--exec NAME=COMMAND ... [--kill message|signal] [--exec-timeout-ms MS] [--exec-log-dir DIR]]",
         discussion: """
             Defaults: 1,000,000 journeys, seed 1, one thread per core, all strategies, race share 0.1, \
             reports in Reports/latest. --mix FILE is a JSON object overriding any of these keys of the \
@@ -41,7 +42,7 @@ public struct RunCommand: BenchCommand {
                 value: "MS",
                 help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
             ),
-        ] + scaleOptions + [ReportCommand.noReportOption]
+        ] + scaleOptions + execOptions + [ReportCommand.noReportOption]
     )
 
     public var configurationToRun: RunConfiguration
@@ -104,6 +105,13 @@ public struct RunCommand: BenchCommand {
                 configurationToRun.coreFaults.insert(fault)
             }
         }
+        configurationToRun.execAdapters = try Self.execAdapters(
+            from: arguments,
+            strategies: &configurationToRun.strategies,
+            strategiesGiven: arguments.string("--strategies") != nil,
+            ttlSeconds: StrategyContext(mix: mix).ttlSeconds
+        )
+        try Self.probe(configurationToRun.execAdapters)
         configurationToRun.openLoop = try Self.openLoop(from: arguments)
         shard = try Self.shard(from: arguments, journeys: UInt64(journeys))
         if let shard { configurationToRun = Self.restrict(configurationToRun, to: shard) }
@@ -111,7 +119,9 @@ public struct RunCommand: BenchCommand {
         quiet = arguments.has("--quiet")
         noReport = arguments.has("--no-report")
         var line = ["deeplink-bench", "run"]
-        for (name, value) in arguments.values.sorted(by: { $0.key < $1.key }) { line += [name, value] }
+        for (name, values) in arguments.repeated.sorted(by: { $0.key < $1.key }) {
+            for value in values { line += [name, value] }
+        }
         for flag in arguments.flags.sorted() { line.append(flag) }
         commandLine = line
     }
@@ -139,6 +149,7 @@ public struct RunCommand: BenchCommand {
         try ReportWriter.write(report, to: outputDirectory)
         io.out(SummaryTable.render(result))
         if let line = result.openLoopSummaryLine { io.out(line) }
+        io.out(Self.execSummary(configuration.execAdapters))
         io.out(
             "reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, coverage.csv, "
                 + "manifest.json)\n"

@@ -30,6 +30,8 @@ public struct RunConfiguration: Sendable {
     public var journeyTimeoutNanos: UInt64 = 10_000_000_000
     /// Deliberate miswirings of `core`, for tests of the harness itself.
     public var coreFaults: CoreStrategy.Faults = []
+    /// The child processes of the run's `exec:NAME` strategies (`run --exec`).
+    public var execAdapters: [ExecAdapter] = []
     /// Journeys a strategy trapped on in an earlier attempt of a supervised run: counted as
     /// `trapped`, not run again.
     public var trappedJourneys: [TrappedJourney] = []
@@ -367,6 +369,7 @@ private struct Worker {
         let configuration = shared.configuration
         var context = StrategyContext(mix: configuration.mix)
         context.coreFaults = configuration.coreFaults
+        for adapter in configuration.execAdapters { context.execAdapters[adapter.name] = adapter }
         let oracle = Oracle(mix: configuration.mix)
         var strategies = configuration.strategies.map { $0.make(context: context) }
         var tallies = configuration.strategies.map { StrategyTally(kind: $0) }
@@ -428,8 +431,9 @@ private struct Worker {
         limit: Int
     ) {
         let allocatedBefore = AllocationCounter.threadAllocatedBytes()
+        let chunkStart = Runner.monotonicNanos()
+        strategy.prepare(journeys)
         var previous = Runner.monotonicNanos()
-        let chunkStart = previous
         for position in journeys.indices {
             var observation = StrategyObservation()
             if !trapped.isEmpty, trapped.contains(journeys[position].index) {

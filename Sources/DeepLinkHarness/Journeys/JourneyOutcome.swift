@@ -209,5 +209,10 @@ public struct StrategyObservation: Sendable {
         case strandedCapture
         /// The router was called with a link that is none of the catalog's.
         case unknownLink
+        /// An `exec:` child crashed, wrote invalid JSON or broke the journey protocol on this
+        /// journey (judged `trapped`).
+        case childFailed
+        /// An `exec:` child did not finish this journey within its timeout (judged `hung`).
+        case childHung
     }
 }

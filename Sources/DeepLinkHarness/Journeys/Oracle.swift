@@ -64,6 +64,9 @@ public struct Oracle: Sendable {
     ) -> JourneyOutcome {
         // A capture left undecided in the strategy's queue is a lost link, whatever else routed.
         if observation.auditFinding == .strandedCapture { return .lost }
+        // An exec child that failed the journey told us nothing to judge.
+        if observation.auditFinding == .childFailed { return .trapped }
+        if observation.auditFinding == .childHung { return .hung }
         guard observation.routeCount > 0 else {
             switch expectation.outcome {
             case .routed, .superseded:

@@ -19,10 +19,14 @@ public protocol Strategy {
     )
     /// Stops any helper threads; called once when the worker is done.
     mutating func finish()
+    /// Called with each chunk of journeys before they are run one by one, in that order, so a
+    /// strategy behind a pipe (``ExecStrategy``) can send them in one batch.
+    mutating func prepare(_ journeys: [Journey])
 }
 
 extension Strategy {
     public mutating func finish() {}
+    public mutating func prepare(_ journeys: [Journey]) {}
 
     /// Runs `journey` without recording operation latencies.
     public mutating func run(_ journey: Journey, into observation: inout StrategyObservation) {
@@ -31,8 +35,10 @@ extension Strategy {
     }
 }
 
-/// The strategies the harness knows, in report order.
-public enum StrategyKind: String, Sendable, Hashable, CaseIterable {
+/// The strategies the harness knows, in report order, and the implementations outside it that
+/// `run --exec NAME=COMMAND` drives over the journey protocol (`exec:NAME`, `Docs/Protocol.md`).
+/// ``rawValue`` is the report name (`core`, `exec:mine`): reports are keyed by it.
+public enum StrategyKind: Sendable, Hashable, CaseIterable {
     /// DeepLinkCore: parser, validator, resolver, in-memory handoff store.
     case core
     /// The article's snippet as written (SPEC 4.2).
@@ -41,6 +47,36 @@ public enum StrategyKind: String, Sendable, Hashable, CaseIterable {
     case fingerprint
     /// The web page copies the link, the app pastes it at first launch.
     case clipboard
+    /// A child process speaking the journey protocol, by its `--exec` name.
+    case exec(String)
+
+    /// The built-in strategies (exec strategies exist only when a run names them).
+    public static var allCases: [StrategyKind] { [.core, .naive, .fingerprint, .clipboard] }
+
+    /// The report name: `core`, …, `exec:NAME`.
+    public var rawValue: String {
+        switch self {
+        case .core: "core"
+        case .naive: "naive"
+        case .fingerprint: "fingerprint"
+        case .clipboard: "clipboard"
+        case .exec(let name): Self.execPrefix + name
+        }
+    }
+
+    /// The kind named `rawValue`; `exec:NAME` needs a valid ``ExecAdapter`` name.
+    public init?(rawValue: String) {
+        if rawValue.hasPrefix(Self.execPrefix) {
+            let name = String(rawValue.dropFirst(Self.execPrefix.count))
+            guard ExecAdapter.isValidName(name) else { return nil }
+            self = .exec(name)
+            return
+        }
+        guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = kind
+    }
+
+    static let execPrefix = "exec:"
 
     /// Whether this strategy reports DeepLinkCore's decision paths (`coverage.csv`).
     public var reportsDecisionPaths: Bool { self == .core }
@@ -83,6 +119,8 @@ public struct StrategyContext: Sendable {
     public var fingerprintWindowSeconds: UInt32
     /// Deliberate miswirings of `core`, for tests of the harness itself (none in a real run).
     public var coreFaults: CoreStrategy.Faults = []
+    /// The child processes `exec:NAME` strategies drive (`run --exec`), by name.
+    public var execAdapters: [String: ExecAdapter] = [:]
 
     public init(mix: ScenarioMix) {
         self.mix = mix
@@ -99,6 +137,7 @@ extension StrategyKind {
         case .naive: NaiveStrategy()
         case .fingerprint: FingerprintStrategy(context: context)
         case .clipboard: ClipboardStrategy(context: context)
+        case .exec(let name): ExecStrategy(name: name, context: context)
         }
     }
 }

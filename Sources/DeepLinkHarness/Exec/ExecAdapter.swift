@@ -1,0 +1,131 @@
+import DeepLinkCore
+import Foundation
+
+/// One implementation outside the harness that `exec:NAME` strategies drive over the journey
+/// protocol (`Docs/Protocol.md`): its name, its command line, how process death is delivered, the
+/// per-journey timeout, where children's stderr and state directories go, and the protocol errors
+/// all workers' children made.
+///
+/// Thread safety: immutable but for ``errors``, which is behind a `Locked`; shared by every
+/// worker's ``ExecStrategy``.
+public final class ExecAdapter: Sendable {
+    /// How process death reaches the child.
+    public enum KillMode: String, Sendable, CaseIterable {
+        /// A `kill` message: the child drops its memory and keeps its state directory.
+        case message
+        /// SIGKILL and a new child that resumes the journey from its state directory.
+        case signal
+    }
+
+    public let name: String
+    /// Run as `/bin/sh -c 'exec <command>'`.
+    public let command: String
+    public let killMode: KillMode
+    /// A journey (or the handshake) without an answer for this long is `hung`.
+    public let timeoutNanos: UInt64
+    /// `<logDirectory>/<name>.w<worker>.log` receives each worker's children's stderr.
+    public let logDirectory: String
+    /// `<stateRoot>/<name>/w<worker>/<journey>` is each journey's state directory.
+    public let stateRoot: String
+    /// The time-to-live the handshake announces (the oracle's).
+    public let ttlSeconds: UInt32
+    /// The protocol errors of every child of this adapter.
+    let errors = Locked(ExecErrorTally())
+    let nextWorker = Locked(0)
+
+    /// The protocol errors so far, over all workers.
+    public var errorTally: ExecErrorTally { errors.withLock { $0 } }
+
+    public init(
+        name: String,
+        command: String,
+        killMode: KillMode = .message,
+        timeoutNanos: UInt64 = 2_000_000_000,
+        logDirectory: String,
+        stateRoot: String,
+        ttlSeconds: UInt32
+    ) {
+        self.name = name
+        self.command = command
+        self.killMode = killMode
+        self.timeoutNanos = timeoutNanos
+        self.logDirectory = logDirectory
+        self.stateRoot = stateRoot
+        self.ttlSeconds = ttlSeconds
+    }
+
+    /// Names are `[A-Za-z0-9_.-]`, 1 to 64 characters: they become file names and report keys.
+    public static func isValidName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 64 else { return false }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    /// A worker number for a new strategy instance (log and state directory names).
+    func claimWorker() -> Int {
+        nextWorker.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    /// The log file of worker `worker`.
+    func logPath(worker: Int) -> String { "\(logDirectory)/\(name).w\(worker).log" }
+
+    /// A fresh temporary directory for logs and state, `deeplink-exec-<pid>-<n>` under the
+    /// system's temporary directory.
+    public static func temporaryRoot() -> String {
+        let base = FileManager.default.temporaryDirectory.path
+        let pid = ProcessInfo.processInfo.processIdentifier
+        var attempt = 0
+        while true {
+            let path = "\(base)/deeplink-exec-\(pid)-\(attempt)"
+            if (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)) != nil {
+                return path
+            }
+            attempt += 1
+            if attempt > 1_000 { return "\(base)/deeplink-exec-\(pid)" }
+        }
+    }
+}
+
+/// What went wrong with an adapter's children, by kind, and the first few cases in words.
+///
+/// Thread safety: a value type; kept behind ``ExecAdapter/errors``.
+public struct ExecErrorTally: Sendable {
+    /// Kinds of protocol error.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The child could not be started or its handshake was missing or wrong.
+        case handshake
+        /// The child exited or closed its stdout.
+        case crashed
+        /// No `done` within the timeout.
+        case hung
+        /// A line that is not valid protocol JSON.
+        case invalidJSON
+        /// Valid JSON that breaks a protocol rule.
+        case protocolBreach
+        /// A worker stopped starting children after too many failures in a row.
+        case gaveUp
+    }
+
+    /// Journeys failed per kind, in ``Kind/allCases`` order.
+    public var counts = [UInt64](repeating: 0, count: Kind.allCases.count)
+    /// The first few failures: kind, journey and what was found.
+    public var examples: [(kind: Kind, journey: UInt64, message: String)] = []
+
+    public init() {}
+
+    public var total: UInt64 { counts.reduce(0, &+) }
+
+    public func count(_ kind: Kind) -> UInt64 { counts[Kind.allCases.firstIndex(of: kind)!] }
+
+    mutating func record(_ kind: Kind, journey: UInt64, message: String) {
+        counts[Kind.allCases.firstIndex(of: kind)!] &+= 1
+        if examples.count < 5 { examples.append((kind, journey, message)) }
+    }
+}

@@ -1,0 +1,277 @@
+import DeepLinkCore
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// DeepLinkCore behind the journey protocol (`deeplink-bench serve-core`, `Docs/Protocol.md`): the
+/// reference adapter. It sees only protocol lines, as an app would see its events: the App Clip
+/// validates its URL and saves a ``PendingLink``; each `launch` relaunches a ``LinkResolver`` over
+/// the container; referrers go through ``ReferrerParser/verdict(for:validator:into:)`` and are
+/// captured with Play's install-begin timestamp; app events become `signal`s; the resolver's
+/// decisions become `drop` answers and its router calls `route` answers.
+///
+/// The container: with `kill: message`, DeepLinkCore's ``InMemoryHandoffStore`` with its crash model
+/// (it survives `kill` messages as a directory would, and models `crashArmed`); with
+/// `kill: signal`, a ``FileHandoffStore`` in the journey's `stateDir`, so a SIGKILL really tests it
+/// (`crashArmed` is not modelled there: a file store cannot be told to die mid-consume).
+///
+/// Thread safety: one instance, used by the thread that reads stdin.
+final class ServeCore {
+    let validator = LinkValidator()
+    let parser = ReferrerParser()
+    let clock = ManualClock()
+    let process = SimulatedProcess()
+    let memoryStore: InMemoryHandoffStore
+    let answers: AnswerSink
+    var configuration: LinkResolver.Configuration
+    var killMode = ExecAdapter.KillMode.message
+    /// The current journey's resolver and container.
+    var resolver: LinkResolver
+    var store: any HandoffStore
+    var journey: UInt64 = 0
+    var containerExists = false
+    var running = false
+    var referrerDeliveries: UInt64 = 0
+    var clipWrites: UInt64 = 0
+    var universalLinks: UInt64 = 0
+    var scratch = PendingLink(link: DeepLink(validated: "/")!, source: .appClip, capturedAtNanos: 0, id: 0)
+
+    init(output: @escaping ([UInt8]) -> Void) {
+        answers = AnswerSink(output: output)
+        configuration = LinkResolver.Configuration(
+            policy: .standard,
+            timeToLiveNanos: 86_400 * 1_000_000_000,
+            pendingCapacity: 2,
+            queueCapacity: 2
+        )
+        memoryStore = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
+        store = memoryStore
+        resolver = LinkResolver(
+            configuration: configuration,
+            store: memoryStore,
+            router: answers,
+            observer: answers,
+            clock: clock,
+            process: process
+        )
+    }
+
+    /// Handles one line; returns false after a line the protocol does not allow (already reported
+    /// on stderr).
+    func handle(_ line: [UInt8]) -> Bool {
+        guard let message = try? ProtocolJSON.parse(line), let type = message.string("type") else {
+            FileDescriptorWriter.writeAll("serve-core: not a protocol line: \(ExecStrategy.quoted(line))\n", to: 2)
+            return false
+        }
+        let time = UInt64(max(0, message.integer("time") ?? 0))
+        clock.set(nanos: time &* 1_000_000_000)
+        answers.seq.store(Int(message.integer("seq") ?? 0), ordering: .relaxed)
+        switch type {
+        case "hello": hello(message)
+        case "journey": start(message)
+        case "end":
+            process.kill()
+            answers.done(journey: journey)
+        case "clipLaunch":
+            guard let url = message.bytes("url"), validate(url) else { break }
+            containerExists = true
+            clipWrites &+= 1
+            fill(.appClip, capturedAtNanos: time &* 1_000_000_000, id: clipWrites)
+            try? store.save(scratch)
+        case "launch":
+            resolver.relaunch()
+            if killMode == .message { memoryStore.relaunchInPlace() }
+            process.restart()
+            containerExists = true
+            running = true
+            _ = try? resolver.launch()
+        case "referrer":
+            guard running, message.string("result") == "OK", let referrer = message.bytes("referrer") else { break }
+            guard parseReferrer(referrer) else { break }
+            referrerDeliveries &+= 1
+            let click = UInt64(max(0, message.integer("clickTime") ?? 0))
+            let installBegin = UInt64(max(0, message.integer("installBeginTime") ?? 0))
+            fill(.installReferrer, capturedAtNanos: click &* 1_000_000_000, id: 100 &+ referrerDeliveries)
+            scratch.installBeginTimestamp = installBegin
+            resolver.capture(scratch)
+        case "universalLink":
+            guard running, let url = message.bytes("url"), validate(url) else { break }
+            universalLinks &+= 1
+            fill(.universalLink, capturedAtNanos: time &* 1_000_000_000, id: 200 &+ universalLinks)
+            resolver.capture(scratch)
+        case "appReady": if running { resolver.signal(.appReady) }
+        case "loggedIn": if running { resolver.signal(.loggedIn) }
+        case "loggedOut": if running { resolver.signal(.loggedOut) }
+        case "clock": if running { resolver.tick() }
+        case "kill":
+            if running { resolver.simulateKill() }
+            running = false
+        case "appDeleted":
+            if running { resolver.simulateKill() }
+            running = false
+            wipeContainer()
+        case "clipDataPurged":
+            wipeContainer()
+        case "crashArmed":
+            if containerExists, killMode == .message { memoryStore.armKill(at: KillPoint(.after, .markConsumed)) }
+        default:
+            break  // unknown types from the harness are ignored (Docs/Protocol.md)
+        }
+        return true
+    }
+
+    func hello(_ message: ProtocolJSON) {
+        if let ttl = message.integer("ttlSeconds"), ttl > 0, ttl <= 31_536_000 {
+            configuration.timeToLiveNanos = UInt64(ttl) * 1_000_000_000
+        }
+        killMode = message.string("kill") == "signal" ? .signal : .message
+        resolver = makeResolver(store: memoryStore)
+        var line = Array(#"{"type":"hello","protocol":1,"name":"serve-core (DeepLinkCore)","reasons":["#.utf8)
+        line += Array(ExecProtocol.reasonNames.map { "\"\($0.name)\"" }.joined(separator: ",").utf8)
+        line += Array("]}\n".utf8)
+        answers.output(line)
+    }
+
+    func makeResolver(store: any HandoffStore) -> LinkResolver {
+        self.store = store
+        return LinkResolver(
+            configuration: configuration,
+            store: store,
+            router: answers,
+            observer: answers,
+            clock: clock,
+            process: process
+        )
+    }
+
+    /// A new journey (or, with `resume`, the same journey in a new process).
+    func start(_ message: ProtocolJSON) {
+        journey = UInt64(bitPattern: message.integer("journey") ?? 0)
+        answers.journey = journey
+        running = false
+        process.restart()
+        if killMode == .signal, let directory = message.string("stateDir") {
+            // The container lives in the directory; a resumed journey finds what it kept.
+            if let fileStore = try? FileHandoffStore(directory: directory) {
+                resolver = makeResolver(store: fileStore)
+            }
+            containerExists = true
+        } else {
+            memoryStore.reset()
+            containerExists = false
+        }
+        if message["resume"] != .bool(true) {
+            referrerDeliveries = 0
+            clipWrites = 0
+            universalLinks = 0
+        }
+    }
+
+    func wipeContainer() {
+        if killMode == .signal, let fileStore = store as? FileHandoffStore {
+            let directory = fileStore.directory
+            try? FileManager.default.removeItem(atPath: directory)
+            if let fresh = try? FileHandoffStore(directory: directory) { resolver = makeResolver(store: fresh) }
+        } else {
+            memoryStore.reset()
+        }
+        containerExists = false
+    }
+
+    func fill(_ source: LinkSource, capturedAtNanos: UInt64, id: UInt64) {
+        scratch.source = source
+        scratch.capturedAtNanos = capturedAtNanos
+        scratch.id = id
+        scratch.installBeginTimestamp = 0
+    }
+
+    /// Validates a clip or universal-link URL into `scratch.link`; a rejection is answered.
+    func validate(_ url: [UInt8]) -> Bool {
+        let rejection = url.withUnsafeBytes { validator.validate($0, into: &scratch.link) }
+        guard let rejection else { return true }
+        answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
+        return false
+    }
+
+    /// Parses a referrer into `scratch.link`; placeholders and rejections are answered.
+    func parseReferrer(_ referrer: [UInt8]) -> Bool {
+        let verdict = referrer.withUnsafeBytes { parser.verdict(for: $0, validator: validator, into: &scratch.link) }
+        switch verdict {
+        case .link: return true
+        case .organic: answers.drop(reason: "organic")
+        case .notSet: answers.drop(reason: "notSet")
+        case .noPayload: break
+        case .rejected(let rejection):
+            answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
+        case .error: answers.drop(rejection: .malformedReferrer)
+        }
+        return false
+    }
+}
+
+/// The router and observer of ``ServeCore``'s resolvers: writes each route and each decision the
+/// protocol has a reason for as an answer line.
+///
+/// Thread safety: serve-core delivers every input from one thread, so the resolver calls these
+/// on that thread; the `Locked` only satisfies `Sendable` honestly.
+final class AnswerSink: Router, ResolverObserver {
+    let seq = Atomic<Int>(0)
+    let write: @Sendable ([UInt8]) -> Void
+    nonisolated(unsafe) var journey: UInt64 = 0
+
+    init(output: @escaping ([UInt8]) -> Void) {
+        let unchecked = UncheckedOutput(output)
+        write = { unchecked.call($0) }
+    }
+
+    func output(_ bytes: [UInt8]) { write(bytes) }
+
+    func route(_ link: DeepLink, source: LinkSource) {
+        var line = Array(#"{"type":"route","journey":"#.utf8)
+        ProtocolJSON.appendInteger(journey, to: &line)
+        line += Array(#","seq":"#.utf8)
+        ProtocolJSON.appendInteger(UInt64(max(0, seq.load(ordering: .relaxed))), to: &line)
+        line += Array(#","link":"#.utf8)
+        link.withUTF8Bytes { ProtocolJSON.appendString($0, to: &line) }
+        line += Array("}\n".utf8)
+        write(line)
+    }
+
+    func resolverDecided(_ decision: ResolverDecision) {
+        switch decision {
+        case .superseded: drop(reason: "superseded")
+        case .expired: drop(reason: "expired")
+        case .crashWindow: drop(reason: "crashWindow")
+        default: break
+        }
+    }
+
+    var interests: ResolverDecision.Kinds { [.superseded, .expired, .crashWindow] }
+
+    func drop(reason: String, rejection: RejectionReason? = nil) {
+        var line = Array(#"{"type":"drop","journey":"#.utf8)
+        ProtocolJSON.appendInteger(journey, to: &line)
+        line += Array(#","reason":""#.utf8) + Array(reason.utf8) + [UInt8(ascii: "\"")]
+        if let rejection { line += Array(#","rejection":""#.utf8) + Array(rejection.name.utf8) + [UInt8(ascii: "\"")] }
+        line += Array("}\n".utf8)
+        write(line)
+    }
+
+    func drop(rejection: RejectionReason) { drop(reason: "rejected", rejection: rejection) }
+
+    func done(journey: UInt64) {
+        var line = Array(#"{"type":"done","journey":"#.utf8)
+        ProtocolJSON.appendInteger(journey, to: &line)
+        line += Array("}\n".utf8)
+        write(line)
+    }
+}
+
+/// A closure used only from serve-core's one thread.
+private final class UncheckedOutput: @unchecked Sendable {
+    let call: ([UInt8]) -> Void
+    init(_ call: @escaping ([UInt8]) -> Void) { self.call = call }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// `run`'s options for implementations outside the harness (`exec:NAME`, `Docs/Protocol.md`).
+extension RunCommand {
+    static let execOptions: [OptionSpec] = [
+        OptionSpec(
+            "--exec",
+            value: "NAME=COMMAND",
+            help: "Drive strategy exec:NAME through COMMAND over the journey protocol (Docs/Protocol.md); repeatable."
+        ),
+        OptionSpec(
+            "--kill",
+            value: "MODE",
+            help:
+                "exec: process death as a 'message' (default: drop memory, keep the state directory) or a real 'signal'."
+        ),
+        OptionSpec(
+            "--exec-timeout-ms",
+            value: "MS",
+            help: "exec: a journey or handshake unanswered this long is hung; the child is restarted (default 2000)."
+        ),
+        OptionSpec(
+            "--exec-log-dir",
+            value: "DIR",
+            help: "exec: where children's stderr logs go (default: a new deeplink-exec-* temporary directory)."
+        ),
+    ]
+
+    /// The `--exec` adapters, checked against the strategies that name them; `strategies` gains
+    /// every `exec:NAME` when `--strategies` was not given.
+    static func execAdapters(
+        from arguments: ParsedArguments,
+        strategies: inout [StrategyKind],
+        strategiesGiven: Bool,
+        ttlSeconds: UInt32
+    ) throws(CLIError) -> [ExecAdapter] {
+        var commands: [(name: String, command: String)] = []
+        for text in arguments.strings("--exec") {
+            guard let equals = text.firstIndex(of: "="), ExecAdapter.isValidName(String(text[..<equals])),
+                !text[text.index(after: equals)...].allSatisfy({ $0 == " " })
+            else {
+                throw .invalidValue(
+                    option: "--exec",
+                    value: text,
+                    expected: "NAME=COMMAND, NAME of 1 to 64 letters, digits, '_', '-' or '.', and a command line"
+                )
+            }
+            let name = String(text[..<equals])
+            guard !commands.contains(where: { $0.name == name }) else {
+                throw .invalidValue(option: "--exec", value: text, expected: "each NAME once (\(name) is given twice)")
+            }
+            commands.append((name, String(text[text.index(after: equals)...])))
+        }
+        let named = strategies.compactMap { kind -> String? in
+            if case .exec(let name) = kind { return name }
+            return nil
+        }
+        for name in named where !commands.contains(where: { $0.name == name }) {
+            throw .invalidValue(
+                option: "--strategies",
+                value: "exec:\(name)",
+                expected: "a strategy with a command: add --exec \(name)='COMMAND'"
+            )
+        }
+        for (name, _) in commands where !named.contains(name) {
+            guard !strategiesGiven else {
+                throw .invalidValue(
+                    option: "--exec",
+                    value: name,
+                    expected: "a NAME that --strategies lists as exec:\(name) (or leave --strategies out)"
+                )
+            }
+            strategies.append(.exec(name))
+        }
+        guard !commands.isEmpty else {
+            for option in ["--kill", "--exec-timeout-ms", "--exec-log-dir"] where arguments.values[option] != nil {
+                throw .invalidValue(option: option, value: arguments.values[option]!, expected: "an --exec to apply to")
+            }
+            return []
+        }
+        var killMode = ExecAdapter.KillMode.message
+        if let text = arguments.string("--kill") {
+            guard let mode = ExecAdapter.KillMode(rawValue: text) else {
+                throw .invalidValue(option: "--kill", value: text, expected: "message or signal")
+            }
+            killMode = mode
+        }
+        let timeoutMillis = try arguments.integer("--exec-timeout-ms", in: 1...3_600_000) ?? 2_000
+        let root = ExecAdapter.temporaryRoot()
+        let logDirectory = arguments.string("--exec-log-dir") ?? root
+        do {
+            try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .invalidValue(
+                option: "--exec-log-dir",
+                value: logDirectory,
+                expected: "a directory that can be created"
+            )
+        }
+        return commands.map { name, command in
+            ExecAdapter(
+                name: name,
+                command: command,
+                killMode: killMode,
+                timeoutNanos: UInt64(timeoutMillis) * 1_000_000,
+                logDirectory: logDirectory,
+                stateRoot: root + "/state",
+                ttlSeconds: ttlSeconds
+            )
+        }
+    }
+
+    /// Starts each adapter's command once and checks its handshake, so that a command that does not
+    /// exist or does not speak the protocol is a usage error before any journey runs.
+    static func probe(_ adapters: [ExecAdapter]) throws(CLIError) {
+        for adapter in adapters {
+            if let problem = ExecStrategy.probe(adapter) {
+                throw .invalidInput(
+                    "--exec \(adapter.name): \(problem). Check the command line and Docs/Protocol.md (the child's "
+                        + "stderr is in \(adapter.logPath(worker: 0)))"
+                )
+            }
+        }
+    }
+
+    /// One line per exec strategy: its protocol errors by kind and the first few, or none.
+    static func execSummary(_ adapters: [ExecAdapter]) -> String {
+        var text = ""
+        for adapter in adapters {
+            let tally = adapter.errorTally
+            guard tally.total > 0 else {
+                text += "exec:\(adapter.name): 0 protocol errors (kill: \(adapter.killMode.rawValue))\n"
+                continue
+            }
+            let kinds = ExecErrorTally.Kind.allCases.filter { tally.count($0) > 0 }
+                .map { "\($0.rawValue) \(tally.count($0))" }.joined(separator: ", ")
+            text += "exec:\(adapter.name): \(tally.total) protocol errors (\(kinds)); each failed its journey\n"
+            for example in tally.examples {
+                text += "  journey \(example.journey): \(example.kind.rawValue): \(example.message)\n"
+            }
+        }
+        return text
+    }
+}
+
+extension ExecStrategy {
+    /// Starts `adapter`'s command, checks its hello and stops it; returns the problem, or nil.
+    static func probe(_ adapter: ExecAdapter) -> String? {
+        var context = StrategyContext(mix: .default)
+        context.execAdapters[adapter.name] = adapter
+        var strategy = ExecStrategy(name: adapter.name, probing: context)
+        defer { strategy.finish() }
+        return strategy.startChild(adapter: adapter)
+    }
+
+    /// A strategy that does not claim a worker number (the probe logs as worker 0).
+    init(name: String, probing context: StrategyContext) {
+        kind = .exec(name)
+        adapter = context.execAdapters[name]
+        worker = 0
+        workerDirectory = ""
+    }
+}
