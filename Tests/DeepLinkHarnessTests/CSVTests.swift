@@ -74,7 +74,7 @@ import Testing
         #expect(throws: CSVError.invalidUTF8) { try CSVTable(parsing: [0x61, 0xFF, 0x0A]) }
         let table = try? CSVTable(parsing: "a,b\n1,x\n")
         #expect(throws: CSVError.missingColumn("wall_ns")) { try table?.columnIndex("wall_ns") }
-        #expect(throws: CSVError.invalidNumber(column: "b", line: 2, value: "x")) { try table?.unsigned("b", row: 0) }
+        #expect(throws: CSVError.invalidCount(column: "b", line: 2, value: "x")) { try table?.unsigned("b", row: 0) }
         #expect(CSVError.missingColumn("wall_ns").description.contains("wall_ns"))
     }
 

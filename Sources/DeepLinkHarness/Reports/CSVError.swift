@@ -19,8 +19,10 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateColumn(String)
     /// The bytes are not valid UTF-8.
     case invalidUTF8
-    /// A cell that should hold a number does not.
+    /// A cell that should hold a finite number does not.
     case invalidNumber(column: String, line: Int, value: String)
+    /// A cell that should hold a count (a non-negative integer below 2^64) does not.
+    case invalidCount(column: String, line: Int, value: String)
 
     public var description: String {
         switch self {
@@ -34,7 +36,9 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateColumn(let name): "column '\(name)' appears twice in the header"
         case .invalidUTF8: "not valid UTF-8"
         case .invalidNumber(let column, let line, let value):
-            "column '\(column)' on line \(line): '\(value)' is not a number"
+            "column '\(column)' on line \(line): '\(value)' is not a finite number"
+        case .invalidCount(let column, let line, let value):
+            "column '\(column)' on line \(line): '\(value)' is not a count (a non-negative integer below 2^64)"
         }
     }
 }
