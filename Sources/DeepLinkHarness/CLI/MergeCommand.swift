@@ -83,7 +83,7 @@ public struct MergeCommand: BenchCommand {
             let overlapping = out == source || out.hasPrefix(source + "/") || source.hasPrefix(out + "/")
             guard !overlapping else {
                 throw .incompatible(
-                    "merge: --out \(output) is, holds or sits inside the input \(input); merge never writes over its "
+                    "--out \(output) is, holds or sits inside the input \(input); merge never writes over its "
                         + "inputs: choose another --out"
                 )
             }

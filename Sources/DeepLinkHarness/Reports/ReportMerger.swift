@@ -40,10 +40,10 @@ public enum ReportMerger {
         var arrivals = ArrivalReport()
         for (position, report) in reports.enumerated() {
             let (sum, overflow) = journeys.addingReportingOverflow(report.journeys)
-            guard !overflow else { throw .overflow("merge: the run's journeys summed up to \(source(position))") }
+            guard !overflow else { throw .overflow("the run's journeys summed up to \(source(position))") }
             journeys = sum
             guard let merged = arrivals.merging(report.arrivals) else {
-                throw .overflow("merge: late_starts or dropped summed up to \(source(position))")
+                throw .overflow("late_starts or dropped summed up to \(source(position))")
             }
             arrivals = merged
             for (index, strategy) in report.strategies.enumerated() {
@@ -84,7 +84,7 @@ public enum ReportMerger {
         for (position, report) in reports.enumerated() {
             guard let identity = report.manifest.run else {
                 throw .incompatible(
-                    "merge: \(source(position)) names no run in its manifest.json (written before reports named "
+                    "\(source(position)) names no run in its manifest.json (written before reports named "
                         + "their run); run that shard again"
                 )
             }
@@ -99,7 +99,7 @@ public enum ReportMerger {
             }
             if let difference = comparable.differences(from: base, includingCoverage: false).first {
                 throw .incompatible(
-                    "merge: \(source(position)) and \(source(0)) are not shards of one run: \(difference) "
+                    "\(source(position)) and \(source(0)) are not shards of one run: \(difference) "
                         + "(\(source(position))'s first); merge only the shards of one run (same --seed, --journeys, "
                         + "--strategies, --mix, --race-share and loop)"
                 )
@@ -107,14 +107,14 @@ public enum ReportMerger {
             let names = reports[position].strategies.map(\.name)
             guard names == reports[0].strategies.map(\.name) else {
                 throw .incompatible(
-                    "merge: \(source(position)) reports strategies \(names.joined(separator: ",")), \(source(0)) "
+                    "\(source(position)) reports strategies \(names.joined(separator: ",")), \(source(0)) "
                         + reports[0].strategies.map(\.name).joined(separator: ",") + ": not shards of one run"
                 )
             }
             let commit = reports[position].manifest.commit
             guard commit == reports[0].manifest.commit else {
                 throw .incompatible(
-                    "merge: \(source(position)) was written by commit \(commit), \(source(0)) by "
+                    "\(source(position)) was written by commit \(commit), \(source(0)) by "
                         + "\(reports[0].manifest.commit): shards of one run come from one binary; rerun the odd one"
                 )
             }
@@ -145,7 +145,7 @@ public enum ReportMerger {
                     ? "\(source(piece.input)) covers them twice"
                     : "\(source(previous.input)) and \(source(piece.input)) both cover them"
                 throw .incompatible(
-                    "merge: journeys \(RunIdentity.describe([overlap])) would be counted twice: \(which) "
+                    "journeys \(RunIdentity.describe([overlap])) would be counted twice: \(which) "
                         + "(the same run given twice, or a run beside its own shard or merged report); give each "
                         + "shard once"
                 )
@@ -161,7 +161,7 @@ public enum ReportMerger {
         let gaps = missing(union, of: whole)
         if !gaps.isEmpty, !allowPartial {
             throw .incompatible(
-                "merge: journeys \(RunIdentity.describe(gaps)) of the run's \(whole) are in no input"
+                "journeys \(RunIdentity.describe(gaps)) of the run's \(whole) are in no input"
                     + missingShardNote(reports.map(\.manifest.shard), gaps: gaps, journeys: whole)
                     + "; give every shard, or pass --partial to merge what is there (the result then records "
                     + "the journeys it covers)"
@@ -199,11 +199,11 @@ public enum ReportMerger {
     {
         func sum(_ a: UInt64, _ b: UInt64, _ what: String) throws(ReportError) -> UInt64 {
             let (value, overflow) = a.addingReportingOverflow(b)
-            guard !overflow else { throw .overflow("merge: \(strategy.name) \(what) summed up to \(source)") }
+            guard !overflow else { throw .overflow("\(strategy.name) \(what) summed up to \(source)") }
             return value
         }
         let (journeys, overflow) = total.journeys.addingReportingOverflow(strategy.journeys)
-        guard !overflow else { throw .overflow("merge: \(strategy.name) journeys summed up to \(source)") }
+        guard !overflow else { throw .overflow("\(strategy.name) journeys summed up to \(source)") }
         total.journeys = journeys
         total.wallNanos = Swift.max(total.wallNanos, strategy.wallNanos)
         total.allocatedBytes = try sum(total.allocatedBytes, strategy.allocatedBytes, "allocated_bytes")

@@ -196,12 +196,15 @@ struct RunReader {
             guard !strategies.contains(where: { $0.name == fields.name }) else {
                 throw inconsistent(file, line: line, "strategy '\(fields.name)' appears twice (one row per strategy)")
             }
-            guard fields.journeys <= covered, let journeys = Int(exactly: fields.journeys) else {
+            guard fields.journeys <= covered else {
                 throw inconsistent(
                     file,
                     line: line,
                     "'\(fields.name)' has \(fields.journeys) journeys, but the run covers \(covered) (manifest.json)"
                 )
+            }
+            guard let journeys = Int(exactly: fields.journeys) else {
+                throw inconsistent(file, line: line, "'\(fields.name)' has \(fields.journeys) journeys, above 2^63 − 1")
             }
             strategies.append(
                 StrategyReport(
