@@ -8,14 +8,15 @@ GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
 .PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check
 
-# jemalloc (and pkg-config, through which SwiftPM finds it) from Debian, installed only when missing.
+# jemalloc and OpenSSL's libcrypto (SHA-256 of report files), and pkg-config, through which SwiftPM
+# finds them, from Debian; installed only when missing.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists jemalloc; then \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists jemalloc || ! pkg-config --exists libcrypto; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing libjemalloc-dev and pkg-config"; \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libjemalloc-dev pkg-config; \
+	    echo "installing libjemalloc-dev, libssl-dev and pkg-config"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libjemalloc-dev libssl-dev pkg-config; \
 	  else \
-	    echo "jemalloc is missing; run: sudo apt-get update && sudo apt-get install -y libjemalloc-dev pkg-config"; \
+	    echo "jemalloc or libcrypto is missing; run: sudo apt-get update && sudo apt-get install -y libjemalloc-dev libssl-dev pkg-config"; \
 	    exit 1; \
 	  fi; \
 	fi

@@ -49,10 +49,17 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"])]
         ),
+        // OpenSSL's libcrypto, for the SHA-256 digests a report's manifest.json records (Debian:
+        // libssl-dev). Linked in sanitizer builds too: it allocates through malloc like any C library.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Everything the CLI does, as a testable library.
         .target(
             name: "DeepLinkHarness",
-            dependencies: ["DeepLinkCore"] + jemalloc,
+            dependencies: ["DeepLinkCore", "CCrypto"] + jemalloc,
             swiftSettings: strictSettings
         ),
         // Thin `main` over DeepLinkHarness; jemalloc is the process allocator (linked via CJemalloc).

@@ -70,13 +70,12 @@ import Testing
         #expect(result.out.contains("gate: FAIL: core violations"))
     }
 
-    @Test func violationCountedFromKindsEvenIfTheTotalColumnSaysZero() throws {
+    @Test func aDoctoredViolationCountIsRefusedNotMasked() throws {
         let root = ReportFixtures.temporaryDirectory("gate-doctored")
         defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         try ReportWriter.write(Self.standardReport(), to: root + "/cur")
-        // Doctor the file by hand: one lost journey, the violations column left at 0.
-        let path = root + "/cur/summary.csv"
+        // Doctor the file by hand, digests recomputed: one lost journey, the violations column left at 0.
         let table = try ReportFixtures.read(root + "/cur", ReportSchema.summaryFile)
         var writer = CSVWriter(columns: ReportSchema.summaryColumns)
         for (index, row) in table.rows.enumerated() {
@@ -84,9 +83,11 @@ import Testing
             if index == 0 { row[try table.columnIndex("lost")] = "1" }
             try writer.append(row)
         }
-        try writer.text.write(toFile: path, atomically: true, encoding: .utf8)
+        try ReportFixtures.doctor(root + "/cur", ReportSchema.summaryFile, writer.text)
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
-        #expect(result.status == 1, "\(result.out)")
+        #expect(result.status == 2, "\(result.out)")
+        #expect(result.err.contains("column 'lost': '1', but the report's other files give '0'"), "\(result.err)")
+        #expect(!result.out.contains("PASS"))
     }
 
     @Test func moreBytesPerJourneyFails() throws {
@@ -113,6 +114,7 @@ import Testing
             ReportFixtures.strategy(hostile, journeys: 2000, bytesPerJourney: 100),
         ])
         var worse = report
+        worse.runID += "-worse"  // another run of the same workload
         worse.strategies[1].allocatedBytes *= 2
         try ReportWriter.write(report, to: root + "/base")
         try ReportWriter.write(worse, to: root + "/cur")
@@ -141,7 +143,7 @@ import Testing
             columns: ReportSchema.summaryColumns.enumerated().filter { $0.offset != drop }.map(\.element)
         )
         for row in table.rows { try writer.append(row.enumerated().filter { $0.offset != drop }.map(\.element)) }
-        try writer.text.write(toFile: root + "/cur/summary.csv", atomically: true, encoding: .utf8)
+        try ReportFixtures.doctor(root + "/cur", ReportSchema.summaryFile, writer.text)
         let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
         #expect(result.status == 2)
         #expect(result.err.contains("missing column 'bytes_per_journey'"), "\(result.err)")
@@ -153,13 +155,9 @@ import Testing
         defer { ReportFixtures.remove(root) }
         try ReportWriter.write(Self.standardReport(), to: root + "/base")
         let missing = Self.gate(["--baseline", root + "/base", "--current", root + "/nothing"])
-        #expect(missing.status == 2 && missing.err.contains("missing file"))
+        #expect(missing.status == 2 && missing.err.contains("no such report directory"), "\(missing.err)")
         try ReportWriter.write(Self.standardReport(), to: root + "/cur")
-        try "strategy,metric\n\"unterminated\n".write(
-            toFile: root + "/cur/latency.csv",
-            atomically: true,
-            encoding: .utf8
-        )
+        try ReportFixtures.doctor(root + "/cur", ReportSchema.latencyFile, "strategy,metric\n\"unterminated\n")
         let bad = Self.gate(["--baseline", root + "/base", "--current", root + "/cur"])
         #expect(bad.status == 2 && bad.err.contains("latency.csv") && bad.err.contains("unterminated"), "\(bad.err)")
         #expect(Self.gate(["--current", root + "/cur"]).status == 2)
@@ -231,10 +229,13 @@ import Testing
         let csv = try ReportFixtures.read(root + "/cur", "gate.csv")
         let p50 = try #require(csv.records.first { $0["strategy"] == "core" && $0["metric"] == "journey/p50" })
         #expect(p50["verdict"] == "fail" && p50["detail"]?.contains("95% CI") == true)
+        for repetition in 1...3 {
+            try ReportWriter.write(Self.standardReport(), to: root + "/same/rep-\(repetition)")
+        }
         let listed = Self.gate([
-            "--baseline", root + "/base/rep-1," + root + "/base/rep-2", "--current", root + "/base",
+            "--baseline", root + "/base/rep-1," + root + "/base/rep-2", "--current", root + "/same",
         ])
-        #expect(listed.status == 0, "\(listed.out)")
+        #expect(listed.status == 0, "\(listed.out)\(listed.err)")
         #expect(listed.out.contains("baseline: 2 run(s), current: 3 run(s)"))
     }
 

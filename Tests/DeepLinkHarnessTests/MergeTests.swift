@@ -5,7 +5,8 @@ import Testing
 @Suite struct MergeTests {
     /// A report of journeys `range` whose every number derives from the journey index, so shards
     /// of an index space must merge into exactly the report of the whole space.
-    static func report(journeys range: Range<UInt64>, shard: String? = nil) -> RunReport {
+    /// `total` is the whole run's journey count (default: `range`'s end).
+    static func report(journeys range: Range<UInt64>, shard: String? = nil, of total: UInt64? = nil) -> RunReport {
         var strategies: [StrategyReport] = []
         for name in ["core", "naive"] {
             var strategy = StrategyReport(name: name, journeys: range.count, wallNanos: UInt64(range.count) * 1000)
@@ -38,7 +39,7 @@ import Testing
         }
         var manifest = ReportFixtures.manifest()
         manifest.shard = shard
-        return RunReport(
+        let report = RunReport(
             runID: "run-5",
             seed: 5,
             journeys: range.count,
@@ -48,6 +49,7 @@ import Testing
             manifest: manifest,
             strategies: strategies
         )
+        return ReportFixtures.named(report, journeys: total ?? range.upperBound, ranges: [range])
     }
 
     @Test func fourShardsMergeIntoTheUnshardedReport() throws {
@@ -59,7 +61,7 @@ import Testing
         for shard in 0..<UInt64(4) {
             let directory = root + "/shard-\(shard)"
             let range = (total * shard / 4)..<(total * (shard + 1) / 4)
-            try ReportWriter.write(Self.report(journeys: range, shard: "\(shard)/4"), to: directory)
+            try ReportWriter.write(Self.report(journeys: range, shard: "\(shard)/4", of: total), to: directory)
             shardDirectories.append(directory)
         }
         var out = ""
@@ -89,33 +91,52 @@ import Testing
         #expect(manifest.commandLine.prefix(2) == ["deeplink-bench", "merge"])
     }
 
-    @Test func shardLabelsMustFormOneRun() throws {
-        #expect(throws: ReportError.self) { try ReportMerger.checkShards(["0/4", "0/4"], sources: ["a", "b"]) }
-        #expect(throws: ReportError.self) { try ReportMerger.checkShards(["0/4", "1/3"], sources: ["a", "b"]) }
-        #expect(throws: ReportError.self) { try ReportMerger.checkShards(["4/4"], sources: ["a"]) }
-        try ReportMerger.checkShards(["0/4", "3/4", nil], sources: ["a", "b", "c"])
-        #expect(ReportMerger.missingShards(["0/4", "3/4"]) == ["1/4", "2/4"])
-        #expect(ReportMerger.missingShards([nil, nil]).isEmpty)
-
+    @Test func shardsMustTileTheRunExactlyOnce() throws {
         let root = ReportFixtures.temporaryDirectory("merge-shards")
-
         defer { ReportFixtures.remove(root) }
-        try ReportWriter.write(Self.report(journeys: 0..<100, shard: "0/2"), to: root + "/a")
-        var err = ""
-        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 })
-        #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/a"], io: io) == 0)
-        #expect(err.contains("shards 1/2 are missing"))
-        #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/a", root + "/a"], io: io) == 2)
-        #expect(err.contains("given twice"))
+        try ReportWriter.write(Self.report(journeys: 0..<100, shard: "0/2", of: 200), to: root + "/a")
+        try ReportWriter.write(Self.report(journeys: 100..<200, shard: "1/2", of: 200), to: root + "/b")
+        try ReportWriter.write(Self.report(journeys: 100..<150, shard: "2/4", of: 200), to: root + "/c")
+        try ReportWriter.write(Self.report(journeys: 150..<200, shard: "3/4", of: 200), to: root + "/d")
+        func merge(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+            RunCommandTests.bench(["merge", "--no-report", "--out", root + "/m"] + arguments.map { root + "/" + $0 })
+        }
+        // A missing shard is an error, naming the journeys and the shard …
+        let gap = merge(["a"])
+        #expect(gap.status == 2)
+        #expect(
+            gap.err.contains("journeys 100..<200 of the run's 200 are in no input (shards 1/2 missing)"),
+            "\(gap.err)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: root + "/m"))
+        // … unless --partial: the result records what it covers, and merges with the rest later.
+        let partial = RunCommandTests.bench(["merge", "--no-report", "--partial", "--out", root + "/p", root + "/a"])
+        #expect(partial.status == 0, "\(partial.err)")
+        #expect(partial.err.contains("covers journeys 0..<100 of 200"))
+        #expect(try ReportReader.read(root + "/p").manifest.run?.journeyRanges == [0..<100])
+        let completed = RunCommandTests.bench(["merge", "--no-report", "--out", root + "/m", root + "/p", root + "/b"])
+        #expect(completed.status == 0, "\(completed.err)")
+        // Shards of different n that tile the run exactly are one run.
+        #expect(merge(["a", "c", "d"]).status == 0)
+        #expect(try ReportReader.read(root + "/m").manifest.run?.journeyRanges == [0..<200])
+        // Overlaps, by what the inputs cover (never by path): the same shard twice, a merged run
+        // beside one of its shards, a shard beside a shard of other n that overlaps it.
+        for (inputs, fragment) in [
+            (["a", "a"], "journeys 0..<100 would be counted twice"), (["p", "a", "b"], "both cover them"),
+            (["a", "b", "c"], "journeys 100..<150 would be counted twice"),
+        ] {
+            let result = merge(inputs)
+            #expect(result.status == 2, "\(inputs)")
+            #expect(result.err.contains(fragment), "\(inputs): \(result.err)")
+        }
     }
 
-    @Test func overlappingInputsReportEachViolationOnce() throws {
+    @Test func overlappingInputsAreRefused() throws {
         let report = Self.report(journeys: 0..<1000)
-        let merged = try ReportMerger.merge([report, report], sources: ["a", "b"], commandLine: [])
-        let naive = try #require(merged.strategies.first { $0.name == "naive" })
-        let original = try #require(report.strategies.first { $0.name == "naive" })
-        #expect(naive.violations == original.violations)
-        #expect(naive.journeys == 2000)
+        #expect(throws: ReportError.self) {
+            try ReportMerger.merge([report, report], sources: ["a", "b"], commandLine: [])
+        }
+        #expect(ReportMerger.missing([0..<10, 20..<30], of: 40) == [10..<20, 30..<40])
     }
 
     @Test func readBackEqualsWhatWasWritten() throws {
@@ -132,6 +153,13 @@ import Testing
         defer { ReportFixtures.remove(root) }
         var other = Self.report(journeys: 0..<10)
         other.seed = 6
+        for index in other.strategies.indices {
+            other.strategies[index].violations = other.strategies[index].violations.map { violation in
+                var violation = violation
+                violation.seed = 6
+                return violation
+            }
+        }
         try ReportWriter.write(Self.report(journeys: 0..<10), to: root + "/a")
         try ReportWriter.write(other, to: root + "/b")
         var err = ""
@@ -141,11 +169,10 @@ import Testing
 
         err = ""
         #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/nope"], io: io) == 2)
-        #expect(err.contains("missing file") && err.contains("nope"))
+        #expect(err.contains("no such directory") && err.contains("nope"))
 
         err = ""
-        let histograms = root + "/a/" + ReportSchema.histogramsFile
-        try "strategy,metric,count,min_ns,max_ns\r\n".write(toFile: histograms, atomically: true, encoding: .utf8)
+        try ReportFixtures.doctor(root + "/a", ReportSchema.histogramsFile, "strategy,metric,count,min_ns,max_ns\r\n")
         #expect(DeepLinkBench.main(arguments: ["merge", "--out", root + "/m", root + "/a"], io: io) == 2)
         #expect(err.contains("missing column 'buckets'"), "\(err)")
 

@@ -43,21 +43,32 @@ import Glibc
         return cases
     }
 
-    @Test func checkNamesWhatItFound() throws {
-        let root = ReportFixtures.temporaryDirectory("output-check")
+    @Test(arguments: [false, true])
+    func checkNamesWhatItFound(replacingReport: Bool) throws {
+        let root = ReportFixtures.temporaryDirectory("output-check-\(replacingReport)")
         defer { ReportFixtures.remove(root) }
         for (path, expected) in try Self.unusable(root) {
-            #expect(throws: ReportError.self) { try OutputDirectory.check(path) }
+            #expect(throws: ReportError.self) { try OutputDirectory.check(path, replacingReport: replacingReport) }
             do {
-                try OutputDirectory.check(path)
+                try OutputDirectory.check(path, replacingReport: replacingReport)
             } catch {
                 #expect("\(error)".hasPrefix(expected), "\(path): \(error)")
             }
         }
         // Usable: an existing directory, a new one (with new parents); the probe leaves nothing.
-        try OutputDirectory.check(root)
-        try OutputDirectory.check(root + "/new/deeper")
+        try OutputDirectory.check(root + "/existing-empty", replacingReport: false)
+        try FileManager.default.createDirectory(atPath: root + "/existing-empty", withIntermediateDirectories: true)
+        try OutputDirectory.check(root + "/existing-empty", replacingReport: replacingReport)
+        try OutputDirectory.check(root + "/new/deeper", replacingReport: replacingReport)
         #expect(!FileManager.default.fileExists(atPath: root + "/new"))
+        // A directory holding other files takes files (gate.csv beside a run), but a report never
+        // replaces it whole.
+        #expect(FileManager.default.createFile(atPath: root + "/existing-empty/notes.txt", contents: Data("x".utf8)))
+        if replacingReport {
+            #expect(throws: ReportError.self) { try OutputDirectory.check(root + "/existing-empty", replacingReport: true) }
+        } else {
+            try OutputDirectory.check(root + "/existing-empty", replacingReport: false)
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted().allSatisfy { !$0.hasPrefix(".") })
     }
 

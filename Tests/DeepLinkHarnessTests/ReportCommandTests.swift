@@ -20,7 +20,9 @@ import Testing
     static func fixture(_ name: String) throws -> String {
         let directory = ReportFixtures.temporaryDirectory(name)
         var hostile = ReportFixtures.strategy("<img src=x onerror=alert(1)>", violations: 3)
+        // Seven more journeys, hung (untimed: the histograms keep their 10,000 values).
         hostile.outcomeCounts[OutcomeKey(scenarioClass: "ios/clip/<b>bold</b>", outcome: "hung")] = 7
+        hostile.journeys += 7
         hostile.violations.append(
             ViolationRecord(
                 strategy: hostile.name,
@@ -40,8 +42,6 @@ import Testing
     @Test func writesAPageWithEveryRunSectionAndNoInjectedMarkup() throws {
         let directory = try Self.fixture("page")
         defer { ReportFixtures.remove(directory) }
-        // As a run written before coverage.csv existed: its section must be left out.
-        try FileManager.default.removeItem(atPath: directory + "/coverage.csv")
         let result = Self.bench(["report", directory])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.contains("report.html"))
@@ -65,8 +65,7 @@ import Testing
         #expect(html.contains("hung <b class=\"alarm\">(violation)</b>"))
         // The replay command of a hostile strategy name is shell-quoted and escaped.
         #expect(html.contains("--strategies &#39;&lt;img src=x onerror=alert(1)&gt;&#39;"))
-        // Absent files: no coverage, comparison or capacity sections.
-        #expect(!html.contains("id=\"coverage\""))
+        // Absent files: no comparison or capacity sections.
         #expect(!html.contains("id=\"comparison\""))
         #expect(!html.contains("id=\"capacity\""))
 
@@ -76,11 +75,16 @@ import Testing
         #expect(markdown.contains("### Violations"))
     }
 
-    @Test func coverageAppearsWhenItsFileExists() throws {
-        let directory = try Self.fixture("coverage")
+    @Test func coverageShowsTheLeastExercisedFirst() throws {
+        let directory = ReportFixtures.temporaryDirectory("coverage")
         defer { ReportFixtures.remove(directory) }
-        let csv = "kind,name,journeys\r\nfeature,clipboard,120\r\npath,<never>,0\r\nfeature,referrer,5000\r\n"
-        try Data(csv.utf8).write(to: URL(fileURLWithPath: directory + "/coverage.csv"))
+        var core = ReportFixtures.strategy("core")
+        core.coverage = [
+            CoverageKey(kind: CoverageKey.feature, name: "clipboard"): 120,
+            CoverageKey(kind: CoverageKey.path, name: "<never>"): 0,
+            CoverageKey(kind: CoverageKey.feature, name: "referrer"): 5000,
+        ]
+        try ReportWriter.write(ReportFixtures.report(strategies: [core]), to: directory)
         let result = Self.bench(["report", directory, "--out", directory + "/page.html"])
         #expect(result.status == 0, "\(result.err)")
         let html = try Self.contents(directory + "/page.html")
@@ -189,9 +193,6 @@ import Testing
         defer { ReportFixtures.remove(directory) }
         var manifest = ReportFixtures.manifest()
         manifest.commandLine = ["deeplink-bench", "capacity", "--peak-per-s", "90000", "--slo-p99-ns", "500000"]
-        try Data(ReportWriter.manifestJSON(manifest).utf8).write(
-            to: URL(fileURLWithPath: directory + "/" + ReportSchema.manifestFile)
-        )
         let rows = [
             "1,1000,1000,2000,100000,200000,0,3.00,1", "1,2000,2000,2000,400000,900000,0,3.00,1",
             "1,4000,3900,9000,7000000,9000000,0,3.00,0", "2,2000,2000,2000,100000,300000,0,3.00,1",
@@ -199,7 +200,7 @@ import Testing
         ]
         let header = CapacityReport.columns.map(\.name).joined(separator: ",")
         let csv = ([header] + rows).joined(separator: "\r\n") + "\r\n"
-        try Data(csv.utf8).write(to: URL(fileURLWithPath: directory + "/" + CapacityReport.file))
+        try SealedDirectory.write([(CapacityReport.file, Array(csv.utf8))], manifest: manifest, to: directory)
         let result = Self.bench(["report", directory])
         #expect(result.status == 0, "\(result.err)")
         let html = try Self.contents(directory + "/report.html")
@@ -218,11 +219,13 @@ import Testing
     @Test func openLoopRunsShowCorrectedAndServiceLinesTogether() throws {
         let directory = ReportFixtures.temporaryDirectory("open-loop")
         defer { ReportFixtures.remove(directory) }
-        var core = ReportFixtures.strategy("core")
+        var core = ReportFixtures.strategy("core", journeys: 1_000)
         var corrected = Histogram()
         for value in 1...1_000 as ClosedRange<UInt64> { corrected.record(value * 1_000) }
         core.histograms[Metric.journeyCorrected] = corrected
-        try ReportWriter.write(ReportFixtures.report(strategies: [core]), to: directory)
+        var report = ReportFixtures.report(strategies: [core])
+        report.arrivals = ArrivalReport(offeredPerSecond: 2_000)
+        try ReportWriter.write(ReportFixtures.named(report), to: directory)
         #expect(Self.bench(["report", directory]).status == 0)
         let html = try Self.contents(directory + "/report.html")
         #expect(html.contains(">core corrected</text>"))
@@ -233,18 +236,13 @@ import Testing
         #expect(!html.contains("chart-spectrum-journey_corrected"))
     }
 
-    @Test func olderRunsWithoutHistogramsStillRenderTheirSpectrum() throws {
+    @Test func aRunDirectoryMissingAListedFileIsRefused() throws {
         let directory = try Self.fixture("old-run")
         defer { ReportFixtures.remove(directory) }
         try FileManager.default.removeItem(atPath: directory + "/" + ReportSchema.histogramsFile)
         let result = Self.bench(["report", directory])
-        #expect(result.status == 0, "\(result.err)")
-        let html = try Self.contents(directory + "/report.html")
-        // The spectrum falls back to latency.csv's percentiles; there is nothing to bin.
-        let spectrum = try #require(html.range(of: "id=\"chart-spectrum-journey\""))
-        #expect(html[spectrum.upperBound...].prefix(20_000).contains("<polyline"))
-        #expect(!html.contains("chart-histogram-journey"))
-        #expect(!html.contains("id=\"histograms\""))
-        #expect(!html.contains("href=\"#histograms\""))
+        #expect(result.status == 2)
+        #expect(result.err.contains("histograms.csv is missing (manifest.json lists it)"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/report.html"))
     }
 }

@@ -1,5 +1,6 @@
 import DeepLinkHarness
 import Foundation
+import Testing
 
 /// Report directories for tests: built with the real writer in a fresh temporary directory.
 enum ReportFixtures {
@@ -76,23 +77,71 @@ enum ReportFixtures {
         )
     }
 
+    /// A report of `strategies`; each call's run has its own id unless `runID` is given (the gate
+    /// refuses the same run twice).
     static func report(
         strategies: [StrategyReport],
         cpu: String = "Test CPU @ 1GHz",
-        runID: String = "run-1"
+        runID: String = "run-" + UUID().uuidString.prefix(8)
     )
         -> RunReport
     {
-        RunReport(
-            runID: runID,
-            seed: 1,
-            journeys: strategies.first?.journeys ?? 0,
-            threads: 2,
-            wallNanos: 3_000_000_000,
-            peakRSSBytes: 50_000_000,
-            manifest: manifest(cpu: cpu),
-            strategies: strategies
+        named(
+            RunReport(
+                runID: runID,
+                seed: 1,
+                journeys: strategies.first?.journeys ?? 0,
+                threads: 2,
+                wallNanos: 3_000_000_000,
+                peakRSSBytes: 50_000_000,
+                manifest: manifest(cpu: cpu),
+                strategies: strategies
+            )
         )
+    }
+
+    /// `report` with the run identity a real run's manifest carries (``RunResult/identity(runID:)``):
+    /// its id, seed and strategies, `journeys` of the whole run (default: its largest strategy's)
+    /// and the covered `ranges` (default: all of them), the default mix, race share 0.1, and the
+    /// loop its arrivals say.
+    static func named(_ report: RunReport, journeys: UInt64? = nil, ranges: [Range<UInt64>]? = nil) -> RunReport {
+        var report = report
+        let total = journeys ?? UInt64(report.strategies.map(\.journeys).max() ?? 0)
+        let offered = report.arrivals.offeredPerSecond
+        report.manifest.run = RunIdentity(
+            runID: report.runID,
+            seed: report.seed,
+            journeys: total,
+            journeyRanges: ranges,
+            strategies: report.strategies.map(\.name),
+            mixDigest: ScenarioMix.default.digest,
+            raceShare: 0.1,
+            loop: offered > 0 ? .open(ratePerSecond: offered, maxLagNanos: 1_000_000_000) : .closed
+        )
+        return report
+    }
+
+    /// Seals `directory` again after a test edited its files, as someone who recomputes the
+    /// digests would: manifest.json lists the same names with their current sizes and SHA-256, so
+    /// what is left to catch an edit is the reader's check of what the files mean.
+    static func reseal(_ directory: String) throws {
+        let path = directory + "/" + ReportSchema.manifestFile
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let manifest = try JSONDecoder().decode(RunManifest.self, from: data)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let listed = try #require(object["files"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        let files = try listed.map { name in
+            let contents = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+            return SealedFile(name: name, contents: [UInt8](contents))
+        }
+        let text = try SealedDirectory.manifestJSON(manifest, files: files)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Replaces `file` of the report in `directory` with `text` and reseals it (``reseal(_:)``).
+    static func doctor(_ directory: String, _ file: String, _ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + file))
+        try reseal(directory)
     }
 
     static func read(_ directory: String, _ file: String) throws -> CSVTable {

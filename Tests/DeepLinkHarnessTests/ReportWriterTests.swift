@@ -48,7 +48,10 @@ import Testing
     @Test func summaryArithmetic() throws {
         let directory = ReportFixtures.temporaryDirectory("summary")
         defer { ReportFixtures.remove(directory) }
-        let report = ReportFixtures.report(strategies: [ReportFixtures.strategy("naive", violations: 7)])
+        let report = ReportFixtures.report(
+            strategies: [ReportFixtures.strategy("naive", violations: 7)],
+            runID: "run-1"
+        )
         try ReportWriter.write(report, to: directory)
         let summary = try ReportFixtures.read(directory, ReportSchema.summaryFile)
         let row = summary.records[0]
@@ -122,7 +125,8 @@ import Testing
     @Test func manifestIsValidEscapedJSON() throws {
         let directory = ReportFixtures.temporaryDirectory("manifest")
         defer { ReportFixtures.remove(directory) }
-        try ReportWriter.write(ReportFixtures.report(strategies: []), to: directory)
+        let report = ReportFixtures.report(strategies: [ReportFixtures.strategy("core")])
+        try ReportWriter.write(report, to: directory)
         let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["cpu_model"] as? String == "Test CPU @ 1GHz")
@@ -130,8 +134,11 @@ import Testing
         let commandLine = try #require(object["command_line"] as? [String])
         #expect(commandLine.last == "dir \"quoted\" \\ back\nslash")
         let decoded = try JSONDecoder().decode(RunManifest.self, from: data)
-        #expect(decoded == ReportFixtures.manifest())
+        #expect(decoded == report.manifest)
+        #expect(decoded.run?.runID == report.runID && decoded.run?.strategies == ["core"])
         #expect(object["shard"] == nil && object["merged_from"] == nil, "absent for a plain run")
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.compactMap { $0["name"] as? String } == ReportReader.runFiles)
         var shard = ReportFixtures.manifest()
         shard.shard = "1/4"
         shard.mergedFrom = ["a", "b"]
@@ -160,6 +167,12 @@ import Testing
     @Test func unwritableDirectoryIsANamedError() {
         #expect(throws: ReportError.self) {
             try ReportWriter.write(ReportFixtures.report(strategies: []), to: "/proc/definitely/not/here")
+        }
+        #expect(throws: ReportError.self) {
+            var report = ReportFixtures.report(strategies: [])
+            report.manifest.run = nil
+            // Refused before anything is created.
+            try ReportWriter.write(report, to: NSTemporaryDirectory() + "unnamed-\(UUID().uuidString)")
         }
     }
 
@@ -191,7 +204,11 @@ import Testing
             ReportSchema.summaryColumns + ReportSchema.latencyColumns + ReportSchema.outcomesColumns
             + ReportSchema.violationsColumns + ReportSchema.histogramsColumns + ReportSchema.coverageColumns
         for column in columns { #expect(readme.contains("`\(column.name)`"), "column \(column.name) undocumented") }
-        for key in ["commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time"] {
+        for key in [
+            "commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time", "shard",
+            "merged_from", "run", "run_id", "seed", "journeys", "journey_ranges", "strategies", "mix_digest",
+            "race_share", "loop", "rate_per_s", "max_lag_ns", "files", "bytes", "sha256",
+        ] {
             #expect(readme.contains("`\(key)`"), "manifest key \(key) undocumented")
         }
         for percentile in ReportSchema.percentiles { #expect(readme.contains("`\(percentile)`")) }

@@ -142,12 +142,16 @@ import Testing
 
 @Suite struct ArrivalReportTests {
     @Test func openLoopShardsMergeTheirArrivals() throws {
-        var first = ReportFixtures.report(strategies: [ReportFixtures.strategy("core")])
+        var core = ReportFixtures.strategy("core")
+        core.histograms[Metric.journeyCorrected] = core.histograms[Metric.journey]
+        var first = ReportFixtures.report(strategies: [core])
         var second = first
         first.manifest.shard = "0/2"
         second.manifest.shard = "1/2"
         first.arrivals = ArrivalReport(offeredPerSecond: 1_000, lateStarts: 3, dropped: 1, maxStartLagNanos: 900)
         second.arrivals = ArrivalReport(offeredPerSecond: 1_000.5, lateStarts: 4, dropped: 0, maxStartLagNanos: 2_000)
+        first = ReportFixtures.named(first, journeys: 20_000, ranges: [0..<10_000])
+        second = ReportFixtures.named(second, journeys: 20_000, ranges: [10_000..<20_000])
         let merged = try ReportMerger.merge([first, second], sources: ["a", "b"], commandLine: ["merge"])
         #expect(
             merged.arrivals
@@ -160,20 +164,18 @@ import Testing
         #expect(try ReportReader.read(directory).arrivals == merged.arrivals)
     }
 
-    @Test func reportsWithoutArrivalColumnsReadAsClosedLoop() throws {
+    @Test func aSummaryWithoutTheArrivalColumnsIsRefusedNamingOne() throws {
         let directory = ReportFixtures.temporaryDirectory("no-arrivals")
         defer { ReportFixtures.remove(directory) }
-        var report = ReportFixtures.report(strategies: [ReportFixtures.strategy("core")])
-        report.arrivals = ArrivalReport(offeredPerSecond: 5, lateStarts: 1, dropped: 1, maxStartLagNanos: 1)
-        try ReportWriter.write(report, to: directory)
-        // Drop the four arrival columns, as a report written before they existed.
+        try ReportWriter.write(ReportFixtures.report(strategies: [ReportFixtures.strategy("core")]), to: directory)
+        // Drop the four arrival columns, as a report written before they existed (resealed).
         let path = directory + "/" + ReportSchema.summaryFile
         let table = try CSVTable(parsing: [UInt8](try #require(FileManager.default.contents(atPath: path))))
         let keep = table.header.count - ArrivalReport.columns.count
         let lines = ([table.header] + table.rows).map { $0.prefix(keep).joined(separator: ",") }
-        try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: URL(fileURLWithPath: path))
-        let read = try ReportReader.read(directory)
-        #expect(read.arrivals == ArrivalReport())
-        #expect(read.strategies.map(\.name) == ["core"])
+        try ReportFixtures.doctor(directory, ReportSchema.summaryFile, lines.joined(separator: "\r\n") + "\r\n")
+        #expect(throws: ReportError.badCSV(path: path, .missingColumn("offered_per_s"))) {
+            try ReportReader.read(directory)
+        }
     }
 }

@@ -10,7 +10,7 @@ extension GateCommand {
 
     /// Where gate.csv went: `--out`, else `--current` (or its first directory).
     var reportDirectory: String {
-        output ?? (current.contains(",") ? GateInput.directories(current).first ?? current : current)
+        output ?? (current.contains(",") ? (try? GateInput.directories(current))?.first ?? current : current)
     }
 
     /// After the verdict, with `--format markdown`: summary.md on stdout (the table, the verdict

@@ -70,7 +70,7 @@ public struct GateCommand: BenchCommand {
     public mutating func run(io: CommandIO) throws -> Int32 {
         do {
             // Before any repetition runs or anything is read: gate.csv must have somewhere to go.
-            try OutputDirectory.check(reportDirectory)
+            try OutputDirectory.check(reportDirectory, replacingReport: false)
             let status = try gate(io: markdown ? io.stdoutToStderr : io)
             return finishReport(status: status, io: io)
         } catch let error as ReportError {
@@ -80,12 +80,10 @@ public struct GateCommand: BenchCommand {
     }
 
     private func gate(io: CommandIO) throws -> Int32 {
-        let baselineDirectories = GateInput.directories(baseline)
+        let baselineDirectories = try GateInput.directories(baseline)
         if repetitions > 0 { try repeatRun(baselineDirectory: baselineDirectories.first ?? baseline, io: io) }
-        let currentDirectories = GateInput.directories(current)
-        guard !baselineDirectories.isEmpty, !currentDirectories.isEmpty else {
-            throw ReportError.incompatible("no report directories given")
-        }
+        let currentDirectories = try GateInput.directories(current, repetitions: repetitions > 0 ? repetitions : nil)
+        try GateInput.checkComparable(baseline: baselineDirectories, current: currentDirectories)
         let baselineManifests = try baselineDirectories.map(ReportReader.readManifest)
         let currentManifests = try currentDirectories.map(ReportReader.readManifest)
         var differences: [String] = []

@@ -1,19 +1,25 @@
+import Foundation
+
 /// `deeplink-bench merge --out DIR DIR...`: merges the report directories of a sharded run into
-/// one report directory (see ``ReportMerger``).
+/// one report directory (see ``ReportMerger``). The output may not be one of the inputs, nor hold
+/// or sit inside one; it is checked before any input is read.
 ///
 /// Thread safety: a value type run by one thread.
 public struct MergeCommand: BenchCommand {
     public static let configuration = CommandConfiguration(
         name: "merge",
         abstract: "Merge the report directories of a sharded run into one report.",
-        usage: "merge --out DIR SHARD_DIR...",
+        usage: "merge --out DIR [--partial] SHARD_DIR...",
         discussion: """
             Counters and allocated bytes are summed, latency histograms merged exactly (from \
-            histograms.csv), violations united, manifests combined. Exit 0 on success, 2 on a usage \
+            histograms.csv), violations united, manifests combined. The inputs must be shards of one \
+            run (same seed, --journeys, strategies, mix, race share, loop and commit) whose journeys \
+            overlap nowhere and, unless --partial, cover the whole run. Exit 0 on success, 2 on a usage \
             or input error (named).
             """,
         options: [
-            OptionSpec("--out", value: "dir", help: "Directory to write the merged report to."),
+            OptionSpec("--out", value: "dir", help: "Directory to write the merged report to (not an input)."),
+            .flag("--partial", help: "Merge even if some shards are missing (the result records what it covers)."),
             ReportCommand.noReportOption,
         ]
     )
@@ -23,6 +29,8 @@ public struct MergeCommand: BenchCommand {
     public var commandLine: [String]
     /// `--no-report`: skip report.html and summary.md.
     public var noReport = false
+    /// `--partial`: a merge that leaves some of the run's journeys out is allowed.
+    public var partial = false
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard let output = arguments.string("--out"), !output.isEmpty else { throw .missingArgument("--out DIR") }
@@ -30,18 +38,27 @@ public struct MergeCommand: BenchCommand {
         self.output = output
         self.inputs = arguments.positionals
         self.noReport = arguments.has("--no-report")
-        self.commandLine = ["deeplink-bench", "merge", "--out", output] + arguments.positionals
+        self.partial = arguments.has("--partial")
+        self.commandLine =
+            ["deeplink-bench", "merge", "--out", output] + (partial ? ["--partial"] : []) + arguments.positionals
     }
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         do {
-            try OutputDirectory.check(output)
+            try Self.checkOutput(output, inputs: inputs)
             var reports: [RunReport] = []
             for input in inputs { reports.append(try ReportReader.read(input)) }
-            let merged = try ReportMerger.merge(reports, sources: inputs, commandLine: commandLine)
-            let missing = ReportMerger.missingShards(reports.map(\.manifest.shard))
-            if !missing.isEmpty {
-                io.err("warning: merge: shards \(missing.joined(separator: ", ")) are missing; the result is partial\n")
+            let merged = try ReportMerger.merge(
+                reports,
+                sources: inputs,
+                commandLine: commandLine,
+                allowPartial: partial
+            )
+            if partial, let identity = merged.manifest.run, identity.journeyRanges != [0..<identity.journeys] {
+                io.err(
+                    "warning: merge: --partial: the result covers journeys "
+                        + "\(RunIdentity.describe(identity.journeyRanges)) of \(identity.journeys)\n"
+                )
             }
             try ReportWriter.write(merged, to: output)
             let journeys = merged.strategies.map(\.journeys).max() ?? 0
@@ -52,5 +69,25 @@ public struct MergeCommand: BenchCommand {
             io.err("error: merge: \(error)\n")
             return 2
         }
+    }
+
+    /// Refuses an output directory that is an input, holds one or sits inside one (compared with
+    /// symbolic links resolved), then checks it can take a report (``OutputDirectory/check(_:replacingReport:)``).
+    static func checkOutput(_ output: String, inputs: [String]) throws(ReportError) {
+        func resolved(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        let out = resolved(output)
+        for input in inputs {
+            let source = resolved(input)
+            let overlapping = out == source || out.hasPrefix(source + "/") || source.hasPrefix(out + "/")
+            guard !overlapping else {
+                throw .incompatible(
+                    "--out \(output) is, holds or sits inside the input \(input); merge never writes over its "
+                        + "inputs: choose another --out"
+                )
+            }
+        }
+        try OutputDirectory.check(output, replacingReport: true)
     }
 }

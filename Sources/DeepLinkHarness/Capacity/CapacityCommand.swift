@@ -94,7 +94,7 @@ public struct CapacityCommand: BenchCommand {
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         do {
-            try OutputDirectory.check(outputDirectory)
+            try OutputDirectory.check(outputDirectory, replacingReport: true)
         } catch {
             io.err("error: capacity: \(error)\n")
             return 2
@@ -116,18 +116,9 @@ public struct CapacityCommand: BenchCommand {
             progress: report
         )
         do {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        } catch {
-            io.err("error: capacity: cannot create directory \(outputDirectory): \(error.localizedDescription)\n")
-            return 2
-        }
-        do {
-            try ReportWriter.writeFile(CapacityReport.csv(result), named: CapacityReport.file, in: outputDirectory)
-            try ReportWriter.writeFile(
-                ReportWriter.manifestJSON(manifest),
-                named: ReportSchema.manifestFile,
-                in: outputDirectory
-            )
+            // One unit, as a run's report: capacity.csv, then manifest.json listing it.
+            let csv = Array(try CapacityReport.csv(result).utf8)
+            try SealedDirectory.write([(CapacityReport.file, csv)], manifest: manifest, to: outputDirectory)
         } catch let error as ReportError {
             io.err("error: capacity: \(error)\n")
             return 2

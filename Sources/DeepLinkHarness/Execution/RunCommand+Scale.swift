@@ -89,6 +89,7 @@ extension RunCommand {
         let range = shard.range(ofJourneys: configuration.journeys)
         restricted.firstIndex = configuration.firstIndex &+ range.lowerBound
         restricted.journeys = range.upperBound - range.lowerBound
+        restricted.wholeRunJourneys = configuration.journeys
         return restricted
     }
 }

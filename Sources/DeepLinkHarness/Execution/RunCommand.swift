@@ -128,7 +128,7 @@ public struct RunCommand: BenchCommand {
 
     public mutating func run(io: CommandIO) throws -> Int32 {
         configurationToRun.trappedJourneys = try TrapSupervisor.childSetUp()
-        try OutputDirectory.check(outputDirectory)
+        try OutputDirectory.check(outputDirectory, replacingReport: true)
         let configuration = configurationToRun
         var manifest = RunManifest.current(commandLine: commandLine)
         manifest.shard = shard?.description

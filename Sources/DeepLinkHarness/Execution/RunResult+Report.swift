@@ -2,8 +2,11 @@ extension RunResult {
     /// The report model of this run (what ``ReportWriter`` writes). Each strategy's `wallNanos` is
     /// the time its work occupied the workers: time inside the strategy summed over threads,
     /// divided by the thread count, so `journeys_per_s` is the strategy's own throughput at this
-    /// thread count. Violation rows carry the regenerated event trace.
+    /// thread count. Violation rows carry the regenerated event trace. The manifest gets the run's
+    /// identity (``identity(runID:)``).
     public func report(runID: String, manifest: RunManifest, peakRSSBytes: UInt64) -> RunReport {
+        var manifest = manifest
+        manifest.run = identity(runID: runID)
         let generator = JourneyGenerator(configuration)
         let threads = UInt64(max(1, configuration.threads))
         let strategies = tallies.enumerated().map { position, tally in
@@ -79,6 +82,26 @@ extension RunResult {
                     maxStartLagNanos: $0.arrivals.maxStartLagNanos
                 )
             } ?? ArrivalReport()
+        )
+    }
+}
+
+extension RunResult {
+    /// What this run is: its id, seed, workload and the journey indices it covered.
+    public func identity(runID: String) -> RunIdentity {
+        let first = configuration.firstIndex
+        let (end, overflow) = first.addingReportingOverflow(configuration.journeys)
+        let upper = overflow ? UInt64.max : end
+        return RunIdentity(
+            runID: runID,
+            seed: configuration.seed,
+            journeys: configuration.wholeRunJourneys ?? upper,
+            journeyRanges: [first..<upper],
+            strategies: configuration.strategies.map(\.rawValue),
+            mixDigest: configuration.mix.digest,
+            raceShare: configuration.raceShare,
+            loop: configuration.openLoop.map { .open(ratePerSecond: $0.ratePerSecond, maxLagNanos: $0.maxLagNanos) }
+                ?? .closed
         )
     }
 }

@@ -14,6 +14,8 @@ public struct RunConfiguration: Sendable {
     public var journeys: UInt64
     /// The first journey index (sharded runs start elsewhere).
     public var firstIndex: UInt64
+    /// For one shard of a larger run: that run's journey count (`--journeys`); nil otherwise.
+    public var wholeRunJourneys: UInt64? = nil
     public var seed: UInt64
     public var threads: Int
     public var strategies: [StrategyKind]

@@ -24,12 +24,18 @@ public struct ArrivalReport: Sendable, Equatable {
         self.maxStartLagNanos = maxStartLagNanos
     }
 
-    /// Adds a shard's arrivals (see the type's documentation).
-    public mutating func merge(_ other: ArrivalReport) {
-        offeredPerSecond += other.offeredPerSecond
-        lateStarts &+= other.lateStarts
-        dropped &+= other.dropped
-        maxStartLagNanos = Swift.max(maxStartLagNanos, other.maxStartLagNanos)
+    /// These arrivals and a shard's together (see the type's documentation); nil when a count
+    /// would pass 2^64 − 1 (only doctored input gets there).
+    public func merging(_ other: ArrivalReport) -> ArrivalReport? {
+        let (late, lateOverflow) = lateStarts.addingReportingOverflow(other.lateStarts)
+        let (drops, dropOverflow) = dropped.addingReportingOverflow(other.dropped)
+        guard !lateOverflow, !dropOverflow else { return nil }
+        return ArrivalReport(
+            offeredPerSecond: offeredPerSecond + other.offeredPerSecond,
+            lateStarts: late,
+            dropped: drops,
+            maxStartLagNanos: Swift.max(maxStartLagNanos, other.maxStartLagNanos)
+        )
     }
 
     /// summary.csv's arrival columns, in order (appended after `peak_rss_bytes`).

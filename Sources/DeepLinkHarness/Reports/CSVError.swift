@@ -21,8 +21,10 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidUTF8
     /// The file starts with a UTF-8 byte-order mark (EF BB BF), which report files never have.
     case byteOrderMark
-    /// A cell that should hold a number does not.
+    /// A cell that should hold a finite number does not.
     case invalidNumber(column: String, line: Int, value: String)
+    /// A cell that should hold a count (a non-negative integer below 2^64) does not.
+    case invalidCount(column: String, line: Int, value: String)
 
     public var description: String {
         switch self {
@@ -39,7 +41,9 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
             "starts with a UTF-8 byte-order mark (EF BB BF), which report files never have: the file was "
                 + "re-saved by another program; regenerate it, or save it again as UTF-8 without a BOM"
         case .invalidNumber(let column, let line, let value):
-            "column '\(column)' on line \(line): '\(value)' is not a number"
+            "column '\(column)' on line \(line): '\(value)' is not a finite number"
+        case .invalidCount(let column, let line, let value):
+            "column '\(column)' on line \(line): '\(value)' is not a count (a non-negative integer below 2^64)"
         }
     }
 }

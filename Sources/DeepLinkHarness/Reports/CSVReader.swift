@@ -52,19 +52,22 @@ public struct CSVTable: Sendable, Equatable {
         rows.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
-    /// The unsigned integer in column `name` of row `row`, or a named error.
+    /// The count (an unsigned integer below 2^64) in column `name` of row `row`, or
+    /// ``CSVError/invalidCount(column:line:value:)``: a sign, a fraction or a value of 2^64 or more
+    /// are refused, never clamped.
     public func unsigned(_ name: String, row: Int) throws(CSVError) -> UInt64 {
         let value = rows[row][try columnIndex(name)]
         guard let number = UInt64(value) else {
-            throw .invalidNumber(column: name, line: rowLines[row], value: value)
+            throw .invalidCount(column: name, line: rowLines[row], value: value)
         }
         return number
     }
 
-    /// The number in column `name` of row `row`, or a named error.
+    /// The finite number in column `name` of row `row`, or a named error (a number too large for
+    /// a `Double`, such as one of 400 digits, is refused rather than read as infinity).
     public func double(_ name: String, row: Int) throws(CSVError) -> Double {
         let value = rows[row][try columnIndex(name)]
-        guard CSVWriter.isPlainNumber(value), let number = Double(value) else {
+        guard CSVWriter.isPlainNumber(value), let number = Double(value), number.isFinite else {
             throw .invalidNumber(column: name, line: rowLines[row], value: value)
         }
         return number

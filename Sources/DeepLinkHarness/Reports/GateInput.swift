@@ -1,65 +1,124 @@
 import Foundation
 
-/// Reading the gate's inputs: report directories (a directory holding summary.csv, or a directory
-/// of repetition subdirectories that each hold one), their numbers and their host description.
+/// Reading the gate's inputs: report directories (a sealed report, or a directory of repetitions
+/// `rep-1…rep-N` that each hold one), checked to be comparable, their numbers and their host
+/// description.
 ///
 /// Thread safety: stateless; reads files only.
 public enum GateInput {
-    /// The report directories `argument` names: comma-separated paths; a path without
-    /// summary.csv but with subdirectories that have one stands for those subdirectories (sorted),
-    /// as written by `gate --repetitions`.
-    public static func directories(_ argument: String) -> [String] {
+    /// The report directories `argument` names: comma-separated paths, each a report directory
+    /// (it holds manifest.json) or a directory of repetitions, standing for its `rep-1…rep-N`. With
+    /// `repetitions` (`gate --repetitions N`) exactly `rep-1…rep-N` are read; otherwise the
+    /// `rep-K` subdirectories must be numbered 1…N without a gap. Nothing else in a directory of
+    /// repetitions is read; a path that is neither is refused.
+    public static func directories(_ argument: String, repetitions: Int? = nil) throws(ReportError) -> [String] {
         var result: [String] = []
         for path in argument.split(separator: ",").map(String.init) where !path.isEmpty {
-            let summary = (path as NSString).appendingPathComponent(ReportSchema.summaryFile)
-            if FileManager.default.fileExists(atPath: summary) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw .cannotRead(path: path, reason: "no such report directory")
+            }
+            if repetitions == nil, exists(ReportSchema.manifestFile, in: path) {
                 result.append(path)
                 continue
             }
-            let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            let reports = children.sorted().map { (path as NSString).appendingPathComponent($0) }.filter {
-                FileManager.default.fileExists(
-                    atPath: ($0 as NSString).appendingPathComponent(ReportSchema.summaryFile)
+            let numbers = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).compactMap(repetition)
+            let count = repetitions ?? numbers.count
+            guard count > 0 else {
+                // Report files without a manifest.json: an unfinished write, refused as incomplete.
+                if ReportReader.runFiles.contains(where: { exists($0, in: path) }) {
+                    _ = try SealedDirectory.open(path, requiring: ReportReader.runFiles)
+                }
+                throw .incompatible(
+                    "\(path) is neither a report directory (no manifest.json) nor a directory of repetitions "
+                        + "(rep-1, rep-2, …): name a run's report directory"
                 )
             }
-            result += reports.isEmpty ? [path] : reports
+            if repetitions == nil, let stray = numbers.sorted().first(where: { $0 > count }) {
+                throw .incompatible(
+                    "\(path) holds rep-\(stray) but not every rep-1…rep-\(stray): the repetitions to compare are "
+                        + "unclear; remove the leftover or name the runs one by one"
+                )
+            }
+            result += (1...count).map { ReportReader.path("rep-\($0)", in: path) }
         }
+        guard !result.isEmpty else { throw .incompatible("no report directories given") }
         return result
     }
 
-    static let summaryColumns =
-        ["strategy", "journeys_per_s", "bytes_per_journey", "violations"]
-        + Outcome.violations.map(Outcome.summaryColumn(for:))
-    static let latencyColumns = ["strategy", "metric", "percentile", "value_ns"]
+    /// `K` for a subdirectory name `rep-K` (K ≥ 1, no leading zero), else nil.
+    static func repetition(_ name: String) -> Int? {
+        guard name.hasPrefix("rep-"), let number = Int(name.dropFirst(4)), number >= 1,
+            String(number) == name.dropFirst(4)
+        else { return nil }
+        return number
+    }
 
-    /// The numbers the gate compares, from summary.csv and latency.csv of `directory`.
-    public static func values(_ directory: String) throws(ReportError) -> RegressionGate.RunValues {
-        var values = RegressionGate.RunValues()
-        let summary = try ReportReader.table(ReportSchema.summaryFile, in: directory)
-        try ReportReader.checked(ReportReader.path(ReportSchema.summaryFile, in: directory)) { () throws(CSVError) in
-            try summary.require(summaryColumns)
-            for row in summary.rows.indices {
-                let strategy = CSVWriter.unneutralised(try summary.string("strategy", row: row))
-                var numbers: [String: Double] = [:]
-                for column in summaryColumns.dropFirst() { numbers[column] = try summary.double(column, row: row) }
-                let kinds = Outcome.violations.reduce(0) { $0 + (numbers[Outcome.summaryColumn(for: $1)] ?? 0) }
-                numbers["violations"] = Swift.max(numbers["violations"] ?? 0, kinds)
-                if values.summary[strategy] == nil { values.strategies.append(strategy) }
-                values.summary[strategy] = numbers
+    static func exists(_ name: String, in directory: String) -> Bool {
+        FileManager.default.fileExists(atPath: ReportReader.path(name, in: directory))
+    }
+
+    /// Reads every directory (verified, ``ReportReader/read(_:)``) and refuses what the gate must
+    /// not compare: the same run twice (the same directory, or two directories holding the run
+    /// with the same id and start time), or a run whose workload differs from the first
+    /// baseline's (``RunIdentity/differences(from:includingCoverage:)``), naming the first difference.
+    public static func checkComparable(baseline: [String], current: [String]) throws(ReportError) {
+        var seen: [(key: String, directory: String)] = []
+        var first: (identity: RunIdentity, directory: String)?
+        for directory in baseline + current {
+            let report = try ReportReader.read(directory)
+            let resolved = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+            for key in [resolved, "run \(report.runID) started \(report.manifest.startTime)"] {
+                if let earlier = seen.first(where: { $0.key == key }) {
+                    throw .incompatible(
+                        "\(directory) and \(earlier.directory) are the same run (\(key)): counting one run twice "
+                            + "fakes a repetition; give each run once"
+                    )
+                }
+                seen.append((key, directory))
+            }
+            // The reader guarantees the identity is present.
+            guard let identity = report.manifest.run else { continue }
+            guard let first else {
+                first = (identity, directory)
+                continue
+            }
+            if let difference = identity.differences(from: first.identity).first {
+                throw .incompatible(
+                    "\(directory) is not comparable with \(first.directory): \(difference) (\(directory)'s first); "
+                        + "compare runs of the same seed, journeys, strategies, mix, race share and loop (gate "
+                        + "--repetitions N reruns the baseline's command line)"
+                )
             }
         }
-        let latency = try ReportReader.table(ReportSchema.latencyFile, in: directory)
-        try ReportReader.checked(ReportReader.path(ReportSchema.latencyFile, in: directory)) { () throws(CSVError) in
-            try latency.require(latencyColumns)
-            for row in latency.rows.indices {
-                let percentile = try latency.string("percentile", row: row)
-                guard RegressionGate.judgedPercentiles.contains(percentile) else { continue }
-                let strategy = CSVWriter.unneutralised(try latency.string("strategy", row: row))
-                let metric = CSVWriter.unneutralised(try latency.string("metric", row: row))
-                values.latency[strategy, default: [:]]["\(metric)/p\(percentile)"] = try latency.double(
-                    "value_ns",
-                    row: row
-                )
+    }
+
+    /// The numbers the gate compares, from the verified report in `directory`.
+    public static func values(_ directory: String) throws(ReportError) -> RegressionGate.RunValues {
+        values(of: try ReportReader.read(directory))
+    }
+
+    /// The numbers the gate compares: per strategy `journeys_per_s`, `bytes_per_journey` and
+    /// `violations` as summary.csv has them, and the judged latency percentiles of every histogram
+    /// as latency.csv has them.
+    public static func values(of report: RunReport) -> RegressionGate.RunValues {
+        var values = RegressionGate.RunValues()
+        for strategy in report.strategies {
+            values.strategies.append(strategy.name)
+            func written(_ value: Double, digits: Int) -> Double {
+                Double(ReportSchema.decimal(value, digits: digits)) ?? 0
+            }
+            values.summary[strategy.name] = [
+                "journeys_per_s": written(strategy.journeysPerSecond, digits: 0),
+                "bytes_per_journey": written(strategy.bytesPerJourney, digits: 2),
+                "violations": Double(strategy.violationCount),
+            ]
+            for (metric, histogram) in strategy.histograms {
+                for percentile in RegressionGate.judgedPercentiles {
+                    values.latency[strategy.name, default: [:]]["\(metric)/p\(percentile)"] = Double(
+                        histogram.value(atPercentile: Double(percentile) ?? 0)
+                    )
+                }
             }
         }
         return values

@@ -6,16 +6,19 @@ import Glibc
 
 /// The check every command that writes a directory (`run`, `gate`, `merge`, `capacity`) makes
 /// before it works: that its `--out` can be written, so a long run does not end in "cannot
-/// write". An existing path must be a directory in which files can be created; a new path must
-/// have, as its nearest existing ancestor, a directory in which directories can be created. Both
-/// are probed by creating (and at once removing) a hidden entry, which asks the kernel itself:
+/// write". An existing path must be a directory in which files can be created, or, for a
+/// report that replaces it whole (`replacingReport`: run, merge and capacity write into a hidden
+/// sibling and rename it into place, see ``SealedDirectory``), a directory holding only report
+/// files whose parent lets directories be created; a new path must have, as its nearest existing
+/// ancestor, a directory in which directories can be created. Each is probed by creating (and at
+/// once removing) a hidden entry, which asks the kernel itself:
 /// permissions, read-only mounts and pseudo file systems such as `/proc` all answer truthfully,
 /// also for root.
 ///
 /// Thread safety: stateless; the probe names are unique per process and call.
 public enum OutputDirectory {
     /// Throws a named error when `path` cannot be used as an output directory.
-    public static func check(_ path: String) throws(ReportError) {
+    public static func check(_ path: String, replacingReport: Bool) throws(ReportError) {
         guard !path.isEmpty else {
             throw .cannotCreateDirectory(path: path, reason: "the path is empty; give --out a directory")
         }
@@ -27,10 +30,22 @@ public enum OutputDirectory {
                     reason: "it exists and is \(kind(status)), not a directory; give --out a new or existing directory"
                 )
             }
-            if let failure = probe(in: path, directory: false) {
+            guard replacingReport else {
+                if let failure = probe(in: path, directory: false) {
+                    throw .cannotWrite(
+                        path: path,
+                        reason: "no file can be created in it (\(failure)); give --out a directory you can write to"
+                    )
+                }
+                return
+            }
+            try SealedDirectory.checkWritable(path, createParent: false)
+            let parent = SealedDirectory.parentDirectory(of: path)
+            if let failure = probe(in: parent, directory: true) {
                 throw .cannotWrite(
                     path: path,
-                    reason: "no file can be created in it (\(failure)); give --out a directory you can write to"
+                    reason: "its parent \(parent) cannot take the new report beside it (\(failure)); give --out a "
+                        + "directory whose parent you can write to"
                 )
             }
             return

@@ -3,115 +3,230 @@
 /// united (the writer keeps the lowest journey indices, which the shards' own first 1,000 contain,
 /// so the merged violations.csv equals an unsharded run's), manifests combined.
 ///
+/// What may be merged is decided by run identity (``RunIdentity``), never by path: every input
+/// must be of one workload (seed, `--journeys`, strategies, mix, race share, loop) and one binary
+/// commit, and their journey ranges must be disjoint and, unless a partial merge is asked for,
+/// cover `0..<journeys` exactly once. So the same run given twice, a run beside its own shards,
+/// or a merged report beside one of its shards are refused, as are shards of different runs.
+/// Every sum is checked: a total beyond 64 bits is ``ReportError/overflow(_:)``, never a wrap.
+///
 /// Run-level fields: `journeys` summed; `wallNanos` and each strategy's wall time the largest
 /// (shards run side by side), so `journeys_per_s` is the aggregate rate; `threads` the largest;
-/// peak RSS the largest (per machine). Shards must share the seed (else they are not one run).
+/// peak RSS the largest (per machine); an open loop's rate the sum of the shards' rates.
 ///
 /// Thread safety: stateless.
 public enum ReportMerger {
     /// The merged report of `reports` (at least one).
     ///
     /// - Parameters:
-    ///   - sources: the directories they were read from, recorded in the manifest.
+    ///   - sources: the directories they were read from, named in errors and recorded in the
+    ///     manifest.
     ///   - commandLine: the merge's own command line, recorded in the manifest.
+    ///   - allowPartial: merge even when some journeys of the run are in no input
+    ///     (`merge --partial`); the result records the ranges it covers.
     public static func merge(
         _ reports: [RunReport],
         sources: [String],
-        commandLine: [String]
-    ) throws(ReportError)
-        -> RunReport
-    {
+        commandLine: [String],
+        allowPartial: Bool = false
+    ) throws(ReportError) -> RunReport {
         guard let first = reports.first else { throw .incompatible("nothing to merge: no report directories given") }
-        for (index, report) in reports.enumerated() where report.seed != first.seed {
-            let source = index < sources.count ? sources[index] : "report \(index)"
-            throw .incompatible("\(source) has seed \(report.seed), the first report has \(first.seed): not one run")
-        }
-        try checkShards(reports.map(\.manifest.shard), sources: sources)
-        var strategies: [StrategyReport] = []
-        for report in reports {
-            for strategy in report.strategies {
-                guard let index = strategies.firstIndex(where: { $0.name == strategy.name }) else {
-                    strategies.append(strategy)
-                    continue
-                }
-                strategies[index].journeys += strategy.journeys
-                strategies[index].wallNanos = Swift.max(strategies[index].wallNanos, strategy.wallNanos)
-                strategies[index].allocatedBytes &+= strategy.allocatedBytes
-                for (key, count) in strategy.outcomeCounts {
-                    strategies[index].outcomeCounts[key, default: 0] &+= count
-                }
-                for (metric, histogram) in strategy.histograms {
-                    strategies[index].histograms[metric, default: Histogram()].merge(histogram)
-                }
-                for (key, count) in strategy.coverage {
-                    strategies[index].coverage[key, default: 0] &+= count
-                }
-                strategies[index].violations += strategy.violations
-            }
-        }
-        for index in strategies.indices {
-            // The same journey twice (inputs that overlap) is reported once.
-            var seen = Set<[UInt64]>()
-            strategies[index].violations = strategies[index].violations.filter {
-                seen.insert([$0.seed, $0.journey]).inserted
-            }
-        }
+        func source(_ index: Int) -> String { index < sources.count ? sources[index] : "report \(index)" }
+        let identities = try checkOneRun(reports, source: source)
+        let ranges = try checkTiling(identities, reports: reports, source: source, allowPartial: allowPartial)
+
+        var strategies = first.strategies.map { StrategyReport(name: $0.name) }
+        var journeys = 0
         var arrivals = ArrivalReport()
-        for report in reports { arrivals.merge(report.arrivals) }
-        let runIDs = unique(reports.map(\.runID))
+        for (position, report) in reports.enumerated() {
+            let (sum, overflow) = journeys.addingReportingOverflow(report.journeys)
+            guard !overflow else { throw .overflow("the run's journeys summed up to \(source(position))") }
+            journeys = sum
+            guard let merged = arrivals.merging(report.arrivals) else {
+                throw .overflow("late_starts or dropped summed up to \(source(position))")
+            }
+            arrivals = merged
+            for (index, strategy) in report.strategies.enumerated() {
+                try add(strategy, to: &strategies[index], from: source(position))
+            }
+        }
+        var identity = identities[0]
+        identity.runID = unique(reports.map(\.runID)).joined(separator: "+")
+        identity.journeyRanges = ranges
+        if case .open(_, let maxLag) = identity.loop {
+            let rate = identities.reduce(0.0) { total, each in
+                if case .open(let shardRate, _) = each.loop { return total + shardRate }
+                return total
+            }
+            identity.loop = .open(ratePerSecond: rate, maxLagNanos: maxLag)
+        }
+        var manifest = combine(reports.map(\.manifest), sources: sources, commandLine: commandLine)
+        manifest.run = identity
         return RunReport(
-            runID: runIDs.count == 1 ? runIDs[0] : runIDs.joined(separator: "+"),
+            runID: identity.runID,
             seed: first.seed,
-            journeys: reports.reduce(0) { $0 + $1.journeys },
+            journeys: journeys,
             threads: reports.map(\.threads).max() ?? 0,
             wallNanos: reports.map(\.wallNanos).max() ?? 0,
             peakRSSBytes: reports.map(\.peakRSSBytes).max() ?? 0,
-            manifest: combine(reports.map(\.manifest), sources: sources, commandLine: commandLine),
+            manifest: manifest,
             strategies: strategies,
             arrivals: arrivals
         )
     }
 
-    /// Rejects shard labels (`i/n` from the manifests) that cannot belong to one sharded run: a
-    /// malformed label, different `n`s, or the same shard twice. Inputs without a label pass.
-    public static func checkShards(_ shards: [String?], sources: [String]) throws(ReportError) {
-        var total: Int?
-        var seen: [Int: String] = [:]
-        for (position, label) in shards.enumerated() {
-            guard let label else { continue }
-            let source = position < sources.count ? sources[position] : "report \(position)"
-            guard let (index, count) = parseShard(label) else {
-                throw .incompatible("\(source): manifest shard '\(label)' is not i/n")
+    /// The inputs' identities, after checking they are of one workload and one commit.
+    static func checkOneRun(
+        _ reports: [RunReport],
+        source: (Int) -> String
+    ) throws(ReportError) -> [RunIdentity] {
+        var identities: [RunIdentity] = []
+        for (position, report) in reports.enumerated() {
+            guard let identity = report.manifest.run else {
+                throw .incompatible(
+                    "\(source(position)) names no run in its manifest.json (written before reports named "
+                        + "their run); run that shard again"
+                )
             }
-            if let total, total != count {
-                throw .incompatible("\(source) is shard \(label) but another input is a shard of \(total)")
-            }
-            total = count
-            if let other = seen[index] { throw .incompatible("shard \(label) given twice: \(other) and \(source)") }
-            seen[index] = source
+            identities.append(identity)
         }
+        let base = identities[0]
+        for (position, identity) in identities.enumerated().dropFirst() {
+            var comparable = identity
+            // Open-loop shards may offer different rates (their sum is the run's); the rest must agree.
+            if case .open(_, let maxLag) = identity.loop, case .open(let baseRate, _) = base.loop {
+                comparable.loop = .open(ratePerSecond: baseRate, maxLagNanos: maxLag)
+            }
+            if let difference = comparable.differences(from: base, includingCoverage: false).first {
+                throw .incompatible(
+                    "\(source(position)) and \(source(0)) are not shards of one run: \(difference) "
+                        + "(\(source(position))'s first); merge only the shards of one run (same --seed, --journeys, "
+                        + "--strategies, --mix, --race-share and loop)"
+                )
+            }
+            let names = reports[position].strategies.map(\.name)
+            guard names == reports[0].strategies.map(\.name) else {
+                throw .incompatible(
+                    "\(source(position)) reports strategies \(names.joined(separator: ",")), \(source(0)) "
+                        + reports[0].strategies.map(\.name).joined(separator: ",") + ": not shards of one run"
+                )
+            }
+            let commit = reports[position].manifest.commit
+            guard commit == reports[0].manifest.commit else {
+                throw .incompatible(
+                    "\(source(position)) was written by commit \(commit), \(source(0)) by "
+                        + "\(reports[0].manifest.commit): shards of one run come from one binary; rerun the odd one"
+                )
+            }
+        }
+        return identities
     }
 
-    /// The shards of the run missing from `shards` (e.g. `["2/4"]`); empty when complete or when no
-    /// input carries a shard label.
-    public static func missingShards(_ shards: [String?]) -> [String] {
-        let parsed = shards.compactMap { $0.flatMap(parseShard) }
-        guard let count = parsed.first?.1 else { return [] }
-        let present = Set(parsed.map(\.0))
-        return (0..<count).filter { !present.contains($0) }.map { "\($0)/\(count)" }
+    /// The union of the inputs' journey ranges, coalesced, after checking they overlap nowhere
+    /// and (unless `allowPartial`) cover `0..<journeys`.
+    static func checkTiling(
+        _ identities: [RunIdentity],
+        reports: [RunReport],
+        source: (Int) -> String,
+        allowPartial: Bool
+    ) throws(ReportError) -> [Range<UInt64>] {
+        var pieces: [(range: Range<UInt64>, input: Int)] = []
+        for (position, identity) in identities.enumerated() {
+            pieces += identity.journeyRanges.map { ($0, position) }
+        }
+        pieces.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var union: [Range<UInt64>] = []
+        var previous: (range: Range<UInt64>, input: Int)?
+        for piece in pieces {
+            if let previous, piece.range.lowerBound < previous.range.upperBound {
+                let overlap = piece.range.lowerBound..<min(piece.range.upperBound, previous.range.upperBound)
+                let which =
+                    previous.input == piece.input
+                    ? "\(source(piece.input)) covers them twice"
+                    : "\(source(previous.input)) and \(source(piece.input)) both cover them"
+                throw .incompatible(
+                    "journeys \(RunIdentity.describe([overlap])) would be counted twice: \(which) "
+                        + "(the same run given twice, or a run beside its own shard or merged report); give each "
+                        + "shard once"
+                )
+            }
+            if let last = union.last, last.upperBound == piece.range.lowerBound {
+                union[union.count - 1] = last.lowerBound..<piece.range.upperBound
+            } else {
+                union.append(piece.range)
+            }
+            previous = piece
+        }
+        let whole = identities[0].journeys
+        let gaps = missing(union, of: whole)
+        if !gaps.isEmpty, !allowPartial {
+            throw .incompatible(
+                "journeys \(RunIdentity.describe(gaps)) of the run's \(whole) are in no input"
+                    + missingShardNote(reports.map(\.manifest.shard), gaps: gaps, journeys: whole)
+                    + "; give every shard, or pass --partial to merge what is there (the result then records "
+                    + "the journeys it covers)"
+            )
+        }
+        return union
     }
 
-    /// `i/n` with 0 ≤ i < n.
-    static func parseShard(_ label: String) -> (Int, Int)? {
-        let parts = label.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, index >= 0,
-            index < count
-        else { return nil }
-        return (index, count)
+    /// The parts of `0..<journeys` that `union` (sorted, disjoint) leaves out.
+    public static func missing(_ union: [Range<UInt64>], of journeys: UInt64) -> [Range<UInt64>] {
+        var gaps: [Range<UInt64>] = []
+        var next: UInt64 = 0
+        for range in union {
+            if range.lowerBound > next { gaps.append(next..<range.lowerBound) }
+            next = max(next, range.upperBound)
+        }
+        if next < journeys { gaps.append(next..<journeys) }
+        return gaps
+    }
+
+    /// ` (shards 1/4, 3/4 missing)` when every input is a shard of the same `n`; else empty.
+    static func missingShardNote(_ labels: [String?], gaps: [Range<UInt64>], journeys: UInt64) -> String {
+        let shards = labels.compactMap { $0.flatMap { try? ShardSpec.parse($0) } }
+        guard shards.count == labels.count, let count = shards.first?.count, shards.allSatisfy({ $0.count == count })
+        else { return "" }
+        let absent = (0..<count).compactMap { ShardSpec(index: $0, count: count) }.filter { shard in
+            let range = shard.range(ofJourneys: journeys)
+            return gaps.contains { $0.overlaps(range) }
+        }
+        return " (shards \(absent.map(\.description).joined(separator: ", ")) missing)"
+    }
+
+    /// Adds `strategy` (of input `source`) into `total`, every sum checked.
+    static func add(_ strategy: StrategyReport, to total: inout StrategyReport, from source: String) throws(ReportError)
+    {
+        func sum(_ a: UInt64, _ b: UInt64, _ what: String) throws(ReportError) -> UInt64 {
+            let (value, overflow) = a.addingReportingOverflow(b)
+            guard !overflow else { throw .overflow("\(strategy.name) \(what) summed up to \(source)") }
+            return value
+        }
+        let (journeys, overflow) = total.journeys.addingReportingOverflow(strategy.journeys)
+        guard !overflow else { throw .overflow("\(strategy.name) journeys summed up to \(source)") }
+        total.journeys = journeys
+        total.wallNanos = Swift.max(total.wallNanos, strategy.wallNanos)
+        total.allocatedBytes = try sum(total.allocatedBytes, strategy.allocatedBytes, "allocated_bytes")
+        for (key, count) in strategy.outcomeCounts {
+            total.outcomeCounts[key] = try sum(total.outcomeCounts[key, default: 0], count, "outcome \(key.outcome)")
+        }
+        for (key, count) in strategy.coverage {
+            total.coverage[key] = try sum(total.coverage[key, default: 0], count, "coverage \(key.name)")
+        }
+        for (metric, histogram) in strategy.histograms {
+            var merged = total.histograms[metric, default: Histogram()]
+            // Bucket counts add up to the count (checked when read), so a count that fits means
+            // every bucket fits.
+            _ = try sum(merged.count, histogram.count, "histogram \(metric) count")
+            merged.merge(histogram)
+            total.histograms[metric] = merged
+        }
+        total.violations += strategy.violations
     }
 
     /// One manifest for merged shards: each field kept when equal everywhere, else the distinct
-    /// values joined with " | "; start time the earliest; `mergedFrom` the sources.
+    /// values joined with " | "; start time the earliest; `mergedFrom` the sources. ``RunManifest/run``
+    /// is left to ``merge(_:sources:commandLine:allowPartial:)``.
     public static func combine(_ manifests: [RunManifest], sources: [String], commandLine: [String]) -> RunManifest {
         func joined(_ values: [String]) -> String { unique(values).joined(separator: " | ") }
         let cores = unique(manifests.map { String($0.cores) })

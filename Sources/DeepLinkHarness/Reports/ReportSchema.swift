@@ -28,6 +28,10 @@ public enum ReportSchema {
             .init("bytes_per_journey", .numeric), .init("peak_rss_bytes", .numeric),
         ] + ArrivalReport.columns.map { .init($0, .numeric) }
 
+    /// summary.csv's numeric columns that hold decimals; every other numeric column is a count
+    /// (a non-negative integer).
+    public static let summaryDecimalColumns: Set<String> = ["journeys_per_s", "bytes_per_journey", "offered_per_s"]
+
     public static let latencyColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("metric", .text), .init("percentile", .numeric),
         .init("value_ns", .numeric), .init("count", .numeric),

@@ -1,57 +1,43 @@
 import Foundation
 
-/// A named error writing or reading a report directory; the description names the file.
-///
-/// Thread safety: an immutable value.
-public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
-    case cannotCreateDirectory(path: String, reason: String)
-    case cannotWrite(path: String, reason: String)
-    case missingFile(path: String)
-    case cannotRead(path: String, reason: String)
-    /// A CSV file that does not parse, or lacks a column; the file is named.
-    case badCSV(path: String, CSVError)
-    case badManifest(path: String, reason: String)
-    case badHistogram(path: String, line: Int, HistogramDecodingError)
-    /// Inputs that cannot be combined (merge) or compared (gate), with the reason.
-    case incompatible(String)
-
-    public var description: String {
-        switch self {
-        case .cannotCreateDirectory(let path, let reason): "cannot create directory \(path): \(reason)"
-        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
-        case .missingFile(let path): "missing file \(path)"
-        case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
-        case .badCSV(let path, let error): "\(path): \(error)"
-        case .badManifest(let path, let reason): "\(path): bad manifest: \(reason)"
-        case .badHistogram(let path, let line, let error): "\(path) line \(line): \(error)"
-        case .incompatible(let reason): reason
-        }
-    }
-}
-
 /// Writes a ``RunReport`` as a directory of RFC 4180 CSV files and a JSON manifest (see
 /// ``ReportSchema`` and `Reports/README.md`): summary.csv, latency.csv, outcomes.csv,
-/// violations.csv, histograms.csv, manifest.json. Every file is written whole to a temporary name
-/// and renamed, so a reader never sees half a file. Output is deterministic for a given report
-/// (rows in a stable order).
+/// violations.csv, histograms.csv, coverage.csv, then manifest.json. The directory is written as
+/// one unit (``SealedDirectory``): readers see the old report or the whole new one, never a mix,
+/// and manifest.json lists every file with its size and SHA-256. Output is deterministic for a
+/// given report (rows in a stable order), which ``ReportReader`` relies on.
 ///
 /// Thread safety: stateless; concurrent writes to different directories are fine.
 public enum ReportWriter {
-    /// Writes every report file of `report` into `directory` (created with its parents if needed;
-    /// existing report files are replaced).
-    public static func write(_ report: RunReport, to directory: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw ReportError.cannotCreateDirectory(path: directory, reason: "\(error.localizedDescription)")
+    /// The report files of `report` (without manifest.json), in writing order.
+    public static func files(_ report: RunReport) throws -> [(name: String, bytes: [UInt8])] {
+        [
+            (ReportSchema.summaryFile, Array(try summaryCSV(report).utf8)),
+            (ReportSchema.latencyFile, Array(try latencyCSV(report).utf8)),
+            (ReportSchema.outcomesFile, Array(try outcomesCSV(report).utf8)),
+            (ReportSchema.violationsFile, Array(try violationsCSV(report).utf8)),
+            (ReportSchema.histogramsFile, Array(try histogramsCSV(report).utf8)),
+            (ReportSchema.coverageFile, Array(try coverageCSV(report).utf8)),
+        ]
+    }
+
+    /// Writes every report file of `report` into `directory` as one unit, replacing an older
+    /// report there (see ``SealedDirectory/write(_:manifest:to:storage:)``). The manifest's
+    /// ``RunManifest/run`` must name the run's workload; its id, seed and strategies are taken
+    /// from `report`.
+    public static func write(_ report: RunReport, to directory: String, storage: ReportStorage = .posix) throws {
+        guard var identity = report.manifest.run else {
+            throw ReportError.incompatible(
+                "cannot write a report to \(directory): its manifest names no run (seed, journeys, mix, race share, "
+                    + "loop); build the report with RunResult.report or set RunManifest.run"
+            )
         }
-        try writeFile(summaryCSV(report), named: ReportSchema.summaryFile, in: directory)
-        try writeFile(latencyCSV(report), named: ReportSchema.latencyFile, in: directory)
-        try writeFile(outcomesCSV(report), named: ReportSchema.outcomesFile, in: directory)
-        try writeFile(violationsCSV(report), named: ReportSchema.violationsFile, in: directory)
-        try writeFile(histogramsCSV(report), named: ReportSchema.histogramsFile, in: directory)
-        try writeFile(coverageCSV(report), named: ReportSchema.coverageFile, in: directory)
-        try writeFile(manifestJSON(report.manifest), named: ReportSchema.manifestFile, in: directory)
+        identity.runID = report.runID
+        identity.seed = report.seed
+        identity.strategies = report.strategies.map(\.name)
+        var manifest = report.manifest
+        manifest.run = identity
+        try SealedDirectory.write(try files(report), manifest: manifest, to: directory, storage: storage)
     }
 
     /// summary.csv: one row per strategy, in report order.
@@ -156,7 +142,8 @@ public enum ReportWriter {
         return writer.text
     }
 
-    /// manifest.json: pretty-printed, keys sorted, escaped by `JSONEncoder`.
+    /// A manifest's JSON without a file list (pretty-printed, keys sorted, escaped by
+    /// `JSONEncoder`); the manifest.json of a directory is ``SealedDirectory/manifestJSON(_:files:)``.
     public static func manifestJSON(_ manifest: RunManifest) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -3,6 +3,10 @@
 /// UTC). ``RunManifest/current(commandLine:)`` gathers it; `gate` refuses to compare runs whose
 /// CPU model, cores or allocator differ.
 ///
+/// ``run`` names the run itself (id, workload, covered journeys; see ``RunIdentity``). On disk the
+/// manifest also lists the directory's files with their sizes and digests (``SealedDirectory``);
+/// that list belongs to the directory, not to this value.
+///
 /// A merged report (`deeplink-bench merge`) combines shard manifests: fields equal in every shard
 /// are kept, differing ones are joined with " | ", and ``mergedFrom`` lists the shard directories.
 ///
@@ -24,6 +28,8 @@ public struct RunManifest: Sendable, Equatable, Codable {
     public var shard: String?
     /// The report directories a merged report was made from; empty for a run.
     public var mergedFrom: [String]
+    /// What the report is of; nil only for a directory that is not a run's (capacity).
+    public var run: RunIdentity?
 
     public init(
         commit: String,
@@ -34,7 +40,8 @@ public struct RunManifest: Sendable, Equatable, Codable {
         commandLine: [String],
         startTime: String,
         shard: String? = nil,
-        mergedFrom: [String] = []
+        mergedFrom: [String] = [],
+        run: RunIdentity? = nil
     ) {
         self.commit = commit
         self.toolchain = toolchain
@@ -45,6 +52,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         self.startTime = startTime
         self.shard = shard
         self.mergedFrom = mergedFrom
+        self.run = run
     }
 
     enum CodingKeys: String, CodingKey {
@@ -57,6 +65,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         case startTime = "start_time"
         case shard
         case mergedFrom = "merged_from"
+        case run
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,9 +79,11 @@ public struct RunManifest: Sendable, Equatable, Codable {
         startTime = try container.decode(String.self, forKey: .startTime)
         shard = try container.decodeIfPresent(String.self, forKey: .shard)
         mergedFrom = try container.decodeIfPresent([String].self, forKey: .mergedFrom) ?? []
+        run = try container.decodeIfPresent(RunIdentity.self, forKey: .run)
     }
 
-    /// Writes every key; `shard` only for a shard, `merged_from` only for a merged report.
+    /// Writes every key; `shard` only for a shard, `merged_from` only for a merged report, `run`
+    /// when known.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(commit, forKey: .commit)
@@ -84,6 +95,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         try container.encode(startTime, forKey: .startTime)
         try container.encodeIfPresent(shard, forKey: .shard)
         if !mergedFrom.isEmpty { try container.encode(mergedFrom, forKey: .mergedFrom) }
+        try container.encodeIfPresent(run, forKey: .run)
     }
 
     /// The manifest of this process now: commit, toolchain, CPU, cores, allocator, `commandLine`

@@ -4,7 +4,9 @@ extension ReportData {
     /// Reads `directory` (and, with `baseline`, the baseline's report directories to compare with).
     /// Reads nothing else. A directory with none of summary.csv, gate.csv, capacity.csv (nor
     /// repetition subdirectories) is ``ReportError/missingFile(path:)``; a garbled file is the
-    /// named ``ReportError`` of ``ReportReader``.
+    /// named ``ReportError`` of ``ReportReader``. A run's directory is verified whole by
+    /// ``ReportReader/read(_:)`` and a capacity directory against its manifest.json
+    /// (``SealedDirectory``) before anything is drawn from them.
     public static func load(directory: String, baseline: String? = nil) throws(ReportError) -> ReportData {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
@@ -18,7 +20,7 @@ extension ReportData {
         var runDirectory: String?
         if exists(ReportSchema.summaryFile, in: directory) {
             runDirectory = directory
-        } else if let first = GateInput.directories(directory).first(where: {
+        } else if let first = ((try? GateInput.directories(directory)) ?? []).first(where: {
             $0 != directory && exists(ReportSchema.summaryFile, in: $0)
         }) {
             runDirectory = first
@@ -27,7 +29,10 @@ extension ReportData {
                 data.manifest = try ReportReader.readManifest(first)
             }
         }
-        if let runDirectory { data.run = try readRun(runDirectory) }
+        if let runDirectory {
+            _ = try ReportReader.read(runDirectory)
+            data.run = try readRun(runDirectory)
+        }
         if exists("gate.csv", in: directory) {
             data.checks = try readGate(directory)
             data.checksSource = ReportReader.path("gate.csv", in: directory)
@@ -51,7 +56,7 @@ extension ReportData {
             }
             data.checksSource = baseline
             // As gate does: timings from another machine type are not comparable, so say so.
-            let baselineDirectory = GateInput.directories(baseline).first ?? baseline
+            let baselineDirectory = (try? GateInput.directories(baseline))?.first ?? baseline
             if let current = data.manifest, exists(ReportSchema.manifestFile, in: baselineDirectory) {
                 let differences = GateInput.hostDifferences(try ReportReader.readManifest(baselineDirectory), current)
                 if !differences.isEmpty {
@@ -62,6 +67,7 @@ extension ReportData {
             }
         }
         if exists(CapacityReport.file, in: directory) {
+            _ = try SealedDirectory.open(directory, requiring: [CapacityReport.file])
             data.capacity = try readCapacity(directory)
             let line = data.manifest?.commandLine ?? []
             if let value = option("--slo-p99-ns", in: line).flatMap(Double.init), value > 0 {
