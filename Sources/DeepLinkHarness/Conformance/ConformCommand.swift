@@ -86,8 +86,10 @@ public struct ConformCommand: BenchCommand {
         var target: String?
         if case .exec(let name) = strategy { target = name }
         for text in arguments.strings("--exec") {
-            // A value without `=` is left to the shared parser, which names the expected form.
-            guard let equals = text.firstIndex(of: "=") else { continue }
+            // A malformed value is left to the shared parser, which names the expected form.
+            guard let equals = text.firstIndex(of: "="), ExecAdapter.isValidName(String(text[..<equals])) else {
+                continue
+            }
             let name = String(text[..<equals])
             guard name == target else {
                 throw .invalidValue(
@@ -156,7 +158,7 @@ public struct ConformCommand: BenchCommand {
 
     /// `--list`: each rule's name, spec section and what it checks.
     static func list(_ rules: [ConformanceRule]) -> String {
-        rules.map { "\($0.name)  (\($0.spec))\n  \($0.checks)\n" }.joined()
+        rules.map { "\($0.name)  \($0.spec)\n  \($0.checks)\n" }.joined()
     }
 
     /// `text` as one shell word: as is when it holds only safe characters, else in single quotes.
