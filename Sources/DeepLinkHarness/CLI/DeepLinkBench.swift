@@ -16,6 +16,7 @@ public enum DeepLinkBench {
             CapacityCommand.self,
             ReportCommand.self,
             ServeCoreCommand.self,
+            ConformCommand.self,
             // Internal: the child process of the handoff store's crash test.
             HandoffWriteLoopCommand.self,
         ]

@@ -118,7 +118,14 @@ public struct ReplayCommand: BenchCommand {
 
     static func text(_ replay: Replay) -> String {
         let journey = replay.journey
-        var text = "journey \(journey.index) of seed \(journey.seed): \(journey.scenario.name)\n"
+        return "journey \(journey.index) of seed \(journey.seed): \(journey.scenario.name)\n" + detail(replay)
+    }
+
+    /// Everything `replay` prints after its first line: links, world, numbered events, the
+    /// expected outcome and each strategy's (also `conform`'s account of a failed rule).
+    static func detail(_ replay: Replay) -> String {
+        let journey = replay.journey
+        var text = ""
         if journey.linkCount > 0 || journey.scenario.platform == .android {
             var links: [String] = []
             for slot in 0..<max(1, Int(journey.linkCount)) {

@@ -1,0 +1,175 @@
+/// `deeplink-bench conform STRATEGY`: runs the fixed conformance suite (``ConformanceSuite``,
+/// `Docs/Conformance.md`) through one strategy, built in or `exec:NAME`, and prints a checklist:
+/// one line per rule, and for each failed rule its journey, what the oracle expects, what the
+/// strategy did and the command that runs that rule alone. Exit 0 when every rule passes, 1 when
+/// one fails, 2 on a usage error.
+///
+/// Thread safety: a command runs on the thread that calls `run(io:)`.
+public struct ConformCommand: BenchCommand {
+    public static let configuration = CommandConfiguration(
+        name: "conform",
+        abstract: "Check one implementation against a fixed checklist of the spec's rules (exit 1 if one fails).",
+        usage:
+            "conform STRATEGY [--rule NAME ...] [--exec NAME=COMMAND [--kill message|signal] [--exec-timeout-ms MS] "
+            + "[--exec-log-dir DIR]] | conform --list",
+        discussion: """
+            STRATEGY is core, naive, fingerprint, clipboard or exec:NAME with --exec NAME='COMMAND' (a program \
+            speaking Docs/Protocol.md). Each rule is one hand-written journey, judged by the same oracle as run; \
+            the rules are listed in Docs/Conformance.md.
+            """,
+        options: [
+            OptionSpec("--rule", value: "NAME", help: "Check only this rule (repeatable; see --list)."),
+            .flag("--list", help: "List the rules (name, spec section, what each checks) and exit."),
+        ] + RunCommand.execOptions
+    )
+
+    /// The strategy checked (nil with `--list`).
+    public var strategy: StrategyKind?
+    public var rules: [ConformanceRule]
+    public var execAdapters: [ExecAdapter] = []
+    /// The arguments that reproduce this check, without `--rule` (for the reproduce lines).
+    var reproduceArguments: [String] = []
+
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        rules = ConformanceSuite.rules
+        let ruleNames = arguments.strings("--rule")
+        if !ruleNames.isEmpty {
+            var chosen: [ConformanceRule] = []
+            for name in ruleNames {
+                guard let rule = ConformanceSuite.rule(named: name) else {
+                    throw .invalidValue(
+                        option: "--rule",
+                        value: name,
+                        expected: "a rule name: " + ConformanceSuite.rules.map(\.name).joined(separator: ", ")
+                    )
+                }
+                if !chosen.contains(where: { $0.name == name }) { chosen.append(rule) }
+            }
+            // Checklist order, whatever the order on the command line.
+            rules = ConformanceSuite.rules.filter { rule in chosen.contains { $0.name == rule.name } }
+        }
+        if arguments.has("--list") {
+            if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
+            return
+        }
+        guard let name = arguments.positionals.first else {
+            throw .missingArgument("STRATEGY (core, naive, fingerprint, clipboard or exec:NAME)")
+        }
+        if arguments.positionals.count > 1 { throw .unexpectedArgument(arguments.positionals[1]) }
+        guard let kind = StrategyKind(rawValue: name) else {
+            throw .invalidValue(
+                option: "STRATEGY",
+                value: name,
+                expected: "core, naive, fingerprint, clipboard or exec:NAME (NAME of 1 to 64 letters, digits, "
+                    + "'_', '-' or '.')"
+            )
+        }
+        try Self.checkExecNames(arguments, strategy: kind)
+        var strategies = [kind]
+        execAdapters = try RunCommand.execAdapters(
+            from: arguments,
+            strategies: &strategies,
+            strategiesGiven: true,
+            ttlSeconds: ConformanceSuite.ttlSeconds
+        )
+        try RunCommand.probe(execAdapters)
+        strategy = kind
+        reproduceArguments = [name]
+        for value in arguments.strings("--exec") { reproduceArguments += ["--exec", value] }
+        for option in ["--kill", "--exec-timeout-ms", "--exec-log-dir"] {
+            if let value = arguments.string(option) { reproduceArguments += [option, value] }
+        }
+    }
+
+    /// `conform` checks one implementation: every `--exec` must name it, and `exec:NAME` needs one.
+    static func checkExecNames(_ arguments: ParsedArguments, strategy: StrategyKind) throws(CLIError) {
+        var target: String?
+        if case .exec(let name) = strategy { target = name }
+        for text in arguments.strings("--exec") {
+            // A malformed value is left to the shared parser, which names the expected form.
+            guard let equals = text.firstIndex(of: "="), ExecAdapter.isValidName(String(text[..<equals])) else {
+                continue
+            }
+            let name = String(text[..<equals])
+            guard name == target else {
+                throw .invalidValue(
+                    option: "--exec",
+                    value: text,
+                    expected: "a command for the strategy checked: conform exec:\(name) --exec \(name)=COMMAND "
+                        + "(conform checks one implementation at a time)"
+                )
+            }
+        }
+        if let target, arguments.strings("--exec").isEmpty {
+            throw .invalidValue(
+                option: "STRATEGY",
+                value: "exec:\(target)",
+                expected: "a strategy with a command: add --exec \(target)='COMMAND'"
+            )
+        }
+    }
+
+    public mutating func run(io: CommandIO) throws -> Int32 {
+        guard let strategy else {
+            io.out(Self.list(rules))
+            return 0
+        }
+        var context = StrategyContext(mix: .default)
+        for adapter in execAdapters { context.execAdapters[adapter.name] = adapter }
+        let results = ConformanceSuite.check(rules, strategy: strategy, context: context)
+        io.out(checklist(results, strategy: strategy))
+        return results.allSatisfy(\.passed) ? 0 : 1
+    }
+
+    /// The checklist `conform` prints.
+    func checklist(_ results: [ConformanceResult], strategy: StrategyKind) -> String {
+        let kill = execAdapters.first.map { ", kill: \($0.killMode.rawValue)" } ?? ""
+        var text = "conform \(strategy.rawValue): \(results.count) rules of the spec (Docs/Conformance.md)\(kill)\n"
+        let width = results.map(\.rule.name.count).max() ?? 0
+        for result in results {
+            let rule = result.rule
+            text += (result.passed ? "PASS  " : "FAIL  ") + rule.name
+            text += String(repeating: " ", count: width - rule.name.count + 2) + rule.spec
+            if result.passedOnRoutesAlone {
+                text += "  (\(result.outcome.name): the oracle's \(result.expectation.outcome.name) is a reason "
+                text += "this strategy does not report, so it is judged on its routes)"
+            }
+            text += "\n"
+            guard !result.passed else { continue }
+            text += "      \(result.outcome.name): \(rule.checks)\n"
+            let replay = ReplayCommand.Replay(
+                journey: rule.journey,
+                expectation: result.expectation,
+                actual: [(strategy, result.outcome, result.observation)]
+            )
+            for line in ReplayCommand.detail(replay).split(separator: "\n", omittingEmptySubsequences: false)
+            where !line.isEmpty {
+                text += "      \(line)\n"
+            }
+            let command = ["deeplink-bench", "conform"] + reproduceArguments + ["--rule", rule.name]
+            text += "      reproduce: " + command.map(Self.shellQuoted).joined(separator: " ") + "\n"
+        }
+        if !execAdapters.isEmpty { text += RunCommand.execSummary(execAdapters) }
+        let failed = results.filter { !$0.passed }.map(\.rule.name)
+        text += "conform \(strategy.rawValue): \(results.count - failed.count) of \(results.count) rules pass"
+        text += failed.isEmpty ? "\n" : "; \(failed.count) fail: " + failed.joined(separator: ", ") + "\n"
+        return text
+    }
+
+    /// `--list`: each rule's name, spec section and what it checks.
+    static func list(_ rules: [ConformanceRule]) -> String {
+        rules.map { "\($0.name)  \($0.spec)\n  \($0.checks)\n" }.joined()
+    }
+
+    /// `text` as one shell word: as is when it holds only safe characters, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "_-./:=,@%+".unicodeScalars.contains(scalar)
+        }
+        if safe, !text.isEmpty { return text }
+        var quoted = "'"
+        for character in text { quoted += character == "'" ? #"'\''"# : String(character) }
+        return quoted + "'"
+    }
+}

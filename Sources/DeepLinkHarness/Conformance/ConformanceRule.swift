@@ -1,0 +1,23 @@
+/// One rule of the spec as a fixed journey: its name (what `conform` prints and `--rule` takes),
+/// the spec section it comes from, what it checks in one sentence, and the journey that checks it.
+/// The journey is written out event by event (``ConformanceSuite/rules``), never drawn at random;
+/// what must happen to it is the ``Oracle``'s to say, not the rule's.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct ConformanceRule: Sendable {
+    /// A kebab-case name, unique in the suite: `survives-a-kill-before-login`.
+    public var name: String
+    /// Where the rule comes from: `SPEC 3.4 durability`.
+    public var spec: String
+    /// What the rule checks, in one sentence.
+    public var checks: String
+    /// The journey that checks it (its index is the rule's position in the suite).
+    public var journey: Journey
+
+    public init(name: String, spec: String, checks: String, journey: Journey) {
+        self.name = name
+        self.spec = spec
+        self.checks = checks
+        self.journey = journey
+    }
+}
