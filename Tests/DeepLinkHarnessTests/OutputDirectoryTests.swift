@@ -65,7 +65,9 @@ import Glibc
         // replaces it whole.
         #expect(FileManager.default.createFile(atPath: root + "/existing-empty/notes.txt", contents: Data("x".utf8)))
         if replacingReport {
-            #expect(throws: ReportError.self) { try OutputDirectory.check(root + "/existing-empty", replacingReport: true) }
+            #expect(throws: ReportError.self) {
+                try OutputDirectory.check(root + "/existing-empty", replacingReport: true)
+            }
         } else {
             try OutputDirectory.check(root + "/existing-empty", replacingReport: false)
         }

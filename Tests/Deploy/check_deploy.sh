@@ -8,7 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv=.build/deploy-venv
 if [ ! -x "$venv/bin/check-jsonschema" ] || [ ! -x "$venv/bin/kubernetes-validate" ]; then
-    python3 -m venv "$venv"
+    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+        # Debian's python3 keeps venv in a package of its own.
+        rm -rf "$venv"
+        if [ "$(id -u)" != 0 ]; then
+            echo "python3 cannot make a virtual environment; run: sudo apt-get install -y python3-venv" >&2
+            exit 1
+        fi
+        apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv
+        python3 -m venv "$venv"
+    fi
     "$venv/bin/pip" install --quiet --disable-pip-version-check \
         kubernetes-validate==1.37.0 check-jsonschema==0.39.0 PyYAML==6.0.4
 fi
