@@ -41,9 +41,9 @@ let results = CoreBenchmarkSuite.run(
     progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
 )
 print(CoreBenchmarkSuite.table(results), terminator: "")
-let directory = (output as NSString).deletingLastPathComponent
+let directory = ReportReader.parentDirectory(of: output)
 do {
-    if !directory.isEmpty {
+    if directory != "." {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
     try CoreBenchmarkSuite.csv(results).write(toFile: output, atomically: true, encoding: .utf8)

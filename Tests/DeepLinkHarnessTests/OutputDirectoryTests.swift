@@ -43,6 +43,22 @@ import Glibc
         return cases
     }
 
+    /// Parents of relative and absolute paths; a one-character relative name (which traps in
+    /// Foundation's `deletingLastPathComponent`) has the working directory as its parent.
+    @Test func parentDirectories() throws {
+        let cases = [
+            ("m", "."), ("ab", "."), ("m/", "."), ("a/m", "a"), ("a//m/", "a"), ("/m", "/"), ("/", "/"),
+            ("/a/b/c", "/a/b"), ("./m", "."),
+        ]
+        for (path, parent) in cases {
+            #expect(ReportReader.parentDirectory(of: path) == parent, "\(path)")
+        }
+        // A relative one-letter --out is checked, not trapped on (it does not exist here).
+        #expect(!FileManager.default.fileExists(atPath: "m"))
+        try OutputDirectory.check("m", replacingReport: true)
+        try OutputDirectory.check("m", replacingReport: false)
+    }
+
     @Test(arguments: [false, true])
     func checkNamesWhatItFound(replacingReport: Bool) throws {
         let root = ReportFixtures.temporaryDirectory("output-check-\(replacingReport)")

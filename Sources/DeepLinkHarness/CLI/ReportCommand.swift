@@ -62,8 +62,7 @@ public struct ReportCommand: BenchCommand {
     ) throws(ReportError) -> (html: String, markdown: String) {
         let data = try ReportData.load(directory: directory, baseline: baseline)
         let html = htmlPath ?? ReportReader.path(htmlFile, in: directory)
-        let folder = (html as NSString).deletingLastPathComponent
-        let markdown = ReportReader.path(markdownFile, in: folder.isEmpty ? "." : folder)
+        let markdown = ReportReader.path(markdownFile, in: ReportReader.parentDirectory(of: html))
         try writeFile(ReportPage.html(data), to: html)
         try writeFile(MarkdownSummary.markdown(data), to: markdown)
         return (html, markdown)

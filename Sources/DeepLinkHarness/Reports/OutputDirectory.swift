@@ -40,7 +40,7 @@ public enum OutputDirectory {
                 return
             }
             try SealedDirectory.checkWritable(path, createParent: false)
-            let parent = SealedDirectory.parentDirectory(of: path)
+            let parent = ReportReader.parentDirectory(of: path)
             if let failure = probe(in: parent, directory: true) {
                 throw .cannotWrite(
                     path: path,
@@ -60,8 +60,7 @@ public enum OutputDirectory {
         // The directory will be created with its parents: the nearest existing ancestor decides.
         var ancestor = path
         while true {
-            let parent = (ancestor as NSString).deletingLastPathComponent
-            ancestor = parent.isEmpty ? "." : parent
+            ancestor = ReportReader.parentDirectory(of: ancestor)
             if stat(ancestor, &status) == 0 { break }
             guard errno == ENOENT || errno == ENOTDIR, ancestor != "/", ancestor != "." else {
                 throw .cannotCreateDirectory(

@@ -75,6 +75,19 @@ public enum ReportReader {
         (directory as NSString).appendingPathComponent(name)
     }
 
+    /// The directory holding `path` ("." for a bare name, "/" at the root), trailing slashes
+    /// ignored. Written out rather than `NSString.deletingLastPathComponent`, which traps on a
+    /// one-character relative path such as `m` in swift-corelibs-foundation 6.3.1
+    /// (`merge --out m` crashed).
+    public static func parentDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        var parent = trimmed[..<slash]
+        while parent.hasSuffix("/") { parent.removeLast() }
+        return parent.isEmpty ? "/" : String(parent)
+    }
+
     static func contents(of filePath: String) throws(ReportError) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: filePath, isDirectory: &isDirectory), !isDirectory.boolValue

@@ -162,7 +162,7 @@ public struct SealedDirectory: Sendable {
         if lstat(target, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
             target = URL(fileURLWithPath: target).resolvingSymlinksInPath().path
         }
-        let parent = parentDirectory(of: target)
+        let parent = ReportReader.parentDirectory(of: target)
         if createParent {
             do {
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
@@ -275,14 +275,9 @@ public struct SealedDirectory: Sendable {
         }
     }
 
-    static func parentDirectory(of target: String) -> String {
-        let parent = (target as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "." : parent
-    }
-
     /// `.NAME.tmp-PID-RANDOM` beside `target`, created empty (mode 0777 less the umask).
     private static func makeStagingDirectory(for target: String) throws(ReportError) -> String {
-        let parent = parentDirectory(of: target)
+        let parent = ReportReader.parentDirectory(of: target)
         let name = (target as NSString).lastPathComponent
         for _ in 0..<16 {
             let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
@@ -301,7 +296,7 @@ public struct SealedDirectory: Sendable {
         var status = stat()
         guard lstat(target, &status) == 0 else {
             guard rename(staging, target) == 0 else { throw .cannotWrite(path: target, reason: errnoDescription()) }
-            syncDirectory(parentDirectory(of: target))
+            syncDirectory(ReportReader.parentDirectory(of: target))
             return
         }
         // The existing directory must still be a replaceable report (it may have changed since the check).
@@ -313,7 +308,7 @@ public struct SealedDirectory: Sendable {
             _ = rename(aside, target)
             throw .cannotWrite(path: target, reason: reason)
         }
-        syncDirectory(parentDirectory(of: target))
+        syncDirectory(ReportReader.parentDirectory(of: target))
         // The old report is no longer reachable by its name; failing to delete it leaves a hidden
         // `.NAME.tmp-…-replaced` directory, which nothing reads.
         try? FileManager.default.removeItem(atPath: aside)
