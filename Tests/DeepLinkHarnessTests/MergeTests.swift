@@ -86,6 +86,17 @@ import Testing
         }
         let manifest = try ReportReader.readManifest(root + "/merged")
         #expect(manifest.mergedFrom == shardDirectories)
+        // Each shard's contribution, read from its own report, not derived from the total.
+        var contributions: [ShardContribution] = []
+        for directory in shardDirectories {
+            contributions.append(ShardContribution(try ReportReader.read(directory), source: directory))
+        }
+        #expect(manifest.shards == contributions)
+        #expect(manifest.shards.map(\.shard) == ["0/4", "1/4", "2/4", "3/4"])
+        #expect(manifest.shards.map(\.journeys).reduce(0, +) == Int(total))
+        let page = try String(contentsOfFile: root + "/merged/report.html", encoding: .utf8)
+        #expect(page.contains("id=\"shard-list\""))
+        #expect(page.contains("core violations"))
         #expect(manifest.shard == nil)
         #expect(manifest.cpuModel == ReportFixtures.manifest().cpuModel)
         #expect(manifest.commandLine.prefix(2) == ["deeplink-bench", "merge"])

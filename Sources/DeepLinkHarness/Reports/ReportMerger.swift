@@ -62,6 +62,7 @@ public enum ReportMerger {
         }
         var manifest = combine(reports.map(\.manifest), sources: sources, commandLine: commandLine)
         manifest.run = identity
+        manifest.shards = reports.enumerated().map { ShardContribution($0.element, source: source($0.offset)) }
         return RunReport(
             runID: identity.runID,
             seed: first.seed,

@@ -28,6 +28,8 @@ public struct RunManifest: Sendable, Equatable, Codable {
     public var shard: String?
     /// The report directories a merged report was made from; empty for a run.
     public var mergedFrom: [String]
+    /// What each of those inputs brought (journeys, wall time, violations); empty for a run.
+    public var shards: [ShardContribution] = []
     /// What the report is of; nil only for a directory that is not a run's (capacity).
     public var run: RunIdentity?
 
@@ -65,6 +67,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         case startTime = "start_time"
         case shard
         case mergedFrom = "merged_from"
+        case shards
         case run
     }
 
@@ -79,11 +82,12 @@ public struct RunManifest: Sendable, Equatable, Codable {
         startTime = try container.decode(String.self, forKey: .startTime)
         shard = try container.decodeIfPresent(String.self, forKey: .shard)
         mergedFrom = try container.decodeIfPresent([String].self, forKey: .mergedFrom) ?? []
+        shards = try container.decodeIfPresent([ShardContribution].self, forKey: .shards) ?? []
         run = try container.decodeIfPresent(RunIdentity.self, forKey: .run)
     }
 
-    /// Writes every key; `shard` only for a shard, `merged_from` only for a merged report, `run`
-    /// when known.
+    /// Writes every key; `shard` only for a shard, `merged_from` and `shards` only for a merged
+    /// report, `run` when known.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(commit, forKey: .commit)
@@ -95,6 +99,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         try container.encode(startTime, forKey: .startTime)
         try container.encodeIfPresent(shard, forKey: .shard)
         if !mergedFrom.isEmpty { try container.encode(mergedFrom, forKey: .mergedFrom) }
+        if !shards.isEmpty { try container.encode(shards, forKey: .shards) }
         try container.encodeIfPresent(run, forKey: .run)
     }
 

@@ -163,14 +163,30 @@ extension ReportPage {
         if let shard = manifest.shard { page.paragraph("This run is shard \(shard) of a sharded run.") }
         if !manifest.mergedFrom.isEmpty {
             page.paragraph(
-                "Merged from \(manifest.mergedFrom.count) shard reports: counters are summed, histograms merged "
-                    + "exactly, wall time is the slowest shard's. The merged directory keeps the shards' paths, "
-                    + "not their separate counts; each shard's own report.html has those."
+                "Merged from \(manifest.mergedFrom.count) reports: counters are summed, histograms merged exactly, "
+                    + "wall time is the slowest input's. Each input's contribution, as merge recorded it:"
             )
+            // Older merged reports recorded only the directories.
+            let strategies = run?.strategies.map(\.name) ?? []
+            let byShard =
+                manifest.shards.isEmpty
+                ? manifest.mergedFrom.map {
+                    ShardContribution(source: $0, shard: nil, journeys: 0, wallNanos: 0, violations: [:])
+                }
+                : manifest.shards
             page.table(
-                header: ["#", "shard report directory"],
-                rows: manifest.mergedFrom.enumerated().map { [String($0.offset + 1), $0.element] },
-                numeric: [0],
+                header: ["#", "shard", "report directory", "journeys", "wall time"]
+                    + strategies.map { "\($0) violations" },
+                rows: byShard.enumerated().map { position, shard in
+                    [
+                        String(position + 1), shard.shard ?? "whole", shard.source,
+                        manifest.shards.isEmpty ? "" : ReportFormat.grouped(Double(shard.journeys)),
+                        manifest.shards.isEmpty ? "" : ReportFormat.nanos(Double(shard.wallNanos)),
+                    ]
+                        + strategies.map { name in shard.violations[name].map { ReportFormat.grouped(Double($0)) } ?? ""
+                        }
+                },
+                numeric: Set([0, 3, 4] + strategies.indices.map { $0 + 5 }),
                 id: "shard-list"
             )
         }
