@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkHarness
 import Synchronization
 
 /// `resolver-route`: capture a link that needs a login, signal the login, route it, log out again —
@@ -10,7 +11,12 @@ enum ResolverComparisons {
         let strings = links.map(\.string)
         let router = CountingRouter()
         // Virtual time standing still: links are captured "now" and never expire.
-        let resolver = LinkResolver(store: RecyclingHandoffStore(), router: router, clock: ManualClock(nanos: 0))
+        let resolver = LinkResolver(
+            configuration: .init(policy: ExampleApp.policy),
+            store: RecyclingHandoffStore(),
+            router: router,
+            clock: ManualClock(nanos: 0)
+        )
         resolver.signal(.appReady)
         let naive = NaiveDeepLinkQueue(router: router)
         let ids = IDReservation()

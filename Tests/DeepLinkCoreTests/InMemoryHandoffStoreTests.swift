@@ -85,7 +85,7 @@ import Testing
         let image = store.simulateKill()
         #expect(image.killedInCrashWindow == link)
         #expect(image.pending.isEmpty)
-        #expect(image.consumed == [ConsumedMark(id: 1, installBeginTimestamp: 0)])
+        #expect(image.consumed == [CaptureIdentity(id: 1, installBeginTimestamp: 0)])
         let relaunched = InMemoryHandoffStore(relaunchingFrom: image)
         #expect(relaunched.wasConsumed(link))
     }

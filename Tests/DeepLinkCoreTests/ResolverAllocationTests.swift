@@ -20,7 +20,7 @@ import Testing
         let router = CountingRouter()
         let observer = CountingObserver()
         let resolver = LinkResolver(
-            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000_000),
+            configuration: LinkResolver.Configuration(policy: TestApp.policy, timeToLiveNanos: 1_000_000),
             store: InMemoryHandoffStore(capacity: 8, consumedCapacity: 4_096),
             router: router,
             observer: observer,

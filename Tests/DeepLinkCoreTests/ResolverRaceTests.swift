@@ -66,7 +66,7 @@ import Glibc
 
     static func makeResolver(_ shared: Shared) -> LinkResolver {
         let resolver = LinkResolver(
-            configuration: LinkResolver.Configuration(timeToLiveNanos: .max),
+            configuration: LinkResolver.Configuration(policy: TestApp.policy, timeToLiveNanos: .max),
             store: InMemoryHandoffStore(capacity: 8, consumedCapacity: 128),
             router: CountingRouter(shared: shared),
             clock: ManualClock()

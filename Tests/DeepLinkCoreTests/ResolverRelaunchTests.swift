@@ -97,7 +97,7 @@ import Testing
         let app = SimulatedApp(
             router: router,
             observer: ResolverAllocationTests.CountingObserver(),
-            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000_000)
+            configuration: LinkResolver.Configuration(policy: TestApp.policy, timeToLiveNanos: 1_000_000)
         )
         var order = F.link("/orders/1", id: 0)
         var nextID: UInt64 = 0

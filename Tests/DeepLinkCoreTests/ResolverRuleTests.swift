@@ -156,7 +156,13 @@ import Testing
         let router = RecordingRouter()
         let observer = RecordingObserver()
         let store = InMemoryHandoffStore(capacity: 4, consumedCapacity: 1)
-        let resolver = LinkResolver(store: store, router: router, observer: observer, clock: ManualClock())
+        let resolver = LinkResolver(
+            configuration: TestApp.configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: ManualClock()
+        )
         let first = F.link("/product/1", id: 1)
         let second = F.link("/product/2", id: 2)
         resolver.signal(.appReady)
@@ -178,6 +184,7 @@ import Testing
             }
         }
         let resolver = LinkResolver(
+            configuration: TestApp.configuration,
             store: InMemoryHandoffStore(),
             router: router,
             observer: observer,
@@ -203,7 +210,12 @@ import Testing
         }
         let store = InMemoryHandoffStore(capacity: 32)
         let resolver = LinkResolver(
-            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000, pendingCapacity: 2, queueCapacity: 2),
+            configuration: LinkResolver.Configuration(
+                policy: TestApp.policy,
+                timeToLiveNanos: 1_000,
+                pendingCapacity: 2,
+                queueCapacity: 2
+            ),
             store: store,
             router: router,
             observer: observer,
@@ -239,7 +251,7 @@ import Testing
         let observer = RecordingObserver()
         let app = SimulatedApp(router: router, observer: observer)
         app.resolver.signal(.appReady)
-        let validator = LinkValidator()
+        let validator = TestApp.validator
         let hostile = Array("javascript:alert(1)".utf8)
         let rejection = hostile.withUnsafeBytes {
             app.resolver.capture(payload: $0, validator: validator, source: .installReferrer, capturedAtNanos: 0, id: 1)
@@ -274,7 +286,11 @@ import Testing
         let app = SimulatedApp(
             router: router,
             observer: observer,
-            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000, pendingCapacity: 2)
+            configuration: LinkResolver.Configuration(
+                policy: TestApp.policy,
+                timeToLiveNanos: 1_000,
+                pendingCapacity: 2
+            )
         )
         let first = F.link("/product/1?from=first", id: 1, at: 10)
         let second = F.link("/product/2", id: 2, at: 20)

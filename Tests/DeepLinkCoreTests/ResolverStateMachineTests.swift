@@ -168,7 +168,16 @@ import Testing
         #expect(throws: RoutePolicyError.duplicatePrefix("/a/")) {
             try RoutePolicy(rules: [(prefix: "/a/", requires: []), (prefix: "/a/", requires: .loggedIn)])
         }
-        #expect(RoutePolicy.standard.requirements(for: DeepLink(validated: "/orders/1")!) == [.appReady, .loggedIn])
-        #expect(RoutePolicy.standard.requirements(for: DeepLink(validated: "/product/1")!) == .appReady)
+        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/orders/1")!) == [.appReady, .loggedIn])
+        // Segment boundaries, by the validator's rule: `/account` gates its screen and below only.
+        let account = try RoutePolicy(rules: [(prefix: "/account", requires: .loggedIn)])
+        for gated in ["/account", "/account/", "/account/7", "/account?tab=1"] {
+            #expect(account.requirements(for: DeepLink(validated: gated)!) == [.appReady, .loggedIn], "\(gated)")
+        }
+        for open in ["/accountant", "/accounts/7", "/acc", "/"] {
+            #expect(account.requirements(for: DeepLink(validated: open)!) == .appReady, "\(open)")
+        }
+        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/orders")!) == .appReady, "`/orders/` is below")
+        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/product/1")!) == .appReady)
     }
 }

@@ -27,7 +27,13 @@ import Testing
         try store.save(product)
         let router = RecordingRouter()
         let observer = RecordingObserver()
-        let resolver = LinkResolver(store: store, router: router, observer: observer, clock: ManualClock())
+        let resolver = LinkResolver(
+            configuration: TestApp.configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: ManualClock()
+        )
         #expect(try resolver.launch() == 1)
         resolver.signal(.appReady)
         #expect(router.paths == ["/product/1"])
@@ -44,6 +50,7 @@ import Testing
 
         // First process: captured and ready, but the user never logs in before the kill.
         let first = LinkResolver(
+            configuration: TestApp.configuration,
             store: try FileHandoffStore(directory: directory),
             router: router,
             observer: observer,
@@ -55,6 +62,7 @@ import Testing
 
         // Second process, same directory: the link is still there and routes after login.
         let second = LinkResolver(
+            configuration: TestApp.configuration,
             store: try FileHandoffStore(directory: directory),
             router: router,
             observer: observer,
@@ -67,6 +75,7 @@ import Testing
 
         // Third process: Play re-delivers the same referrer; it is a duplicate.
         let third = LinkResolver(
+            configuration: TestApp.configuration,
             store: try FileHandoffStore(directory: directory),
             router: router,
             observer: observer,

@@ -21,7 +21,7 @@ enum ResolverFixtures {
     }
 
     static func machine(ttl: UInt64 = 1_000, pendingCapacity: Int = 4) -> ResolverStateMachine {
-        ResolverStateMachine(policy: .standard, timeToLiveNanos: ttl, pendingCapacity: pendingCapacity)
+        ResolverStateMachine(policy: TestApp.policy, timeToLiveNanos: ttl, pendingCapacity: pendingCapacity)
     }
 }
 
@@ -90,7 +90,10 @@ struct SimulatedApp {
         router: any Router,
         observer: any ResolverObserver,
         clock: any ResolverClock = ManualClock(),
-        configuration: LinkResolver.Configuration = LinkResolver.Configuration(timeToLiveNanos: 1_000)
+        configuration: LinkResolver.Configuration = LinkResolver.Configuration(
+            policy: TestApp.policy,
+            timeToLiveNanos: 1_000
+        )
     ) {
         let process = SimulatedProcess()
         self.process = process

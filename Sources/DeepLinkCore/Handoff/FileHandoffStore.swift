@@ -12,7 +12,8 @@ import Darwin
 /// Files (all records in the ``FileHandoffRecord`` layout, ids and timestamps as 16 hex digits):
 /// - `pending-<id>.rec` — one per pending link;
 /// - `consumed-id-<id>.rec` — the link with this id was consumed;
-/// - `consumed-ibt-<timestamp>.rec` — the referrer with this install-begin timestamp was consumed;
+/// - `consumed-ibt-<timestamp>.rec` — the Install Referrer capture with this install-begin
+///   timestamp was consumed (see ``CaptureIdentity``);
 /// - `.tmp.<pid>.<n>.<name>` — a write in progress; ignored, and removed by ``init(directory:)``
 ///   once the process that wrote it is gone.
 ///
@@ -92,18 +93,23 @@ public final class FileHandoffStore: HandoffStore {
 
     public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
         let record = FileHandoffRecord.encode(link)
+        let identity = link.identity
         // The install-begin marker first: a kill between the two markers then leaves the link
         // pending but recognizably a duplicate, never routable twice.
-        if link.installBeginTimestamp != 0 {
-            try _writeDurably(record, to: Self._consumedTimestampName(link.installBeginTimestamp), exclusive: true)
+        if identity.installBeginTimestamp != 0 {
+            try _writeDurably(record, to: Self._consumedTimestampName(identity.installBeginTimestamp), exclusive: true)
         }
-        try _writeDurably(record, to: Self._consumedIDName(link.id), exclusive: true)
+        try _writeDurably(record, to: Self._consumedIDName(identity.id), exclusive: true)
         try _remove(Self._pendingName(link.id))
     }
 
+    /// One file per half of ``CaptureIdentity/isSameCapture(as:)``: the id marker, and the
+    /// install-begin marker that only referrer identities have.
     public func wasConsumed(_ link: PendingLink) -> Bool {
-        if _exists(Self._consumedIDName(link.id)) { return true }
-        return link.installBeginTimestamp != 0 && _exists(Self._consumedTimestampName(link.installBeginTimestamp))
+        let identity = link.identity
+        if _exists(Self._consumedIDName(identity.id)) { return true }
+        return identity.installBeginTimestamp != 0
+            && _exists(Self._consumedTimestampName(identity.installBeginTimestamp))
     }
 
     public func discard(_ link: PendingLink) throws(HandoffStoreError) {

@@ -29,12 +29,10 @@ public protocol HandoffStore: Sendable {
     /// ``loadPending()``.
     func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError]
 
-    /// Durably marks `link` consumed (by its id and, for referrer links, its install-begin
-    /// timestamp) and removes its pending record.
+    /// Durably marks `link` consumed (by its ``CaptureIdentity``) and removes its pending record.
     func markConsumed(_ link: PendingLink) throws(HandoffStoreError)
 
-    /// Whether a link with the same id, or (for referrer links) the same install-begin timestamp,
-    /// was consumed before.
+    /// Whether the same capture (``CaptureIdentity/isSameCapture(as:)``) was consumed before.
     func wasConsumed(_ link: PendingLink) -> Bool
 
     /// Drops the pending record of `link` without routing it (superseded, expired, rejected).

@@ -36,32 +36,6 @@ public struct KillPoint: Sendable, Hashable {
     }
 }
 
-/// A consumed mark: what the store remembers of a routed link to refuse re-deliveries.
-///
-/// Thread safety: a value type; `Sendable`.
-public struct ConsumedMark: Sendable, Hashable {
-    public var id: UInt64
-    /// Install-begin timestamp for referrer links, 0 otherwise.
-    public var installBeginTimestamp: UInt64
-
-    public init(id: UInt64, installBeginTimestamp: UInt64) {
-        self.id = id
-        self.installBeginTimestamp = installBeginTimestamp
-    }
-
-    init(_ link: PendingLink) {
-        self.id = link.id
-        self.installBeginTimestamp = link.source == .installReferrer ? link.installBeginTimestamp : 0
-    }
-
-    /// Whether this mark stands for the link `other` was made from: the same id, or the same
-    /// (nonzero) install-begin timestamp of a referrer link.
-    func matches(_ other: ConsumedMark) -> Bool {
-        if id == other.id { return true }
-        return other.installBeginTimestamp != 0 && installBeginTimestamp == other.installBeginTimestamp
-    }
-}
-
 /// What an ``InMemoryHandoffStore`` had persisted when its process died: the records and consumed
 /// marks a relaunch starts from (``InMemoryHandoffStore/init(relaunchingFrom:process:)``).
 ///
@@ -70,7 +44,7 @@ public struct HandoffImage: Sendable, Hashable {
     /// Pending records, oldest capture first.
     public var pending: [PendingLink]
     /// Consumed marks, oldest first.
-    public var consumed: [ConsumedMark]
+    public var consumed: [CaptureIdentity]
     /// The record capacity of the store that wrote this image.
     public var capacity: Int
     /// The consumed-mark capacity of the store that wrote this image.
@@ -81,7 +55,7 @@ public struct HandoffImage: Sendable, Hashable {
 
     public init(
         pending: [PendingLink] = [],
-        consumed: [ConsumedMark] = [],
+        consumed: [CaptureIdentity] = [],
         capacity: Int = 16,
         consumedCapacity: Int = 64,
         killedInCrashWindow: PendingLink? = nil

@@ -23,7 +23,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         /// The id of the record in each slot, nil for a free slot: what lookups scan.
         var recordIDs: [UInt64?]
         var recordCount = 0
-        var consumed: [ConsumedMark]
+        var consumed: [CaptureIdentity]
         var consumedCount = 0
         var killPoint: KillPoint?
         var saves = 0
@@ -65,8 +65,8 @@ public final class InMemoryHandoffStore: HandoffStore {
 
         /// Whether a consumed mark matches the link `mark` was made from (index loop: a slice would
         /// retain the buffer and make the next write copy it).
-        func isConsumed(_ mark: ConsumedMark) -> Bool {
-            for index in 0..<consumedCount where consumed[index].matches(mark) { return true }
+        func isConsumed(_ mark: CaptureIdentity) -> Bool {
+            for index in 0..<consumedCount where consumed[index].isSameCapture(as: mark) { return true }
             return false
         }
 
@@ -114,7 +114,7 @@ public final class InMemoryHandoffStore: HandoffStore {
             return nil
         }
 
-        func hasMark(_ mark: ConsumedMark) -> Bool {
+        func hasMark(_ mark: CaptureIdentity) -> Bool {
             for index in 0..<consumedCount where consumed[index] == mark { return true }
             return false
         }
@@ -143,7 +143,7 @@ public final class InMemoryHandoffStore: HandoffStore {
                 records: Array(repeating: .placeholder, count: max(1, capacity)),
                 recordIDs: Array(repeating: nil, count: max(1, capacity)),
                 consumed: Array(
-                    repeating: ConsumedMark(id: 0, installBeginTimestamp: 0),
+                    repeating: CaptureIdentity(id: 0, installBeginTimestamp: 0),
                     count: max(1, consumedCapacity)
                 )
             )
@@ -254,7 +254,7 @@ extension InMemoryHandoffStore {
     }
 
     private func save(_ link: PendingLink, unlessConsumed: Bool) throws(HandoffStoreError) -> Bool {
-        let mark = ConsumedMark(link)
+        let mark = CaptureIdentity(link)
         return try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) -> Bool in
             if unlessConsumed, storage.isConsumed(mark) { return false }
             guard storage.begin(.save, in: process) else { return true }
@@ -284,7 +284,7 @@ extension InMemoryHandoffStore {
             let first = pending.count
             for index in storage.records.indices where storage.recordIDs[index] != nil {
                 // Decided on the small mark first, so a consumed record is never copied.
-                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { ConsumedMark($0[index]) }) else {
+                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { CaptureIdentity($0[index]) }) else {
                     continue
                 }
                 pending.append(storage.records[index])
@@ -306,7 +306,7 @@ extension InMemoryHandoffStore {
     public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
         try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
             guard storage.begin(.markConsumed, in: process) else { return }
-            let mark = ConsumedMark(link)
+            let mark = CaptureIdentity(link)
             if !storage.hasMark(mark) {
                 guard storage.consumedCount < storage.consumed.count else { throw .full }
                 storage.consumed[storage.consumedCount] = mark
@@ -318,7 +318,7 @@ extension InMemoryHandoffStore {
     }
 
     public func wasConsumed(_ link: PendingLink) -> Bool {
-        let mark = ConsumedMark(link)
+        let mark = CaptureIdentity(link)
         return storage.withLock { $0.isConsumed(mark) }
     }
 

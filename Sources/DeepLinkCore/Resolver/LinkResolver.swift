@@ -1,13 +1,19 @@
 import Synchronization
 
-/// The gate between captured links and the app's navigation (SPEC 3.4): routes each captured link
+/// The gate between captured links and the app's navigation: routes each captured link
 /// exactly once, only when the app is ready and the link's required events have happened, newest
 /// link first, never an expired or duplicate one, and keeps every link in the ``HandoffStore``
 /// until it is routed.
 ///
 /// ## Use
 /// ```swift
-/// let resolver = LinkResolver(store: store, router: router, observer: observer)
+/// let policy = try RoutePolicy(rules: [(prefix: "/orders", requires: .loggedIn)])
+/// let resolver = LinkResolver(
+///     configuration: .init(policy: policy),
+///     store: store,
+///     router: router,
+///     observer: observer
+/// )
 /// try resolver.launch()             // captures what the store kept from earlier processes
 /// resolver.capture(pendingLink)     // any thread: clip handoff, referrer callback, ...
 /// resolver.signal(.appReady)        // any thread
@@ -54,7 +60,7 @@ public final class LinkResolver: Sendable {
     ///
     /// Thread safety: a value type; `Sendable`.
     public struct Configuration: Sendable {
-        /// Which events each destination needs.
+        /// Which events each destination needs: the app's own rules (there is no default).
         public var policy: RoutePolicy
         /// Links older than this (nanoseconds on the resolver's clock) expire.
         public var timeToLiveNanos: UInt64
@@ -69,7 +75,7 @@ public final class LinkResolver: Sendable {
         public static let defaultTimeToLiveNanos: UInt64 = 7 * 24 * 3600 * 1_000_000_000
 
         public init(
-            policy: RoutePolicy = .standard,
+            policy: RoutePolicy,
             timeToLiveNanos: UInt64 = defaultTimeToLiveNanos,
             pendingCapacity: Int = 4,
             queueCapacity: Int = 16
@@ -110,7 +116,7 @@ public final class LinkResolver: Sendable {
     /// Creates a resolver for one process. Call ``launch()`` to pick up links earlier processes
     /// left in `store`.
     public init(
-        configuration: Configuration = Configuration(),
+        configuration: Configuration,
         store: any HandoffStore,
         router: any Router,
         observer: any ResolverObserver = IgnoringResolverObserver(),

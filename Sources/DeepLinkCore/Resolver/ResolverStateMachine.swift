@@ -2,7 +2,7 @@
 /// router, a clock or a lock. ``LinkResolver`` feeds it facts (a captured link and whether the
 /// store saw it consumed; an app event; the current time) and carries out the actions it returns.
 ///
-/// ## Rules (SPEC 3.4)
+/// ## Rules
 /// - *Never early*: a link is routed only when every event its ``RoutePolicy`` requires (always
 ///   including `appReady`) is satisfied; `loggedOut` closes the gate again.
 /// - *Latest wins*: only the newest pending link (greatest capture time, then latest arrival) is a
@@ -10,8 +10,8 @@
 ///   routed. Older links wait behind a newer one whose gate is closed.
 /// - *Expiry*: a pending link whose age (`now - capturedAtNanos`, saturating) exceeds the
 ///   time-to-live is expired before anything else is decided.
-/// - *Duplicates*: a capture with the id of a pending or routed link, the install-begin timestamp of
-///   a pending or routed referrer link, or that the store reports consumed, is ignored.
+/// - *Duplicates*: a capture that is the same capture (``CaptureIdentity``) as a pending or routed
+///   link, or that the store reports consumed, is ignored.
 /// - *Capacity*: at most `pendingCapacity` links wait; a capture into a full set supersedes the
 ///   oldest of them (or itself, when it is the oldest).
 ///
@@ -83,30 +83,20 @@ public struct ResolverStateMachine: Sendable {
     @usableFromInline
     internal struct Slot: Sendable {
         var occupied = false
-        var source = LinkSource.appClip
         var requires: GateEvents = []
         var arrival: UInt64 = 0
         var capturedAtNanos: UInt64 = 0
-        var id: UInt64 = 0
-        var installBeginTimestamp: UInt64 = 0
+        var identity = CaptureIdentity(id: 0, installBeginTimestamp: 0)
 
         init() {}
 
-        init(_ link: PendingLink, requires: GateEvents, arrival: UInt64) {
+        init(_ link: PendingLink, identity: CaptureIdentity, requires: GateEvents, arrival: UInt64) {
             self.occupied = true
-            self.source = link.source
             self.requires = requires
             self.arrival = arrival
             self.capturedAtNanos = link.capturedAtNanos
-            self.id = link.id
-            self.installBeginTimestamp = link.installBeginTimestamp
+            self.identity = identity
         }
-    }
-
-    @usableFromInline
-    internal struct Fingerprint: Sendable, Equatable {
-        var id: UInt64
-        var installBeginTimestamp: UInt64
     }
 
     /// The process's state.
@@ -127,10 +117,10 @@ public struct ResolverStateMachine: Sendable {
     private var arrivals: UInt64 = 0
     /// Ring of recently routed links, so a re-delivery that races the store's consumed mark is
     /// still caught (the store catches everything older).
-    private var routed: [Fingerprint?]
+    private var routed: [CaptureIdentity?]
     private var routedNext: Int = 0
     /// The last waiting notice, so that one is reported only when something changed.
-    private var lastWait: Fingerprint?
+    private var lastWait: CaptureIdentity?
     private var lastWaitMissing: GateEvents = []
 
     /// Creates a machine in ``State/starting(satisfied:)`` with nothing pending.
@@ -220,20 +210,18 @@ public struct ResolverStateMachine: Sendable {
             break
         }
         defer { _checkInvariants() }
-        // The fields, once: each use of `link` in a call may copy the whole record.
-        let id = link.id
-        let source = link.source
-        let timestamp = link.installBeginTimestamp
-        if consumedBefore || wasRouted(id: id, source: source, installBeginTimestamp: timestamp) {
+        // The identity, once: each use of `link` in a call may copy the whole record.
+        let identity = CaptureIdentity(link)
+        if consumedBefore || wasRouted(identity) {
             return .ignoreDuplicate(discardRecord: true)
         }
         for index in slots.indices where slots[index].occupied {
-            if Self.isDuplicate(id: id, source: source, installBeginTimestamp: timestamp, of: slots[index]) {
-                return .ignoreDuplicate(discardRecord: slots[index].id != id)
+            if identity.isSameCapture(as: slots[index].identity) {
+                return .ignoreDuplicate(discardRecord: slots[index].identity.id != identity.id)
             }
         }
         arrivals &+= 1
-        let slot = Slot(link, requires: policy.requirements(for: link.link), arrival: arrivals)
+        let slot = Slot(link, identity: identity, requires: policy.requirements(for: link.link), arrival: arrivals)
         if let free = indexOfFreeSlot() {
             slots[free] = slot
             links[free] = link
@@ -243,13 +231,13 @@ public struct ResolverStateMachine: Sendable {
         // Full: the oldest of the pending links and the new one loses.
         let oldest = indexOfOldest()!
         if Self.isNewer(slots[oldest], than: slot) {
-            return .supersedeIncoming(byID: slots[indexOfNewest()!].id)
+            return .supersedeIncoming(byID: slots[indexOfNewest()!].identity.id)
         }
         let spare = links.count - 1
         links.swapAt(oldest, spare)
         slots[oldest] = slot
         links[oldest] = link
-        return .supersede(slot: spare, byID: id)
+        return .supersede(slot: spare, byID: identity.id)
     }
 
     /// The app signalled `event`.
@@ -366,16 +354,15 @@ public struct ResolverStateMachine: Sendable {
         if missing.isEmpty {
             if let older = indexOfAnyPending(except: newest) {
                 vacate(older)
-                return .supersede(slot: older, byID: candidate.id)
+                return .supersede(slot: older, byID: candidate.identity.id)
             }
             remember(candidate)
             lastWait = nil
             vacate(newest)
             return .route(slot: newest)
         }
-        let fingerprint = Fingerprint(id: candidate.id, installBeginTimestamp: candidate.installBeginTimestamp)
-        if lastWait == fingerprint, lastWaitMissing == missing { return .none }
-        lastWait = fingerprint
+        if lastWait == candidate.identity, lastWaitMissing == missing { return .none }
+        lastWait = candidate.identity
         lastWaitMissing = missing
         return .waitForGate(slot: newest, missing: missing)
     }
@@ -392,38 +379,21 @@ public struct ResolverStateMachine: Sendable {
 
     // MARK: - Internals
 
-    /// Same capture: same id, or both from the referrer with the same install-begin timestamp.
-    private static func isDuplicate(
-        id: UInt64,
-        source: LinkSource,
-        installBeginTimestamp: UInt64,
-        of other: Slot
-    ) -> Bool {
-        if id == other.id { return true }
-        return source == .installReferrer && other.source == .installReferrer
-            && installBeginTimestamp != 0 && installBeginTimestamp == other.installBeginTimestamp
-    }
-
     /// Frees occupied slot `index` (its record's bytes stay until the slot is reused).
     private mutating func vacate(_ index: Int) {
         slots[index].occupied = false
         pendingCount -= 1
     }
 
-    private func wasRouted(id: UInt64, source: LinkSource, installBeginTimestamp: UInt64) -> Bool {
+    private func wasRouted(_ identity: CaptureIdentity) -> Bool {
         for index in routed.indices {
-            guard let entry = routed[index] else { continue }
-            if entry.id == id { return true }
-            let sameInstall = installBeginTimestamp != 0 && entry.installBeginTimestamp == installBeginTimestamp
-            if source == .installReferrer, sameInstall { return true }
+            if let entry = routed[index], identity.isSameCapture(as: entry) { return true }
         }
         return false
     }
 
     private mutating func remember(_ link: Slot) {
-        // Only referrer links dedupe by timestamp; 0 stands for "none" and never matches (see above).
-        let timestamp = link.source == .installReferrer ? link.installBeginTimestamp : 0
-        routed[routedNext] = Fingerprint(id: link.id, installBeginTimestamp: timestamp)
+        routed[routedNext] = link.identity
         routedNext = (routedNext + 1) % routed.count
     }
 
@@ -470,7 +440,7 @@ public struct ResolverStateMachine: Sendable {
         var occupied = 0
         for index in slots.indices where slots[index].occupied {
             occupied += 1
-            precondition(links[index].id == slots[index].id, "slot and record out of sync")
+            precondition(links[index].id == slots[index].identity.id, "slot and record out of sync")
         }
         precondition(occupied == pendingCount, "pendingCount out of sync")
         switch state {
@@ -484,12 +454,7 @@ public struct ResolverStateMachine: Sendable {
         for index in slots.indices where slots[index].occupied {
             let slot = slots[index]
             for otherIndex in (index + 1)..<slots.count where slots[otherIndex].occupied {
-                let duplicate = Self.isDuplicate(
-                    id: slot.id,
-                    source: slot.source,
-                    installBeginTimestamp: slot.installBeginTimestamp,
-                    of: slots[otherIndex]
-                )
+                let duplicate = slot.identity.isSameCapture(as: slots[otherIndex].identity)
                 precondition(!duplicate, "duplicate pending links")
             }
         }

@@ -8,7 +8,7 @@ import Glibc
 /// This project's design, end to end through DeepLinkCore: the App Clip validates its invocation
 /// URL and writes a ``PendingLink`` into an ``InMemoryHandoffStore`` (the App Group container, with
 /// its crash model); each process launch relaunches the worker's ``LinkResolver`` over that store
-/// in place (standard route policy, the mix's time-to-live, a virtual ``ManualClock``; a relaunched
+/// in place (the example app's route policy, ``ExampleApp``, the mix's time-to-live, a virtual ``ManualClock``; a relaunched
 /// resolver behaves exactly like a new one, without allocating) and captures what the store kept;
 /// Android referrers go through ``ReferrerParser/verdict(for:validator:)`` and are captured with
 /// Play's install-begin timestamp (a new id per delivery, so re-deliveries must be recognised by
@@ -80,7 +80,7 @@ public struct CoreStrategy: Strategy {
     /// The resolver reports every reason (through its observer) and the parser every placeholder.
     public var distinctions: StrategyObservation.Reasons { .all }
     let configuration: LinkResolver.Configuration
-    let validator = LinkValidator()
+    let validator = ExampleApp.validator
     let parser = ReferrerParser()
     let faults: Faults
     let clock = ManualClock()
@@ -109,7 +109,7 @@ public struct CoreStrategy: Strategy {
     public init(context: StrategyContext, faults: Faults = []) {
         let ttlSeconds = faults.contains(.ignoreExpiry) ? 31_536_000 : UInt64(context.ttlSeconds)
         self.configuration = LinkResolver.Configuration(
-            policy: .standard,
+            policy: ExampleApp.policy,
             timeToLiveNanos: ttlSeconds * 1_000_000_000,
             pendingCapacity: 2,
             queueCapacity: 2
