@@ -75,9 +75,24 @@ let package = Package(
             path: "Benchmarks/CoreBenchmarks",
             swiftSettings: strictSettings
         ),
+        // The core's own test support, apart from the harness: exact allocation counts (jemalloc,
+        // read directly), a seeded generator, the crash writer's records.
+        .target(
+            name: "DeepLinkCoreTestSupport",
+            dependencies: ["DeepLinkCore"] + jemalloc,
+            path: "Tests/DeepLinkCoreTestSupport",
+            swiftSettings: strictSettings
+        ),
+        // The child process the file store's crash test kills (test support, not a product).
+        .executableTarget(
+            name: "handoff-crash-writer",
+            dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport"],
+            path: "Tests/HandoffCrashWriter",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "DeepLinkCoreTests",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 @Suite struct LinkValidatorTests {
@@ -445,6 +445,4 @@ import Testing
         return nil
     }
 
-    /// The harness's SplitMix64, so random tests repeat.
-    typealias SeededGenerator = SplitMix64
 }

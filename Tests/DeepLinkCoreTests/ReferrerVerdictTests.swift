@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 @Suite struct ReferrerVerdictTests {
@@ -139,7 +139,7 @@ import Testing
     /// The in-place form agrees with the value form on every corpus referrer and on random bytes,
     /// writes the link only for `.link`, and allocates nothing.
     @Test func inPlaceVerdictsAgreeWithVerdictValues() {
-        var random = SplitMix64(seed: 7)
+        var random = SeededGenerator(seed: 7)
         var inputs = realisticReferrerCorpus
         for _ in 0..<2_000 {
             let count = Int(random.next() % 80)

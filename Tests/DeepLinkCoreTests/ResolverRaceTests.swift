@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -126,7 +126,8 @@ import Testing
         app.resolver.capture(product)
         app.resolver.signal(.appReady)
         #expect(router.routes.isEmpty)
-        #expect(observer.terminal == [.crashWindow(product)])
+        #expect(observer.terminal.isEmpty)
+        #expect(observer.crashWindows == [product])
         #expect(!app.process.isAlive)
         let image = app.store.simulateKill()
         #expect(image.killedInCrashWindow == product)
@@ -332,7 +333,7 @@ import Testing
         let link = F.link("/product/1", id: 1)
         let decisions: [ResolverDecision] = [
             .routed(link), .superseded(link, byID: 2), .expired(link, ageNanos: 1), .duplicate(link),
-            .rejected(.empty, source: .appClip), .waitingForGate(link, missing: .loggedIn), .crashWindow(link),
+            .rejected(.empty, source: .appClip), .waitingForGate(link, missing: .loggedIn),
             .storeFailed(link, operation: .save, error: .full), .unreadableRecord(.full), .queueFull(link),
         ]
         let kinds = decisions.map(\.kind)

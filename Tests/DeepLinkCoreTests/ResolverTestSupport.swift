@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Synchronization
 
 /// Builders shared by the resolver and handoff-store suites.
@@ -60,15 +60,24 @@ struct PendingLinkRoute: Sendable, Equatable {
     var source: LinkSource
 }
 
-/// Records every decision.
-final class RecordingObserver: ResolverObserver {
+/// Records every decision, and (apart: an app never hears of it) every link killed in the crash
+/// window.
+final class RecordingObserver: ResolverObserver, CrashWindowObserver {
     private let recorded = Mutex<[ResolverDecision]>([])
+    private let killed = Mutex<[PendingLink]>([])
 
     func resolverDecided(_ decision: ResolverDecision) {
         recorded.withLock { $0.append(decision) }
     }
 
+    func resolverKilledInCrashWindow(_ link: PendingLink) {
+        killed.withLock { $0.append(link) }
+    }
+
     var decisions: [ResolverDecision] { recorded.withLock { $0 } }
+
+    /// Links killed between their consumed mark and the router call.
+    var crashWindows: [PendingLink] { killed.withLock { $0 } }
 
     /// Decisions other than waiting notices.
     var terminal: [ResolverDecision] {

@@ -27,26 +27,26 @@
 /// trusts a payload: a file with a valid checksum still cannot smuggle in `//evil.example`.
 ///
 /// Thread safety: stateless; every member may be called from any thread.
-public enum FileHandoffRecord {
+package enum FileHandoffRecord {
     /// The layout version this build writes and reads.
-    public static let currentVersion: UInt16 = 1
+    package static let currentVersion: UInt16 = 1
 
     /// The record magic, `DLHR`.
-    public static let magic: [UInt8] = Array("DLHR".utf8)
+    package static let magic: [UInt8] = Array("DLHR".utf8)
 
     /// Bytes before the body.
-    public static let headerByteCount = 20
+    package static let headerByteCount = 20
 
     /// Body bytes before the link.
-    public static let fixedBodyByteCount = 27
+    package static let fixedBodyByteCount = 27
 
     /// The largest valid record: header, fixed body fields and a link of ``DeepLink/capacity``.
-    public static var maximumByteCount: Int { headerByteCount + fixedBodyByteCount + DeepLink.capacity }
+    package static var maximumByteCount: Int { headerByteCount + fixedBodyByteCount + DeepLink.capacity }
 
     /// The record for `link`, ready to be written.
     ///
     /// - Complexity: O(n) in the link's length; allocates the returned array.
-    public static func encode(_ link: PendingLink) -> [UInt8] {
+    package static func encode(_ link: PendingLink) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(fixedBodyByteCount + link.link.utf8Count)
         _appendLittleEndian(link.id, to: &body)
@@ -69,7 +69,7 @@ public enum FileHandoffRecord {
     /// Decodes a record read from the file `name` (the name is used in errors only).
     ///
     /// - Complexity: O(n) in the record's length.
-    public static func decode(_ bytes: [UInt8], name: String) -> Result<PendingLink, HandoffStoreError> {
+    package static func decode(_ bytes: [UInt8], name: String) -> Result<PendingLink, HandoffStoreError> {
         if bytes.count >= magic.count, Array(bytes[0..<magic.count]) != magic {
             return .failure(.corruptRecord(name: name))
         }

@@ -9,7 +9,7 @@ import Darwin
 /// A ``HandoffStore`` in a directory: the stand-in for the App Group container, where a pending
 /// link must survive the app being killed at any instant.
 ///
-/// Files (all records in the ``FileHandoffRecord`` layout, ids and timestamps as 16 hex digits):
+/// Files (all records in one versioned, checksummed binary layout, ids and timestamps as 16 hex digits):
 /// - `pending-<id>.rec` — one per pending link;
 /// - `consumed-id-<id>.rec` — the link with this id was consumed;
 /// - `consumed-ibt-<timestamp>.rec` — the Install Referrer capture with this install-begin
@@ -40,8 +40,8 @@ public final class FileHandoffStore: HandoffStore {
     /// The directory holding the records.
     public let directory: String
 
-    /// Whether records are written in small, slow pieces (see ``init(directory:slowWritesForCrashTesting:)``).
-    public let slowWritesForCrashTesting: Bool
+    /// Whether records are written in small, slow pieces (crash testing only).
+    package let slowWritesForCrashTesting: Bool
 
     /// Distinguishes the temporary files of concurrent writes in this process.
     private let _temporaryCounter = Atomic<UInt64>(0)
@@ -49,12 +49,16 @@ public final class FileHandoffStore: HandoffStore {
     /// Opens the store in `directory`, creating the directory (not its parents) if needed, and
     /// removes temporary files left by writers that no longer run.
     ///
-    /// - Parameter slowWritesForCrashTesting: write every file 8 bytes per `write(2)` with a short
-    ///   pause in between, so that a process killed at a random instant is often killed in the
-    ///   middle of a file. Only the crash test sets it; the files are the same.
     /// - Throws: ``HandoffStoreError/io(operation:errno:)`` when the directory cannot be created
     ///   or listed.
-    public init(directory: String, slowWritesForCrashTesting: Bool = false) throws(HandoffStoreError) {
+    public convenience init(directory: String) throws(HandoffStoreError) {
+        try self.init(directory: directory, slowWritesForCrashTesting: false)
+    }
+
+    /// ``init(directory:)`` for the crash test: with `slowWritesForCrashTesting`, every file is
+    /// written 8 bytes per `write(2)` with a short pause in between, so that a process killed at a
+    /// random instant is often killed in the middle of a file. The files are the same.
+    package init(directory: String, slowWritesForCrashTesting: Bool) throws(HandoffStoreError) {
         self.directory = directory
         self.slowWritesForCrashTesting = slowWritesForCrashTesting
         if mkdir(directory, 0o755) != 0, errno != EEXIST { throw .io(operation: "mkdir", errno: errno) }

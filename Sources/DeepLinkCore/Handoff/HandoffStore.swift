@@ -58,6 +58,15 @@ extension HandoffStore {
     }
 }
 
+/// A write operation of a ``HandoffStore``.
+///
+/// Thread safety: a value type; `Sendable`.
+public enum HandoffOperation: Sendable, Hashable, CaseIterable {
+    case save
+    case markConsumed
+    case discard
+}
+
 /// What ``HandoffStore/loadPending()`` found.
 public struct HandoffLoad: Sendable {
     /// Readable pending links, oldest capture first.

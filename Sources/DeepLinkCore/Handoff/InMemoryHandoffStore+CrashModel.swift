@@ -1,11 +1,5 @@
-/// A write operation of a ``HandoffStore``.
-///
-/// Thread safety: a value type; `Sendable`.
-public enum HandoffOperation: Sendable, Hashable, CaseIterable {
-    case save
-    case markConsumed
-    case discard
-}
+// The in-memory store's crash model: simulation only, `package` access (the harness and the
+// core's tests use it; an app never sees it).
 
 /// A step of an ``InMemoryHandoffStore`` at which the simulated process dies.
 ///
@@ -14,22 +8,22 @@ public enum HandoffOperation: Sendable, Hashable, CaseIterable {
 /// the router has not been called.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct KillPoint: Sendable, Hashable {
+package struct KillPoint: Sendable, Hashable {
     /// The store operations a kill can be placed around.
-    public typealias Operation = HandoffOperation
+    package typealias Operation = HandoffOperation
 
     /// Whether the kill lands before the operation (it does not persist) or after it (it does).
-    public enum Timing: Sendable, Hashable, CaseIterable {
+    package enum Timing: Sendable, Hashable, CaseIterable {
         case before
         case after
     }
 
-    public var operation: Operation
-    public var timing: Timing
+    package var operation: Operation
+    package var timing: Timing
     /// Which occurrence of `operation` (1 = the first) triggers the kill.
-    public var occurrence: Int
+    package var occurrence: Int
 
-    public init(_ timing: Timing, _ operation: Operation, occurrence: Int = 1) {
+    package init(_ timing: Timing, _ operation: Operation, occurrence: Int = 1) {
         self.operation = operation
         self.timing = timing
         self.occurrence = occurrence
@@ -40,20 +34,20 @@ public struct KillPoint: Sendable, Hashable {
 /// marks a relaunch starts from (``InMemoryHandoffStore/init(relaunchingFrom:process:)``).
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct HandoffImage: Sendable, Hashable {
+package struct HandoffImage: Sendable, Hashable {
     /// Pending records, oldest capture first.
-    public var pending: [PendingLink]
+    package var pending: [PendingLink]
     /// Consumed marks, oldest first.
-    public var consumed: [CaptureIdentity]
+    package var consumed: [CaptureIdentity]
     /// The record capacity of the store that wrote this image.
-    public var capacity: Int
+    package var capacity: Int
     /// The consumed-mark capacity of the store that wrote this image.
-    public var consumedCapacity: Int
+    package var consumedCapacity: Int
     /// The link whose consumed mark was the last write before an armed ``KillPoint`` at
     /// `after markConsumed`: it was never routed (the crash window). `nil` for other kills.
-    public var killedInCrashWindow: PendingLink?
+    package var killedInCrashWindow: PendingLink?
 
-    public init(
+    package init(
         pending: [PendingLink] = [],
         consumed: [CaptureIdentity] = [],
         capacity: Int = 16,

@@ -1,19 +1,15 @@
-/// The App Group container for the hot simulation: a fixed-capacity in-memory ``HandoffStore``
-/// with a crash model.
+/// A fixed-capacity ``HandoffStore`` in memory: for tests, previews and an app that does not need
+/// links to survive the process (nothing here outlives it; use ``FileHandoffStore`` in the App
+/// Group container for that).
 ///
-/// Every operation is atomic and immediately "durable": what the store holds when its process is
-/// killed is exactly what a relaunch finds (``simulateKill()`` returns it as a ``HandoffImage``;
-/// ``init(relaunchingFrom:process:)`` starts from it). A ``KillPoint`` armed with
-/// ``armKill(at:)`` kills the shared ``SimulatedProcess`` before or after a chosen operation, so a
-/// simulation can place a kill at every step, the crash window included.
-///
-/// After the kill the store is frozen: writes are ignored (a dead process persists nothing) and
-/// reads answer from the frozen image.
+/// Every operation is atomic. (The harness drives it through a crash model, package-internal:
+/// every operation is then immediately "durable", and what the store holds when its simulated
+/// process is killed is exactly what a relaunch finds.)
 ///
 /// Thread safety: all state is behind one lock; every member may be called from any thread.
 ///
 /// - Complexity: `save`, `markConsumed`, `discard` and `wasConsumed` are O(capacity) and allocate
-///   nothing (slots are preallocated); `loadPending` and the image allocate.
+///   nothing (slots are preallocated); `loadPending` allocates.
 public final class InMemoryHandoffStore: HandoffStore {
     struct Storage: ~Copyable {
         /// The records; slot `i` is live exactly when `recordIDs[i]` is non-nil (a free slot holds
@@ -121,8 +117,8 @@ public final class InMemoryHandoffStore: HandoffStore {
     }
 
     private let storage: Locked<Storage>
-    /// The process this store lives in; killed by an armed ``KillPoint``.
-    public let process: SimulatedProcess
+    /// The process this store lives in; killed by an armed ``KillPoint`` (simulation).
+    package let process: SimulatedProcess
     /// How many pending records fit.
     public let capacity: Int
     /// How many consumed marks fit.
@@ -134,7 +130,12 @@ public final class InMemoryHandoffStore: HandoffStore {
     ///   - capacity: pending records that fit (at least 1); `save` beyond it throws `.full`.
     ///   - consumedCapacity: consumed marks that fit (at least 1); `markConsumed` beyond it throws
     ///     `.full` (and the link is then not routed).
-    public init(capacity: Int = 16, consumedCapacity: Int = 64, process: SimulatedProcess = SimulatedProcess()) {
+    public convenience init(capacity: Int = 16, consumedCapacity: Int = 64) {
+        self.init(capacity: capacity, consumedCapacity: consumedCapacity, process: SimulatedProcess())
+    }
+
+    /// An empty store living in the simulated `process` (the crash model's kills stop it).
+    package init(capacity: Int = 16, consumedCapacity: Int = 64, process: SimulatedProcess) {
         self.capacity = max(1, capacity)
         self.consumedCapacity = max(1, consumedCapacity)
         self.process = process
@@ -153,7 +154,7 @@ public final class InMemoryHandoffStore: HandoffStore {
 
     /// The store a relaunched process finds: what `image` had persisted. Records or marks beyond
     /// the image's capacities are dropped (an image made by this type never has any).
-    public convenience init(relaunchingFrom image: HandoffImage, process: SimulatedProcess = SimulatedProcess()) {
+    package convenience init(relaunchingFrom image: HandoffImage, process: SimulatedProcess = SimulatedProcess()) {
         self.init(capacity: image.capacity, consumedCapacity: image.consumedCapacity, process: process)
         storage.withLock { storage in
             for link in image.pending.prefix(capacity) {
@@ -171,13 +172,13 @@ public final class InMemoryHandoffStore: HandoffStore {
     // MARK: - Crash model
 
     /// Kills ``process`` at `point` (replacing any kill armed before).
-    public func armKill(at point: KillPoint) {
+    package func armKill(at point: KillPoint) {
         storage.withLock { $0.killPoint = point }
     }
 
     /// Kills the process now (if it is not dead already) and returns what survives.
     @discardableResult
-    public func simulateKill() -> HandoffImage {
+    package func simulateKill() -> HandoffImage {
         storage.withLock { storage in
             storage.frozen = true
             process.kill()
@@ -187,7 +188,7 @@ public final class InMemoryHandoffStore: HandoffStore {
 
     /// Kills this store's process (if still alive) and returns the store the next process finds:
     /// what survived, living in `process`.
-    public func relaunch(in process: SimulatedProcess = SimulatedProcess()) -> InMemoryHandoffStore {
+    package func relaunch(in process: SimulatedProcess = SimulatedProcess()) -> InMemoryHandoffStore {
         InMemoryHandoffStore(relaunchingFrom: simulateKill(), process: process)
     }
 
@@ -199,13 +200,13 @@ public final class InMemoryHandoffStore: HandoffStore {
     /// using the store again).
     ///
     /// Call only when no other thread uses the store.
-    public func relaunchInPlace() {
+    package func relaunchInPlace() {
         storage.withLock { $0.forgetProcess() }
     }
 
     /// Simulation, in place: an empty container (a new install), as `init` made it, without
     /// allocating. Call only when no other thread uses the store.
-    public func reset() {
+    package func reset() {
         storage.withLock { storage in
             storage.forgetProcess()
             // Only the ids: the records' stale bytes are never read once their slot is free.
@@ -218,12 +219,12 @@ public final class InMemoryHandoffStore: HandoffStore {
     }
 
     /// What the store holds now (for inspection; does not kill).
-    public func currentImage() -> HandoffImage {
+    package func currentImage() -> HandoffImage {
         storage.withLock { image(of: $0) }
     }
 
     /// Whether the store is frozen (its process was killed through it).
-    public var isFrozen: Bool { storage.withLock { $0.frozen } }
+    package var isFrozen: Bool { storage.withLock { $0.frozen } }
 
     private func image(of storage: borrowing Storage) -> HandoffImage {
         var pending: [PendingLink] = []

@@ -40,7 +40,7 @@ import Synchronization
 /// - *Exactly once* in one process: a link's route action is produced once by the machine (it then
 ///   leaves the pending set) and router calls are serialized by the drain role.
 /// - *At most once* across a kill: the consumed mark is written before the router is called; a kill
-///   in between is reported as ``ResolverDecision/crashWindow(_:)`` (simulation).
+///   in between loses that one link (the store knows it as consumed).
 /// - A decision is linearized when the machine makes it (under the lock); the router call follows.
 ///   A `loggedOut` signalled on another thread after that point does not recall the route; an app
 ///   that needs its navigation ordered after its logout signals and navigates on one thread.
@@ -89,11 +89,13 @@ public final class LinkResolver: Sendable {
 
     /// The store links wait in.
     public let store: any HandoffStore
-    /// The process this resolver lives in (a simulation kills it).
-    public let process: SimulatedProcess
+    /// The process this resolver lives in (only a simulation kills it).
+    package let process: SimulatedProcess
 
     let router: any Router
     let observer: any ResolverObserver
+    /// `observer`, when a simulation wants to hear of the crash window.
+    let crashWindowObserver: (any CrashWindowObserver)?
     /// `observer.interests`, read once.
     let interests: ResolverDecision.Kinds
     let clock: any ResolverClock
@@ -115,17 +117,36 @@ public final class LinkResolver: Sendable {
 
     /// Creates a resolver for one process. Call ``launch()`` to pick up links earlier processes
     /// left in `store`.
-    public init(
+    public convenience init(
+        configuration: Configuration,
+        store: any HandoffStore,
+        router: any Router,
+        observer: any ResolverObserver = IgnoringResolverObserver(),
+        clock: any ResolverClock = WallClock()
+    ) {
+        self.init(
+            configuration: configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: clock,
+            process: SimulatedProcess()
+        )
+    }
+
+    /// A resolver living in the simulated `process` (simulation: a kill of it stops the resolver).
+    package init(
         configuration: Configuration,
         store: any HandoffStore,
         router: any Router,
         observer: any ResolverObserver = IgnoringResolverObserver(),
         clock: any ResolverClock = WallClock(),
-        process: SimulatedProcess = SimulatedProcess()
+        process: SimulatedProcess
     ) {
         self.store = store
         self.router = router
         self.observer = observer
+        self.crashWindowObserver = observer as? any CrashWindowObserver
         self.interests = observer.interests
         self.clock = clock
         self.process = process
@@ -257,10 +278,10 @@ public final class LinkResolver: Sendable {
 
     /// Simulation: kills this resolver's process now. Nothing more is decided or carried out; what
     /// the store holds is what a relaunch finds.
-    public func simulateKill() {
+    package func simulateKill() {
         process.kill()
         core.withLock { core in
-            core.machine.markKilled()
+            core.machine.kill()
             core.clearOutbox()
         }
     }
@@ -273,7 +294,7 @@ public final class LinkResolver: Sendable {
     /// calling ``launch()``.
     ///
     /// Call only when no other thread uses the resolver (no capture, signal or drain in flight).
-    public func relaunch() {
+    package func relaunch() {
         process.kill()
         // Borrowed and dropped in their slots: no record is copied out.
         while queue.tryDequeueSingleConsumer({ _ in }) != nil {}
@@ -385,7 +406,9 @@ public final class LinkResolver: Sendable {
             guard process.isAlive else {
                 // Killed around the consumed mark: if it landed, the link is lost (crash window);
                 // if not, it is still pending in the store and the next launch routes it.
-                if store.wasConsumed(effect.pointee.link) { report(.crashWindow, .crashWindow(effect.pointee.link)) }
+                if let crashWindowObserver, store.wasConsumed(effect.pointee.link) {
+                    crashWindowObserver.resolverKilledInCrashWindow(effect.pointee.link)
+                }
                 return
             }
             router.route(effect.pointee.link.link, source: effect.pointee.link.source)

@@ -1,9 +1,9 @@
 /// One decision of a ``LinkResolver``, as reported to its ``ResolverObserver``.
 ///
-/// Each captured link ends in exactly one of `routed`, `superseded`, `expired`, `duplicate` or
-/// `crashWindow` (the last only in a simulation); each rejected payload is reported once as
-/// `rejected`; `waitingForGate` may precede any of them and is
-/// reported again whenever what the newest link waits for changes.
+/// In a process that keeps running, each captured link ends in exactly one of `routed`,
+/// `superseded`, `expired` or `duplicate`; each rejected payload is reported once as `rejected`;
+/// `waitingForGate` may precede any of them and is reported again whenever what the newest link
+/// waits for changes.
 ///
 /// Thread safety: a value type; `Sendable`.
 public enum ResolverDecision: Sendable, Equatable {
@@ -21,9 +21,6 @@ public enum ResolverDecision: Sendable, Equatable {
     case rejected(LinkRejection, source: LinkSource)
     /// The newest pending link waits for `missing` (it always needs `appReady` too).
     case waitingForGate(PendingLink, missing: GateEvents)
-    /// Simulation only: the process was killed after the link's consumed mark was written and
-    /// before the router was called. The link is lost (*at most once* across a crash).
-    case crashWindow(PendingLink)
     /// A store operation failed. After a failed `markConsumed` the link is not routed (it stays
     /// pending in the store for the next launch); after a failed `save` it is still resolved in
     /// this process but would not survive a kill.
@@ -49,12 +46,14 @@ extension ResolverDecision {
         public static let duplicate = Kinds(rawValue: 1 << 3)
         public static let rejected = Kinds(rawValue: 1 << 4)
         public static let waitingForGate = Kinds(rawValue: 1 << 5)
-        public static let crashWindow = Kinds(rawValue: 1 << 6)
         public static let storeFailed = Kinds(rawValue: 1 << 7)
         public static let unreadableRecord = Kinds(rawValue: 1 << 8)
         public static let queueFull = Kinds(rawValue: 1 << 9)
         /// Every kind.
-        public static let all = Kinds(rawValue: (1 << 10) - 1)
+        public static let all: Kinds = [
+            .routed, .superseded, .expired, .duplicate, .rejected, .waitingForGate, .storeFailed, .unreadableRecord,
+            .queueFull,
+        ]
     }
 
     /// This decision's kind.
@@ -66,7 +65,6 @@ extension ResolverDecision {
         case .duplicate: .duplicate
         case .rejected: .rejected
         case .waitingForGate: .waitingForGate
-        case .crashWindow: .crashWindow
         case .storeFailed: .storeFailed
         case .unreadableRecord: .unreadableRecord
         case .queueFull: .queueFull

@@ -16,8 +16,8 @@
 ///   oldest of them (or itself, when it is the oldest).
 ///
 /// ## Driving it
-/// Every event (``capture(_:now:consumedBefore:)``, ``signal(_:now:)``, ``tick(now:)``,
-/// ``kill()``) returns the first ``Action``; call ``nextAction(now:)`` until it returns
+/// Every event (``capture(_:now:consumedBefore:)``, ``signal(_:now:)``, ``tick(now:)``) returns
+/// the first ``Action``; call ``nextAction(now:)`` until it returns
 /// ``Action/none`` to get the rest of that step's decisions. Each pending link ends in exactly one
 /// terminal action: `route`, `supersede`, `expire` or `ignoreDuplicate`.
 ///
@@ -35,8 +35,6 @@ public struct ResolverStateMachine: Sendable {
         /// `appReady` was signalled: a link routes as soon as its own requirements are met.
         /// `satisfied` always contains `appReady`.
         case ready(satisfied: GateEvents)
-        /// The process was killed (simulation): every input is ignored, nothing is decided.
-        case killed
     }
 
     /// What the owner must do next. Each case carries everything needed to do it.
@@ -101,6 +99,9 @@ public struct ResolverStateMachine: Sendable {
 
     /// The process's state.
     public private(set) var state: State
+    /// Whether the simulated process was killed: every input is then ignored, nothing is decided
+    /// (simulation only; ``reset()`` clears it).
+    package private(set) var isKilled = false
 
     /// The policy deciding each link's requirements.
     public let policy: RoutePolicy
@@ -152,6 +153,7 @@ public struct ResolverStateMachine: Sendable {
     /// signalled), keeping the preallocated slots: allocates nothing.
     public mutating func reset() {
         state = .starting(satisfied: [])
+        isKilled = false
         for index in slots.indices { slots[index].occupied = false }
         pendingCount = 0
         arrivals = 0
@@ -162,11 +164,10 @@ public struct ResolverStateMachine: Sendable {
         _checkInvariants()
     }
 
-    /// The events signalled so far (empty once killed).
+    /// The events signalled so far.
     public var satisfiedEvents: GateEvents {
         switch state {
-        case .starting(let satisfied), .ready(let satisfied): return satisfied
-        case .killed: return []
+        case .starting(let satisfied), .ready(let satisfied): satisfied
         }
     }
 
@@ -203,12 +204,7 @@ public struct ResolverStateMachine: Sendable {
     /// `link` itself, or ``Decision/supersede(slot:byID:)`` of the pending link it pushed out of a
     /// full set, parked in the spare slot (see ``record(at:into:)``).
     mutating func stageDecision(_ link: PendingLink, consumedBefore: Bool) -> Decision {
-        switch state {
-        case .killed:
-            return .none
-        case .starting, .ready:
-            break
-        }
+        guard !isKilled else { return .none }
         defer { _checkInvariants() }
         // The identity, once: each use of `link` in a call may copy the whole record.
         let identity = CaptureIdentity(link)
@@ -249,9 +245,8 @@ public struct ResolverStateMachine: Sendable {
     /// Records `event` in the state without deciding anything (``signal(_:now:)`` minus its first
     /// decision); nothing happens once killed.
     mutating func apply(_ event: AppEvent) {
+        guard !isKilled else { return }
         switch state {
-        case .killed:
-            return
         case .starting(var satisfied):
             switch event {
             case .appReady:
@@ -287,25 +282,14 @@ public struct ResolverStateMachine: Sendable {
         nextAction(now: now)
     }
 
-    /// The process dies (simulation): pending links are forgotten here (they survive in the
-    /// store) and every later input is ignored.
-    public mutating func kill() -> Action {
-        markKilled()
-        return .none
-    }
-
-    /// ``kill()`` without materializing its (always empty) action: returning even `.none` copies
-    /// the action's full ~560 bytes.
-    mutating func markKilled() {
-        switch state {
-        case .killed:
-            return
-        case .starting, .ready:
-            state = .killed
-            for index in slots.indices { slots[index].occupied = false }
-            pendingCount = 0
-            lastWait = nil
-        }
+    /// Simulation: the process dies. Pending links are forgotten here (they survive in the
+    /// store) and every later input is ignored until ``reset()``.
+    package mutating func kill() {
+        guard !isKilled else { return }
+        isKilled = true
+        for index in slots.indices { slots[index].occupied = false }
+        pendingCount = 0
+        lastWait = nil
     }
 
     /// The next decision of the current step, or ``Action/none`` when there is nothing more.
@@ -329,13 +313,8 @@ public struct ResolverStateMachine: Sendable {
     /// link that left the pending set keeps its bytes in its freed slot until then). The resolver
     /// copies each one once, straight into its outbox.
     mutating func nextDecision(now: UInt64) -> Decision {
-        let satisfied: GateEvents
-        switch state {
-        case .killed:
-            return .none
-        case .starting(let events), .ready(let events):
-            satisfied = events
-        }
+        guard !isKilled else { return .none }
+        let satisfied = satisfiedEvents
         defer { _checkInvariants() }
         for index in slots.indices where slots[index].occupied {
             let capturedAt = slots[index].capturedAtNanos
@@ -448,9 +427,8 @@ public struct ResolverStateMachine: Sendable {
             precondition(!satisfied.contains(.appReady), "starting with appReady")
         case .ready(let satisfied):
             precondition(satisfied.contains(.appReady), "ready without appReady")
-        case .killed:
-            precondition(pendingCount == 0, "a killed machine holds links")
         }
+        if isKilled { precondition(pendingCount == 0, "a killed machine holds links") }
         for index in slots.indices where slots[index].occupied {
             let slot = slots[index]
             for otherIndex in (index + 1)..<slots.count where slots[otherIndex].occupied {

@@ -15,8 +15,6 @@ public enum DeepLinkBench {
             MergeCommand.self,
             CapacityCommand.self,
             ReportCommand.self,
-            // Internal: the child process of the handoff store's crash test.
-            HandoffWriteLoopCommand.self,
         ]
     }
 

@@ -548,14 +548,15 @@ final class RecordingRouter: Router {
     }
 }
 
-/// The resolver's own account of one journey, from its observer's decisions: which reasons it gave
-/// for links it did not route (expired, superseded, crash window) and which decision paths it took
+/// The resolver's own account of one journey, from its observer's decisions and the simulation's
+/// crash-window reports: which reasons it gave for links it did not route (expired, superseded,
+/// crash window) and which decision paths it took
 /// (for `coverage.csv`). Counted from outside the core: the resolver only builds the decisions this
 /// observer asks for, and never the frequent `waitingForGate`.
 ///
 /// Thread safety: the decisions may come from the worker or its race partner; a `Locked` guards
 /// the record (decisions are rare next to captures and signals).
-final class AccountObserver: ResolverObserver {
+final class AccountObserver: ResolverObserver, CrashWindowObserver {
     struct Record {
         var reported: StrategyObservation.Reasons = []
         var paths: DecisionPaths = []
@@ -595,9 +596,6 @@ final class AccountObserver: ResolverObserver {
                 } else {
                     record.paths.insert(.duplicateByID)
                 }
-            case .crashWindow:
-                record.reported.insert(.crashWindow)
-                record.paths.insert(.crashWindow)
             case .queueFull:
                 record.paths.insert(.queueFull)
             case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
@@ -607,7 +605,15 @@ final class AccountObserver: ResolverObserver {
     }
 
     /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
-    var interests: ResolverDecision.Kinds { [.routed, .superseded, .expired, .duplicate, .crashWindow, .queueFull] }
+    var interests: ResolverDecision.Kinds { [.routed, .superseded, .expired, .duplicate, .queueFull] }
+
+    /// The simulation's own report (not a decision an app sees): killed after the consumed mark.
+    func resolverKilledInCrashWindow(_ link: PendingLink) {
+        record.withLock { record in
+            record.reported.insert(.crashWindow)
+            record.paths.insert(.crashWindow)
+        }
+    }
 
     func copy(into observation: inout StrategyObservation) {
         let recorded = record.withLock { ($0.reported, $0.paths) }
