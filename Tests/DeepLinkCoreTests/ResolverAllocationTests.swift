@@ -6,7 +6,10 @@ import Testing
 @Suite struct ResolverAllocationTests {
     final class CountingRouter: Router {
         let routes = Atomic<Int>(0)
-        func route(_ link: DeepLink, source: LinkSource) { routes.add(1, ordering: .relaxed) }
+        func route(_ link: PendingLink) -> RouteResult {
+            routes.add(1, ordering: .relaxed)
+            return .handled
+        }
     }
 
     final class CountingObserver: ResolverObserver {

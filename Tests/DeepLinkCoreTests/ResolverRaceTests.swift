@@ -54,13 +54,14 @@ import Glibc
 
     struct CountingRouter: Router {
         let shared: Shared
-        func route(_ link: DeepLink, source: LinkSource) {
+        func route(_ link: PendingLink) -> RouteResult {
+            defer { shared.routes.add(1, ordering: .relaxed) }
             let round = shared.round.load(ordering: .acquiring)
             if shared.loginStarted.load(ordering: .acquiring) < round {
                 shared.earlyRoutes.add(1, ordering: .relaxed)
             }
-            shared.routes.add(1, ordering: .relaxed)
             shared.lastRoutedRound.store(round, ordering: .releasing)
+            return .handled
         }
     }
 

@@ -335,6 +335,7 @@ import Testing
             .routed(link), .superseded(link, byID: 2), .expired(link, ageNanos: 1), .duplicate(link),
             .rejected(.empty, source: .appClip), .waitingForGate(link, missing: .loggedIn),
             .storeFailed(link, operation: .save, error: .full), .unreadableRecord(.full), .queueFull(link),
+            .routeDeclined(link),
         ]
         let kinds = decisions.map(\.kind)
         #expect(Set(kinds.map(\.rawValue)).count == decisions.count)

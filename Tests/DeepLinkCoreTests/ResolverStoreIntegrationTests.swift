@@ -19,6 +19,7 @@ import Testing
         func markConsumed(_ link: PendingLink) throws(HandoffStoreError) { try inner.markConsumed(link) }
         func wasConsumed(_ link: PendingLink) -> Bool { inner.wasConsumed(link) }
         func discard(_ link: PendingLink) throws(HandoffStoreError) { try inner.discard(link) }
+        func restorePending(_ link: PendingLink) throws(HandoffStoreError) { try inner.restorePending(link) }
     }
 
     @Test func unreadableRecordsAreReportedAndTheRestIsCaptured() throws {

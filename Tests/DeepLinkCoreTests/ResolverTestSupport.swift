@@ -38,18 +38,35 @@ extension ResolverStateMachine {
     }
 }
 
-/// Records every router call.
+/// Records every link it handled; `ready` decides (default: always), and a link it is not ready
+/// for is counted in ``declines`` instead.
 final class RecordingRouter: Router {
     private let calls = Mutex<[PendingLinkRoute]>([])
+    private let declined = Mutex<[PendingLink]>([])
     /// Called inside `route`, after recording (for re-entrancy tests).
     let onRoute: (@Sendable (DeepLink) -> Void)?
+    let ready: @Sendable (PendingLink) -> Bool
 
-    init(onRoute: (@Sendable (DeepLink) -> Void)? = nil) { self.onRoute = onRoute }
-
-    func route(_ link: DeepLink, source: LinkSource) {
-        calls.withLock { $0.append(PendingLinkRoute(link: link, source: source)) }
-        onRoute?(link)
+    init(
+        onRoute: (@Sendable (DeepLink) -> Void)? = nil,
+        ready: @escaping @Sendable (PendingLink) -> Bool = { _ in true }
+    ) {
+        self.ready = ready
+        self.onRoute = onRoute
     }
+
+    func route(_ link: PendingLink) -> RouteResult {
+        guard ready(link) else {
+            declined.withLock { $0.append(link) }
+            return .notReady
+        }
+        calls.withLock { $0.append(PendingLinkRoute(link: link.link, source: link.source)) }
+        onRoute?(link.link)
+        return .handled
+    }
+
+    /// The links it answered `notReady` for, in order.
+    var declines: [PendingLink] { declined.withLock { $0 } }
 
     var routes: [PendingLinkRoute] { calls.withLock { $0 } }
     var paths: [String] { routes.map(\.link.string) }

@@ -116,6 +116,15 @@ public final class FileHandoffStore: HandoffStore {
             && _exists(Self._consumedTimestampName(identity.installBeginTimestamp))
     }
 
+    public func restorePending(_ link: PendingLink) throws(HandoffStoreError) {
+        let identity = link.identity
+        if identity.installBeginTimestamp != 0 {
+            try _remove(Self._consumedTimestampName(identity.installBeginTimestamp))
+        }
+        try _remove(Self._consumedIDName(identity.id))
+        try save(link)
+    }
+
     public func discard(_ link: PendingLink) throws(HandoffStoreError) {
         try _remove(Self._pendingName(link.id))
     }

@@ -20,7 +20,7 @@ package struct KillPoint: Sendable, Hashable {
 
     package var operation: Operation
     package var timing: Timing
-    /// Which occurrence of `operation` (1 = the first) triggers the kill.
+    /// Which occurrence of `operation` after arming (1 = the next one) triggers the kill.
     package var occurrence: Int
 
     package init(_ timing: Timing, _ operation: Operation, occurrence: Int = 1) {

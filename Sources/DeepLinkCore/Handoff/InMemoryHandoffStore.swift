@@ -24,6 +24,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         var killPoint: KillPoint?
         var saves = 0
         var consumedMarks = 0
+        var restores = 0
         var discards = 0
         var currentOccurrence = 0
 
@@ -36,6 +37,9 @@ public final class InMemoryHandoffStore: HandoffStore {
             case .markConsumed:
                 consumedMarks += 1
                 return consumedMarks
+            case .restorePending:
+                restores += 1
+                return restores
             case .discard:
                 discards += 1
                 return discards
@@ -53,6 +57,7 @@ public final class InMemoryHandoffStore: HandoffStore {
             killPoint = nil
             saves = 0
             consumedMarks = 0
+            restores = 0
             discards = 0
             currentOccurrence = 0
             // Assigning `nil` writes a record-sized value: skip it when there is nothing to forget.
@@ -172,8 +177,15 @@ public final class InMemoryHandoffStore: HandoffStore {
     // MARK: - Crash model
 
     /// Kills ``process`` at `point` (replacing any kill armed before).
+    /// Occurrences count from this call: a kill armed after some writes lands on the next ones.
     package func armKill(at point: KillPoint) {
-        storage.withLock { $0.killPoint = point }
+        storage.withLock { storage in
+            storage.killPoint = point
+            storage.saves = 0
+            storage.consumedMarks = 0
+            storage.restores = 0
+            storage.discards = 0
+        }
     }
 
     /// Kills the process now (if it is not dead already) and returns what survives.
@@ -321,6 +333,27 @@ extension InMemoryHandoffStore {
     public func wasConsumed(_ link: PendingLink) -> Bool {
         let mark = CaptureIdentity(link)
         return storage.withLock { $0.isConsumed(mark) }
+    }
+
+    public func restorePending(_ link: PendingLink) throws(HandoffStoreError) {
+        let mark = CaptureIdentity(link)
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            guard storage.begin(.restorePending, in: process) else { return }
+            for index in 0..<storage.consumedCount where storage.consumed[index] == mark {
+                storage.consumedCount -= 1
+                storage.consumed[index] = storage.consumed[storage.consumedCount]
+                break
+            }
+            if let existing = storage.recordIndex(id: link.id) {
+                storage.records[existing] = link
+            } else {
+                guard let free = storage.freeRecordIndex() else { throw .full }
+                storage.records[free] = link
+                storage.recordIDs[free] = link.id
+                storage.recordCount += 1
+            }
+            storage.end(.restorePending, of: link, in: process)
+        }
     }
 
     public func discard(_ link: PendingLink) throws(HandoffStoreError) {

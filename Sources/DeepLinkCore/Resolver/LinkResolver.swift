@@ -411,8 +411,12 @@ public final class LinkResolver: Sendable {
                 }
                 return
             }
-            router.route(effect.pointee.link.link, source: effect.pointee.link.source)
-            report(.routed, .routed(effect.pointee.link))
+            switch router.route(effect.pointee.link) {
+            case .handled:
+                report(.routed, .routed(effect.pointee.link))
+            case .notReady:
+                declined(effect.pointee.link)
+            }
         case .supersede(_, let newerID), .supersedeIncoming(let newerID):
             discard(effect.pointee.link)
             report(.superseded, .superseded(effect.pointee.link, byID: newerID))
@@ -434,6 +438,26 @@ public final class LinkResolver: Sendable {
     @inline(__always)
     private func report(_ kind: ResolverDecision.Kinds, _ decision: @autoclosure () -> ResolverDecision) {
         if interests.contains(kind) { observer.resolverDecided(decision()) }
+    }
+
+    /// The router did not handle `link`: the store gets it back as pending and the machine holds
+    /// it until the next signal. Runs on the drainer; a staging outcome (a supersede) is carried
+    /// out by this same drain.
+    private func declined(_ link: PendingLink) {
+        do throws(HandoffStoreError) {
+            try store.restorePending(link)
+        } catch {
+            // Still pending in this process; only a kill before it routes would lose it.
+            report(.storeFailed, .storeFailed(link, operation: .restorePending, error: error))
+        }
+        guard process.isAlive else { return }
+        let hasWork = core.withLock { core in
+            core.restage(declined: link)
+            return core.hasWork
+        }
+        report(.routeDeclined, .routeDeclined(link))
+        // The drain role is this thread's: counting one more input keeps it draining.
+        if hasWork { requestDrain() }
     }
 
     private func discard(_ link: PendingLink) {

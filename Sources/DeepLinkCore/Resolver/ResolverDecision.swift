@@ -2,13 +2,16 @@
 ///
 /// In a process that keeps running, each captured link ends in exactly one of `routed`,
 /// `superseded`, `expired` or `duplicate`; each rejected payload is reported once as `rejected`;
-/// `waitingForGate` may precede any of them and is reported again whenever what the newest link
-/// waits for changes.
+/// `waitingForGate` and `routeDeclined` may precede any of them; `waitingForGate` is reported again
+/// whenever what the newest link waits for changes.
 ///
 /// Thread safety: a value type; `Sendable`.
 public enum ResolverDecision: Sendable, Equatable {
-    /// The link was marked consumed, then the router was called with it.
+    /// The link was marked consumed, then the router handled it.
     case routed(PendingLink)
+    /// The router answered ``RouteResult/notReady``: the consumed mark was withdrawn and the link
+    /// waits, pending, for the app's next signal (not terminal).
+    case routeDeclined(PendingLink)
     /// A newer link (`byID`) was routed instead (or pushed it out of a full pending set).
     case superseded(PendingLink, byID: UInt64)
     /// The link was older than the time-to-live when the resolver looked at it.
@@ -49,10 +52,11 @@ extension ResolverDecision {
         public static let storeFailed = Kinds(rawValue: 1 << 7)
         public static let unreadableRecord = Kinds(rawValue: 1 << 8)
         public static let queueFull = Kinds(rawValue: 1 << 9)
+        public static let routeDeclined = Kinds(rawValue: 1 << 10)
         /// Every kind.
         public static let all: Kinds = [
             .routed, .superseded, .expired, .duplicate, .rejected, .waitingForGate, .storeFailed, .unreadableRecord,
-            .queueFull,
+            .queueFull, .routeDeclined,
         ]
     }
 
@@ -68,6 +72,7 @@ extension ResolverDecision {
         case .storeFailed: .storeFailed
         case .unreadableRecord: .unreadableRecord
         case .queueFull: .queueFull
+        case .routeDeclined: .routeDeclined
         }
     }
 }

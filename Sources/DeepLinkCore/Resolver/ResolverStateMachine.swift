@@ -85,6 +85,8 @@ public struct ResolverStateMachine: Sendable {
         var arrival: UInt64 = 0
         var capturedAtNanos: UInt64 = 0
         var identity = CaptureIdentity(id: 0, installBeginTimestamp: 0)
+        /// The router declined this link: it is not offered again before the next signal.
+        var deferred = false
 
         init() {}
 
@@ -118,7 +120,7 @@ public struct ResolverStateMachine: Sendable {
     private var arrivals: UInt64 = 0
     /// Ring of recently routed links, so a re-delivery that races the store's consumed mark is
     /// still caught (the store catches everything older).
-    private var routed: [CaptureIdentity?]
+    private var routed: [Slot?]
     private var routedNext: Int = 0
     /// The last waiting notice, so that one is reported only when something changed.
     private var lastWait: CaptureIdentity?
@@ -208,9 +210,12 @@ public struct ResolverStateMachine: Sendable {
         defer { _checkInvariants() }
         // The identity, once: each use of `link` in a call may copy the whole record.
         let identity = CaptureIdentity(link)
-        if consumedBefore || wasRouted(identity) {
-            return .ignoreDuplicate(discardRecord: true)
+        if let routedID = routedID(matching: identity) {
+            // A copy under the routed link's own id has no record of its own to drop (and the
+            // routed link's record may be restored if the router declines it).
+            return .ignoreDuplicate(discardRecord: routedID != identity.id)
         }
+        if consumedBefore { return .ignoreDuplicate(discardRecord: true) }
         for index in slots.indices where slots[index].occupied {
             if identity.isSameCapture(as: slots[index].identity) {
                 return .ignoreDuplicate(discardRecord: slots[index].identity.id != identity.id)
@@ -246,6 +251,8 @@ public struct ResolverStateMachine: Sendable {
     /// decision); nothing happens once killed.
     mutating func apply(_ event: AppEvent) {
         guard !isKilled else { return }
+        // Any signal offers declined links again.
+        for index in slots.indices where slots[index].deferred { slots[index].deferred = false }
         switch state {
         case .starting(var satisfied):
             switch event {
@@ -308,6 +315,44 @@ public struct ResolverStateMachine: Sendable {
         }
     }
 
+    /// The router answered ``RouteResult/notReady`` for `link` (the link of a ``Action/route(_:)``):
+    /// it becomes pending again and is not offered before the next ``signal(_:now:)``. Returns the
+    /// outcome of putting it back: ``Action/none``, or a supersede (of `link` itself when a newer
+    /// link was routed since, or of the oldest pending link when the set is full).
+    public mutating func routeDeclined(_ link: PendingLink) -> Action {
+        switch restageDecision(declined: link) {
+        case .none: .none
+        case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
+        case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
+        case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
+        case .route, .expire, .waitForGate: preconditionFailure("restaging never routes, expires or waits")
+        }
+    }
+
+    /// ``routeDeclined(_:)`` naming links as ``stageDecision(_:consumedBefore:)`` does.
+    mutating func restageDecision(declined link: PendingLink) -> Decision {
+        guard !isKilled else { return .none }
+        let identity = CaptureIdentity(link)
+        var declined: Slot?
+        for index in routed.indices where routed[index]?.identity == identity {
+            declined = routed[index]
+            routed[index] = nil
+        }
+        // Latest wins: a link routed after this one was decided keeps its place.
+        if let declined {
+            for index in routed.indices {
+                if let entry = routed[index], Self.isNewer(entry, than: declined) {
+                    return .supersedeIncoming(byID: entry.identity.id)
+                }
+            }
+        }
+        let decision = stageDecision(link, consumedBefore: false)
+        for index in slots.indices where slots[index].occupied && slots[index].identity == identity {
+            slots[index].deferred = true
+        }
+        return decision
+    }
+
     /// ``nextAction(now:)`` naming the link by its slot instead of carrying a copy of it: the link
     /// stays readable with ``record(at:into:)`` until the next `stage`, `capture` or `reset` (a
     /// link that left the pending set keeps its bytes in its freed slot until then). The resolver
@@ -329,6 +374,9 @@ public struct ResolverStateMachine: Sendable {
             return .none
         }
         let candidate = slots[newest]
+        // Declined by the router: it waits for the next signal, and so do the links it would
+        // supersede.
+        if candidate.deferred { return .none }
         let missing = candidate.requires.subtracting(satisfied)
         if missing.isEmpty {
             if let older = indexOfAnyPending(except: newest) {
@@ -364,15 +412,16 @@ public struct ResolverStateMachine: Sendable {
         pendingCount -= 1
     }
 
-    private func wasRouted(_ identity: CaptureIdentity) -> Bool {
+    /// The id of the routed link that `identity` is the same capture as, if any.
+    private func routedID(matching identity: CaptureIdentity) -> UInt64? {
         for index in routed.indices {
-            if let entry = routed[index], identity.isSameCapture(as: entry) { return true }
+            if let entry = routed[index], identity.isSameCapture(as: entry.identity) { return entry.identity.id }
         }
-        return false
+        return nil
     }
 
     private mutating func remember(_ link: Slot) {
-        routed[routedNext] = link.identity
+        routed[routedNext] = link
         routedNext = (routedNext + 1) % routed.count
     }
 

@@ -181,6 +181,10 @@ public struct CoreStrategy: Strategy {
         // Through a span: `journey.events[step]` in a loop copies the inline array per iteration.
         let events = journey.events.span
         while step < journey.eventCount {
+            // The app's screen appears within the step its router declined in (the previous one:
+            // its clock and step still hold): it signals again, an event it already had, and the
+            // link must be offered again.
+            if router.takeRetry(), processRunning { resolver.signal(.appReady) }
             let event = events[step]
             let nowNanos = UInt64(event.atSeconds) &* 1_000_000_000
             clock.set(nanos: nowNanos)
@@ -269,6 +273,7 @@ public struct CoreStrategy: Strategy {
             }
             step += 1
         }
+        if router.takeRetry(), processRunning { resolver.signal(.appReady) }
         // Audit before the process ends: a live process whose capture queue still holds a link
         // left that capture undecided (nothing else will ever drain it).
         if processRunning, resolver.queuedCount > 0 { observation.auditFinding = .strandedCapture }
@@ -490,7 +495,9 @@ struct RacingPair {
     var signal: AppEvent
 }
 
-/// Records router calls: which catalog link, during which step.
+/// The app's navigation: records the links it handled (which catalog link, during which step). In
+/// a journey whose router is not ready (``Journey/routerNotReady``) it answers `notReady` to the
+/// first offer, as an app whose screen is not there yet; the resolver must offer it again.
 ///
 /// Thread safety: the resolver serializes router calls; the worker reads the record after the
 /// journey (and after any race partner finished), so a `Locked` only guards against the partner.
@@ -500,6 +507,8 @@ final class RecordingRouter: Router {
         var candidates: (UInt8, UInt8) = (0, 0)
         var twice = false
         var late = false
+        /// The next offer is declined (once per journey).
+        var notReady = false
     }
 
     let record = Locked(Record())
@@ -508,6 +517,11 @@ final class RecordingRouter: Router {
     let lastRouteNanos = Atomic<UInt64>(0)
     /// Captures the app's navigation hands in again from inside a route (racing journeys).
     let reentry = RouteReentry()
+    /// A decline whose retry signal the app has not sent yet.
+    let retryDue = Atomic<Bool>(false)
+
+    /// Whether the app owes a signal for a declined link (and now sends it).
+    func takeRetry() -> Bool { retryDue.exchange(false, ordering: .acquiringAndReleasing) }
 
     var count: Int { routes.load(ordering: .acquiring) }
 
@@ -517,23 +531,37 @@ final class RecordingRouter: Router {
             record.candidates = journey.links
             record.twice = twice
             record.late = late
+            record.notReady = journey.routerNotReady
         }
         routes.store(0, ordering: .releasing)
+        retryDue.store(false, ordering: .releasing)
     }
 
-    func route(_ link: DeepLink, source: LinkSource) {
-        lastRouteNanos.store(Runner.monotonicNanos(), ordering: .relaxed)
+    func route(_ pending: PendingLink) -> RouteResult {
+        let calledAt = Runner.monotonicNanos()
         let step = step.load(ordering: .relaxed)
-        record.withLock { record in
+        let handled = record.withLock { record in
+            if record.notReady {
+                record.notReady = false
+                return false
+            }
             let candidates = record.candidates
-            let id = link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
+            let id = pending.link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
             if id == LinkCatalog.unknownID { record.observation.auditFinding = .unknownLink }
             let routedAt = record.late ? step + 1 : step
             record.observation.route(link: id, step: routedAt)
             if record.twice { record.observation.route(link: id, step: routedAt) }
+            return true
         }
-        routes.add(1, ordering: .releasing)
+        if handled {
+            lastRouteNanos.store(calledAt, ordering: .relaxed)
+            routes.add(1, ordering: .releasing)
+        } else {
+            retryDue.store(true, ordering: .releasing)
+        }
+        // Declined or not, the app may hand the link in again while it is offered.
         reentry.fire()
+        return handled ? .handled : .notReady
     }
 
     func copy(into observation: inout StrategyObservation) {
@@ -598,6 +626,8 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
                 }
             case .queueFull:
                 record.paths.insert(.queueFull)
+            case .routeDeclined:
+                record.paths.insert(.routeDeclined)
             case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
                 break
             }
@@ -605,7 +635,7 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
     }
 
     /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
-    var interests: ResolverDecision.Kinds { [.routed, .superseded, .expired, .duplicate, .queueFull] }
+    var interests: ResolverDecision.Kinds { [.routed, .superseded, .expired, .duplicate, .queueFull, .routeDeclined] }
 
     /// The simulation's own report (not a decision an app sees): killed after the consumed mark.
     func resolverKilledInCrashWindow(_ link: PendingLink) {
