@@ -171,12 +171,12 @@ struct HandoffTestDirectory {
         var hugeLength = record
         hugeLength[10] = 0xFF
         try plant(hugeLength, id: 107) { .oversizedRecord(name: $0) }
-        var version2 = record
-        version2[4] = 2
-        try plant(resealed(version2), id: 108) { .unknownVersion(name: $0, version: 2) }
+        var version3 = record
+        version3[4] = 3
+        try plant(resealed(version3), id: 108) { .unknownVersion(name: $0, version: 3) }
         var version7 = record
         version7[5] = 7
-        try plant(version7, id: 109) { .unknownVersion(name: $0, version: 0x701) }
+        try plant(version7, id: 109) { .unknownVersion(name: $0, version: 0x702) }
         // Valid checksums, invalid contents.
         var evil = record
         evil.replaceSubrange(47..<49, with: Array("//".utf8))
@@ -229,7 +229,7 @@ struct HandoffTestDirectory {
     }
 
     @Test func layoutConstants() {
-        #expect(FileHandoffRecord.maximumByteCount == 20 + 27 + DeepLink.capacity)
-        #expect(FileHandoffRecord.currentVersion == 1)
+        #expect(FileHandoffRecord.maximumByteCount == 20 + 27 + DeepLink.capacity + 15 + LinkAttribution.capacity)
+        #expect(FileHandoffRecord.currentVersion == 2)
     }
 }

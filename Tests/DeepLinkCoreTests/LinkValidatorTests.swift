@@ -353,6 +353,8 @@ import Testing
             return UnsafeRawBufferPointer(rebasing: buffer[0..<bytes.count])
         }
         defer { for buffer in buffers { buffer.deallocate() } }
+        // Warm-up: the runtime's one-time work on first use (type metadata) is not the validator's.
+        for buffer in buffers { _ = validator.validate(buffer) }
         var accepted = 0
         var rejected = 0
         var allocatingPayloads: [String] = []

@@ -335,7 +335,8 @@ import Testing
             .routed(link), .superseded(link, byID: 2), .expired(link, ageNanos: 1), .duplicate(link),
             .rejected(.empty, source: .appClip), .waitingForGate(link, missing: .loggedIn),
             .storeFailed(link, operation: .save, error: .full), .unreadableRecord(.full), .queueFull(link),
-            .routeDeclined(link),
+            .routeDeclined(link), .linklessReferrer(.organic, attribution: LinkAttribution()),
+            .referrerRefused(.inputTooLong(length: 2, limit: 1)),
         ]
         let kinds = decisions.map(\.kind)
         #expect(Set(kinds.map(\.rawValue)).count == decisions.count)

@@ -245,7 +245,8 @@ public final class LinkResolver: Sendable {
         source: LinkSource,
         capturedAtNanos: UInt64,
         id: UInt64,
-        installBeginTimestamp: UInt64 = 0
+        installBeginTimestamp: UInt64 = 0,
+        attribution: LinkAttribution = LinkAttribution()
     ) -> LinkRejection? {
         switch validator.validate(decoded) {
         case .success(let link):
@@ -255,7 +256,8 @@ public final class LinkResolver: Sendable {
                     source: source,
                     capturedAtNanos: capturedAtNanos,
                     id: id,
-                    installBeginTimestamp: installBeginTimestamp
+                    installBeginTimestamp: installBeginTimestamp,
+                    attribution: attribution
                 )
             )
             return nil
@@ -436,7 +438,7 @@ public final class LinkResolver: Sendable {
 
     /// Reports a decision of `kind` to the observer, building it only if the observer wants it.
     @inline(__always)
-    private func report(_ kind: ResolverDecision.Kinds, _ decision: @autoclosure () -> ResolverDecision) {
+    func report(_ kind: ResolverDecision.Kinds, _ decision: @autoclosure () -> ResolverDecision) {
         if interests.contains(kind) { observer.resolverDecided(decision()) }
     }
 

@@ -22,6 +22,12 @@ public enum ResolverDecision: Sendable, Equatable {
     /// A payload from `source` failed validation: never routed, the app stays on (falls back to)
     /// its home route. Reported through ``LinkResolver/captureRejected(_:source:)``.
     case rejected(LinkRejection, source: LinkSource)
+    /// A referrer that carried no link, reported so that the app can count its installs: an
+    /// organic install, Play's `(not set)`, or a referrer without a payload, with whatever
+    /// campaign fields it had. Reported through ``LinkResolver/captureLinkless(_:attribution:)``.
+    case linklessReferrer(LinklessReferrer, attribution: LinkAttribution)
+    /// A referrer the parser refused (too long, too many fields): nothing was captured.
+    case referrerRefused(ReferrerError)
     /// The newest pending link waits for `missing` (it always needs `appReady` too).
     case waitingForGate(PendingLink, missing: GateEvents)
     /// A store operation failed. After a failed `markConsumed` the link is not routed (it stays
@@ -53,10 +59,12 @@ extension ResolverDecision {
         public static let unreadableRecord = Kinds(rawValue: 1 << 8)
         public static let queueFull = Kinds(rawValue: 1 << 9)
         public static let routeDeclined = Kinds(rawValue: 1 << 10)
+        public static let linklessReferrer = Kinds(rawValue: 1 << 11)
+        public static let referrerRefused = Kinds(rawValue: 1 << 12)
         /// Every kind.
         public static let all: Kinds = [
             .routed, .superseded, .expired, .duplicate, .rejected, .waitingForGate, .storeFailed, .unreadableRecord,
-            .queueFull, .routeDeclined,
+            .queueFull, .routeDeclined, .linklessReferrer, .referrerRefused,
         ]
     }
 
@@ -73,6 +81,20 @@ extension ResolverDecision {
         case .unreadableRecord: .unreadableRecord
         case .queueFull: .queueFull
         case .routeDeclined: .routeDeclined
+        case .linklessReferrer: .linklessReferrer
+        case .referrerRefused: .referrerRefused
         }
     }
+}
+
+/// Why a referrer carried no link (see ``ResolverDecision/linklessReferrer(_:attribution:)``).
+///
+/// Thread safety: a value type; `Sendable`.
+public enum LinklessReferrer: Sendable, Hashable, CaseIterable {
+    /// `utm_source=google-play&utm_medium=organic`: the user found the app in the store.
+    case organic
+    /// `utm_source=(not set)&utm_medium=(not set)`: Play had no referrer to give.
+    case notSet
+    /// A referrer without a payload (a bare token, other campaign parameters only).
+    case noPayload
 }

@@ -109,6 +109,7 @@ public struct ReplayCommand: BenchCommand {
         switch observation.auditFinding {
         case .strandedCapture: parts.append("audit: a capture was left stranded in the queue")
         case .unknownLink: parts.append("audit: routed a link the catalog does not know")
+        case .attributionLost: parts.append("audit: routed a referrer's link without its campaign")
         case nil: break
         }
         return parts

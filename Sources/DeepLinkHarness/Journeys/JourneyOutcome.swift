@@ -209,5 +209,7 @@ public struct StrategyObservation: Sendable {
         case strandedCapture
         /// The router was called with a link that is none of the catalog's.
         case unknownLink
+        /// A referrer's link reached the router without the campaign it was captured with.
+        case attributionLost
     }
 }

@@ -66,6 +66,8 @@ public struct Oracle: Sendable {
     ) -> JourneyOutcome {
         // A capture left undecided in the strategy's queue is a lost link, whatever else routed.
         if observation.auditFinding == .strandedCapture { return .lost }
+        // The right destination with the wrong campaign is not the link that was captured.
+        if observation.auditFinding == .attributionLost { return .misrouted }
         guard observation.routeCount > 0 else {
             switch expectation.outcome {
             case .routed, .superseded:

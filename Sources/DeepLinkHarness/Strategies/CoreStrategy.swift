@@ -158,6 +158,7 @@ public struct CoreStrategy: Strategy {
         resolver = narrow ? resolvers.narrow : resolvers.wide
         observer.reset(
             expiryAsSuperseded: faults.contains(.expiryReportedAsSuperseded),
+            placeholderMisread: faults.contains(.placeholderMisread),
             pendingCapacityOne: narrow
         )
         let fullBefore = resolver.capturesPastFullQueue
@@ -324,6 +325,12 @@ public struct CoreStrategy: Strategy {
         scratch.capturedAtNanos = capturedAtNanos
         scratch.id = id
         scratch.installBeginTimestamp = installBeginTimestamp
+        // A referrer's campaign was parsed into the scratch record; other sources carry none.
+        if source == .installReferrer {
+            scratch.attribution.clickTimestampSeconds = capturedAtNanos / 1_000_000_000
+        } else {
+            scratch.attribution = LinkAttribution()
+        }
     }
 
     /// Captures the scratch record: raced against the next step's signal when `step` starts the
@@ -421,28 +428,38 @@ public struct CoreStrategy: Strategy {
         return true
     }
 
-    /// Parses and validates a referrer into `scratch.link`; placeholders and rejections are noted.
-    /// Returns whether it carried a valid link.
+    /// Parses and validates a referrer into `scratch.link`, and its campaign into
+    /// `scratch.attribution`; a referrer without a link goes to the resolver (which reports organic
+    /// and not-set installs as decisions), a rejection is noted. Returns whether it carried a
+    /// valid link.
     mutating func parseReferrer(
         _ id: UInt8,
         observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) -> Bool {
         let start = Runner.monotonicNanos()
-        let outcome = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes {
-            parser.verdict(for: $0, validator: validator, into: &scratch.link)
+        let outcome = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes { bytes -> ReferrerOutcome in
+            let parsed = parser.withReferrer(in: bytes) { parsed -> ReferrerOutcome in
+                scratch.attribution.assign(from: parsed)
+                return parser.verdict(for: parsed, validator: validator, into: &scratch.link)
+            }
+            switch parsed {
+            case .success(let outcome): return outcome
+            case .failure(let error): return .error(error)
+            }
         }
         metrics.parse.record(Runner.monotonicNanos() &- start)
-        let misread = faults.contains(.placeholderMisread)
         switch outcome {
         case .link: return true
         case .organic:
-            observation.reported.insert(misread ? .notSet : .organic)
+            resolver.captureLinkless(.organic, attribution: scratch.attribution)
             return false
         case .notSet:
-            observation.reported.insert(misread ? .organic : .notSet)
+            resolver.captureLinkless(.notSet, attribution: scratch.attribution)
             return false
-        case .noPayload: return false
+        case .noPayload:
+            resolver.captureLinkless(.noPayload, attribution: scratch.attribution)
+            return false
         case .rejected(let rejection):
             return reportRejection(rejection, observation: &observation)
         case .error:
@@ -460,6 +477,24 @@ public struct CoreStrategy: Strategy {
     )
 
     static let referrerBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.referrer.utf8) } + [[]]
+
+    /// The campaign of each catalog referrer, parsed once: what a referrer's link must still carry
+    /// when it reaches the router (through the queue, the machine, the store and any decline).
+    static let referrerAttributions: [LinkAttribution] = referrerBytes.map { bytes in
+        var attribution = LinkAttribution()
+        _ = bytes.withUnsafeBytes { bytes in
+            ReferrerParser().withReferrer(in: bytes) { parsed in attribution.assign(from: parsed) }
+        }
+        return attribution
+    }
+
+    /// Whether a routed referrer link carries the campaign of the journey's referrer (the latest
+    /// tap's: Play hands over the referrer of the latest store visit).
+    static func carriesItsCampaign(_ pending: PendingLink, candidates: (UInt8, UInt8)) -> Bool {
+        var carried = pending.attribution
+        carried.clickTimestampSeconds = 0
+        return carried == referrerAttributions[Int(candidates.1)] || carried == referrerAttributions[Int(candidates.0)]
+    }
     static let urlBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.url.utf8) } + [[]]
     /// The canonical link of every routable catalog entry, to name what the router received.
     static let canonicalLinks: [DeepLink?] = LinkCatalog.entries.map { entry in
@@ -548,6 +583,9 @@ final class RecordingRouter: Router {
             let candidates = record.candidates
             let id = pending.link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
             if id == LinkCatalog.unknownID { record.observation.auditFinding = .unknownLink }
+            if pending.source == .installReferrer, !CoreStrategy.carriesItsCampaign(pending, candidates: candidates) {
+                record.observation.auditFinding = .attributionLost
+            }
             let routedAt = record.late ? step + 1 : step
             record.observation.route(link: id, step: routedAt)
             if record.twice { record.observation.route(link: id, step: routedAt) }
@@ -591,15 +629,20 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
         /// Id and install-begin timestamp of the last link routed in this journey.
         var routed: (id: UInt64, timestamp: UInt64)?
         var expiryAsSuperseded = false
+        var placeholderMisread = false
         /// The journey's resolver holds one pending link: every supersede is an overflow.
         var pendingCapacityOne = false
     }
 
     let record = Locked(Record())
 
-    func reset(expiryAsSuperseded: Bool, pendingCapacityOne: Bool) {
+    func reset(expiryAsSuperseded: Bool, placeholderMisread: Bool, pendingCapacityOne: Bool) {
         record.withLock {
-            $0 = Record(expiryAsSuperseded: expiryAsSuperseded, pendingCapacityOne: pendingCapacityOne)
+            $0 = Record(
+                expiryAsSuperseded: expiryAsSuperseded,
+                placeholderMisread: placeholderMisread,
+                pendingCapacityOne: pendingCapacityOne
+            )
         }
     }
 
@@ -628,6 +671,12 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
                 record.paths.insert(.queueFull)
             case .routeDeclined:
                 record.paths.insert(.routeDeclined)
+            case .linklessReferrer(.organic, _):
+                record.reported.insert(record.placeholderMisread ? .notSet : .organic)
+            case .linklessReferrer(.notSet, _):
+                record.reported.insert(record.placeholderMisread ? .organic : .notSet)
+            case .linklessReferrer(.noPayload, _), .referrerRefused:
+                break
             case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
                 break
             }
@@ -635,7 +684,9 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
     }
 
     /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
-    var interests: ResolverDecision.Kinds { [.routed, .superseded, .expired, .duplicate, .queueFull, .routeDeclined] }
+    var interests: ResolverDecision.Kinds {
+        [.routed, .superseded, .expired, .duplicate, .queueFull, .routeDeclined, .linklessReferrer]
+    }
 
     /// The simulation's own report (not a decision an app sees): killed after the consumed mark.
     func resolverKilledInCrashWindow(_ link: PendingLink) {
