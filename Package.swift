@@ -34,6 +34,12 @@ let fuzzTargets: [Target] =
 
 let package = Package(
     name: "DeferredDeepLinks",
+    // What the core really needs on Apple platforms: `InlineArray` (inline links and records,
+    // Swift 6.2 runtime: OS 26) and `Atomic` (OS 15 / 18). Linux and Android need only the
+    // toolchain (Swift 6.2 or later) and its C library.
+    platforms: [
+        .macOS(.v26), .iOS(.v26), .macCatalyst(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26),
+    ],
     products: [
         .library(name: "DeepLinkCore", targets: ["DeepLinkCore"]),
         .library(name: "DeepLinkHarness", targets: ["DeepLinkHarness"]),
