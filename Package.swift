@@ -42,6 +42,8 @@ let package = Package(
     ],
     products: [
         .library(name: "DeepLinkCore", targets: ["DeepLinkCore"]),
+        // The C ABI for Flutter (dart:ffi) and Kotlin (JNI) apps: a shared library.
+        .library(name: "DeepLinkC", type: .dynamic, targets: ["DeepLinkC"]),
         .library(name: "DeepLinkHarness", targets: ["DeepLinkHarness"]),
         .executable(name: "deeplink-bench", targets: ["deeplink-bench"]),
         .executable(name: "CoreBenchmarks", targets: ["CoreBenchmarks"]),
@@ -49,6 +51,13 @@ let package = Package(
     targets: [
         // The embeddable core: no Foundation in hot paths, no jemalloc.
         .target(name: "DeepLinkCore", swiftSettings: strictSettings),
+        // `include/deeplink.h` over the core: `@_cdecl` functions on an opaque handle.
+        .target(
+            name: "DeepLinkC",
+            dependencies: ["DeepLinkCore"],
+            exclude: ["include"],
+            swiftSettings: strictSettings
+        ),
         // jemalloc's `mallctl`, for per-thread allocation counters (Debian: libjemalloc-dev).
         .systemLibrary(
             name: "CJemalloc",
