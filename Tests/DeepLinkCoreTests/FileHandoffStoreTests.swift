@@ -205,14 +205,20 @@ struct HandoffTestDirectory {
         let directory = try HandoffTestDirectory()
         defer { directory.remove() }
         let record = FileHandoffRecord.encode(try link("/product/1", id: 1, at: 1))
-        // pid 1 always runs: its file is a write in progress and must be kept.
+        // Whatever the pid in the name says, only the lock counts: the file this test holds an
+        // flock on is a write in progress (of a process the store could not even signal).
+        let inProgress = ".tmp.1.0.pending-0000000000000003.rec"
         let names = [
             ".tmp.\(Int32.max).0.pending-0000000000000001.rec", ".tmp.\(getpid()).3.pending-0000000000000002.rec",
-            ".tmp.1.0.pending-0000000000000003.rec", ".tmp.garbage",
+            inProgress, ".tmp.garbage",
         ]
         for name in names { try directory.write(Array(record.prefix(30)), to: name) }
+        let writer = open(directory.file(inProgress), O_RDONLY)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        try #require(flock(writer, LOCK_EX | LOCK_NB) == 0)
         let store = try FileHandoffStore(directory: directory.path)
-        #expect(try directory.names() == [".tmp.1.0.pending-0000000000000003.rec"])
+        #expect(try directory.names() == [inProgress])
         let load = try store.loadPending()
         #expect(load.pending.isEmpty)
         #expect(load.skipped.isEmpty, "temporary files are not records")

@@ -17,8 +17,19 @@ import Darwin
 /// - `consumed-id-<id>.rec` — the link with this id was consumed;
 /// - `consumed-ibt-<timestamp>.rec` — the Install Referrer capture with this install-begin
 ///   timestamp was consumed (see ``CaptureIdentity``);
-/// - `.tmp.<pid>.<n>.<name>` — a write in progress; ignored, and removed by ``init(directory:)``
-///   once the process that wrote it is gone.
+/// - `.tmp.<pid>.<n>.<name>` — a write in progress, `flock`ed by its writer; ignored, and removed
+///   by ``init(directory:)`` once no writer holds it (its process is gone).
+///
+/// In an app: put the store in the App Group container both the App Clip and the app see
+/// (`FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)` plus a directory
+/// name, its `path`), and give that directory the data-protection class
+/// `FileProtectionType.completeUntilFirstUserAuthentication` before creating the store (the app
+/// sets it with `FileManager.setAttributes([.protectionKey: …], ofItemAtPath:)`; new files inherit
+/// it). With `.complete`, a launch before the first unlock after a reboot (a background fetch, a
+/// notification) cannot open the files and every operation fails with
+/// ``HandoffStoreError/io(operation:errno:)`` (`EPERM`); the links are not lost, only unreadable
+/// until then. On Android use the app's `filesDir` (credential-protected storage, readable after
+/// the first unlock).
 ///
 /// Durability: every file is written to a temporary name, `fsync`ed, then renamed (or hard-linked)
 /// to its final name, and the directory is `fsync`ed; a reader sees either the complete record or
