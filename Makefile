@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 20
 # The run the regression gate compares (fixed seed and size, so baselines stay comparable).
 GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
-.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check
+.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test
 
 # jemalloc and OpenSSL's libcrypto (SHA-256 of report files), and pkg-config, through which SwiftPM
 # finds them, from Debian; installed only when missing.
@@ -30,6 +30,11 @@ bench: build-release
 
 test: deps
 	$(SWIFT) test
+
+# The C ABI (Sources/DeepLinkC/include/deeplink.h) from Python ctypes, against the shared library.
+c-abi-test:
+	$(SWIFT) build --product DeepLinkC
+	python3 Tests/CABI/test_c_abi.py "$$($(SWIFT) build --show-bin-path)/libDeepLinkC.so"
 
 # Regression gate against the committed baseline: three fresh runs, noise-aware timing verdicts.
 gate: build-release

@@ -34,8 +34,16 @@ let fuzzTargets: [Target] =
 
 let package = Package(
     name: "DeferredDeepLinks",
+    // What the core really needs on Apple platforms: `InlineArray` (inline links and records,
+    // Swift 6.2 runtime: OS 26) and `Atomic` (OS 15 / 18). Linux and Android need only the
+    // toolchain (Swift 6.2 or later) and its C library.
+    platforms: [
+        .macOS(.v26), .iOS(.v26), .macCatalyst(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26),
+    ],
     products: [
         .library(name: "DeepLinkCore", targets: ["DeepLinkCore"]),
+        // The C ABI for Flutter (dart:ffi) and Kotlin (JNI) apps: a shared library.
+        .library(name: "DeepLinkC", type: .dynamic, targets: ["DeepLinkC"]),
         .library(name: "DeepLinkHarness", targets: ["DeepLinkHarness"]),
         .executable(name: "deeplink-bench", targets: ["deeplink-bench"]),
         .executable(name: "CoreBenchmarks", targets: ["CoreBenchmarks"]),
@@ -43,6 +51,13 @@ let package = Package(
     targets: [
         // The embeddable core: no Foundation in hot paths, no jemalloc.
         .target(name: "DeepLinkCore", swiftSettings: strictSettings),
+        // `include/deeplink.h` over the core: `@_cdecl` functions on an opaque handle.
+        .target(
+            name: "DeepLinkC",
+            dependencies: ["DeepLinkCore"],
+            exclude: ["include"],
+            swiftSettings: strictSettings
+        ),
         // jemalloc's `mallctl`, for per-thread allocation counters (Debian: libjemalloc-dev).
         .systemLibrary(
             name: "CJemalloc",
@@ -82,9 +97,24 @@ let package = Package(
             path: "Benchmarks/CoreBenchmarks",
             swiftSettings: strictSettings
         ),
+        // The core's own test support, apart from the harness: exact allocation counts (jemalloc,
+        // read directly), a seeded generator, the crash writer's records.
+        .target(
+            name: "DeepLinkCoreTestSupport",
+            dependencies: ["DeepLinkCore"] + jemalloc,
+            path: "Tests/DeepLinkCoreTestSupport",
+            swiftSettings: strictSettings
+        ),
+        // The child process the file store's crash test kills (test support, not a product).
+        .executableTarget(
+            name: "handoff-crash-writer",
+            dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport"],
+            path: "Tests/HandoffCrashWriter",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "DeepLinkCoreTests",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

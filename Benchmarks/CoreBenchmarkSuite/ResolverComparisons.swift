@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkHarness
 import Synchronization
 
 /// `resolver-route`: capture a link that needs a login, signal the login, route it, log out again —
@@ -10,7 +11,12 @@ enum ResolverComparisons {
         let strings = links.map(\.string)
         let router = CountingRouter()
         // Virtual time standing still: links are captured "now" and never expire.
-        let resolver = LinkResolver(store: RecyclingHandoffStore(), router: router, clock: ManualClock(nanos: 0))
+        let resolver = LinkResolver(
+            configuration: .init(policy: ExampleApp.policy),
+            store: RecyclingHandoffStore(),
+            router: router,
+            clock: ManualClock(nanos: 0)
+        )
         resolver.signal(.appReady)
         let naive = NaiveDeepLinkQueue(router: router)
         let ids = IDReservation()
@@ -63,8 +69,9 @@ final class CountingRouter: Router {
 
     var routed: Int { count.load(ordering: .acquiring) }
 
-    func route(_ link: DeepLink, source: LinkSource) {
+    func route(_ link: PendingLink) -> RouteResult {
         count.add(1, ordering: .relaxed)
+        return .handled
     }
 
     func routeNaive(_ link: String) {
@@ -111,14 +118,9 @@ final class NaiveDeepLinkQueue: Sendable {
 /// consumed marks) with a ring of the last 64 consumed marks, so that millions of routes can go
 /// through one resolver without filling it. Not durable; for measuring the resolver only.
 final class RecyclingHandoffStore: HandoffStore {
-    private struct Mark: Equatable {
-        var id: UInt64
-        var installBegin: UInt64
-    }
-
     private struct Storage: ~Copyable {
         var pending: InlineArray<16, UInt64> = .init(repeating: 0)
-        var marks: InlineArray<64, Mark> = .init(repeating: Mark(id: 0, installBegin: 0))
+        var marks: InlineArray<64, CaptureIdentity> = .init(repeating: CaptureIdentity(id: 0, installBeginTimestamp: 0))
         var nextMark = 0
     }
 
@@ -138,20 +140,31 @@ final class RecyclingHandoffStore: HandoffStore {
 
     func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
         storage.withLock { storage in
-            storage.marks[storage.nextMark & 63] = Mark(id: link.id, installBegin: link.installBeginTimestamp)
+            storage.marks[storage.nextMark & 63] = link.identity
             storage.nextMark &+= 1
             for index in storage.pending.indices where storage.pending[index] == link.id { storage.pending[index] = 0 }
         }
     }
 
     func wasConsumed(_ link: PendingLink) -> Bool {
-        storage.withLock { storage in
-            for index in storage.marks.indices {
-                let mark = storage.marks[index]
-                if mark.id == link.id { return true }
-                if link.installBeginTimestamp != 0, mark.installBegin == link.installBeginTimestamp { return true }
-            }
+        let identity = link.identity
+        return storage.withLock { storage in
+            for index in storage.marks.indices where storage.marks[index].isSameCapture(as: identity) { return true }
             return false
+        }
+    }
+
+    func restorePending(_ link: PendingLink) throws(HandoffStoreError) {
+        let identity = link.identity
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            for index in storage.marks.indices where storage.marks[index] == identity {
+                storage.marks[index] = CaptureIdentity(id: 0, installBeginTimestamp: 0)
+            }
+            for index in storage.pending.indices where storage.pending[index] == 0 {
+                storage.pending[index] = link.id
+                return
+            }
+            throw .full
         }
     }
 

@@ -23,7 +23,7 @@ enum InspectFuzzer {
             configuration.maxInputBytes = Int(options >> 2) * 4
             arguments += ["--max-input-bytes=\(configuration.maxInputBytes)"]
         }
-        var validation = LinkValidator.Configuration()
+        var validation = ExampleApp.validatorConfiguration
         if options & 4 != 0 {
             validation.routes = ["/product/"]
             arguments += ["--routes", "/product/"]

@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkHarness
 
 /// `ReferrerParser`: limits, WHATWG splitting, double encoding and the verdict, against
 /// ``Reference``.
@@ -9,7 +10,7 @@ enum ReferrerFuzzer {
     static let payloadKeys = ["deeplink", "d", "", "utm_source", "deep link"]
 
     static let validators = [
-        LinkValidator(),
+        ExampleApp.validator,
         LinkValidator(configuration: .init(allowedHosts: [], routes: ["/product/", "/orders"])),
     ]
 

@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Foundation
 import Testing
 
@@ -7,19 +7,21 @@ import Testing
 import Glibc
 #endif
 
-/// Kills a writer process (`deeplink-bench handoff-write-loop`) with SIGKILL at random instants and
+/// Kills a writer process (`handoff-crash-writer`, a test-support executable) with SIGKILL at random instants and
 /// checks that the store it leaves behind is whole: every record complete or absent, every link the
 /// writer saved still pending or consumed (never lost), never both.
 @Suite struct FileHandoffStoreCrashTests {
-    /// `deeplink-bench`, built by `swift test` next to the test binary (`.build/<triple>/debug/`);
-    /// `DEEPLINK_BENCH_BINARY` overrides.
-    static func benchBinary() -> String? {
-        if let override = ProcessInfo.processInfo.environment["DEEPLINK_BENCH_BINARY"] { return override }
+    /// `handoff-crash-writer`, built by `swift build --build-tests` next to the test binary
+    /// (`.build/<triple>/debug/`); `DEEPLINK_CRASH_WRITER` overrides.
+    static func writerBinary() -> String? {
+        if let override = ProcessInfo.processInfo.environment["DEEPLINK_CRASH_WRITER"] { return override }
         let directories = [
             Bundle.main.bundlePath,
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path,
         ]
-        return directories.map { $0 + "/deeplink-bench" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return directories.map { $0 + "/handoff-crash-writer" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     struct ChildRun {
@@ -32,7 +34,7 @@ import Glibc
     func runAndKill(binary: String, directory: String, delayMicroseconds: UInt32) throws -> ChildRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["handoff-write-loop", "--dir", directory, "--consume-every", "2", "--slow-writes"]
+        process.arguments = ["--dir", directory, "--consume-every", "2", "--slow-writes"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -52,10 +54,33 @@ import Glibc
         return run
     }
 
+    @Test func writerRefusesBadArgumentsByName() throws {
+        let binary = try #require(Self.writerBinary(), "handoff-crash-writer not found next to the test binary")
+        for (arguments, message) in [
+            ([String](), "missing argument: --dir <directory>"),
+            (["--dir"], "--dir needs a value"),
+            (["--dir", "/tmp/x", "--count", "0"], "--count: '0' is not a whole number in 1...2147483647"),
+            (["--dir", "/tmp/x", "--consume-every", "-1"], "--consume-every: '-1' is not a whole number"),
+            (["--dir", "/tmp/x", "surplus"], "unexpected argument 'surplus'"),
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 2, "\(arguments)")
+            #expect(text.hasPrefix("error: handoff-crash-writer: \(message)"), "\(arguments): \(text)")
+        }
+    }
+
     @Test func killedWriterLeavesCompleteRecordsOrNone() throws {
         let binary = try #require(
-            Self.benchBinary(),
-            "deeplink-bench not found next to the test binary (\(Bundle.main.bundlePath)); run `swift test` (or `swift build`), which builds every product"
+            Self.writerBinary(),
+            "handoff-crash-writer not found next to the test binary (\(Bundle.main.bundlePath)); run `swift build --build-tests` (or `swift test`), which builds it"
         )
         let root = try HandoffTestDirectory()
         defer { root.remove() }
@@ -68,7 +93,7 @@ import Glibc
             let probe = Process()
             probe.executableURL = URL(fileURLWithPath: binary)
             probe.arguments = [
-                "handoff-write-loop", "--dir", root.file("probe-\(attempt)"), "--count", "1", "--slow-writes",
+                "--dir", root.file("probe-\(attempt)"), "--count", "1", "--slow-writes",
             ]
             probe.standardOutput = FileHandle.nullDevice
             try probe.run()
@@ -77,7 +102,7 @@ import Glibc
             firstRecord = min(firstRecord, ContinuousClock.now - probeStart)
         }
         let windowMicroseconds = UInt64(firstRecord / .microseconds(1)) + 30_000
-        var generator = LinkValidatorTests.SeededGenerator(seed: 0xC0FF_EE00_2026)
+        var generator = SeededGenerator(seed: 0xC0FF_EE00_2026)
         let iterations = 200
         let deadline = ContinuousClock.now + .seconds(120)
         var killsAfterFirstSave = 0
@@ -112,7 +137,7 @@ import Glibc
             #expect(load.skipped.isEmpty, "run \(iteration): unreadable records \(load.skipped)")
             var pendingIDs: Set<UInt64> = []
             for pending in load.pending {
-                #expect(pending == HandoffWriteLoopCommand.record(id: pending.id), "run \(iteration): record differs")
+                #expect(pending == CrashWriterRecords.record(id: pending.id), "run \(iteration): record differs")
                 pendingIDs.insert(pending.id)
             }
             let lastSaved = run.saved.max() ?? 0
@@ -121,7 +146,7 @@ import Glibc
             #expect(pendingIDs.allSatisfy { $0 <= inFlight }, "run \(iteration): a record the writer never started")
             for id in 1...inFlight + 1 {
                 let isPending = pendingIDs.contains(id)
-                let isConsumed = store.wasConsumed(HandoffWriteLoopCommand.record(id: id))
+                let isConsumed = store.wasConsumed(CrashWriterRecords.record(id: id))
                 #expect(!(isPending && isConsumed), "run \(iteration), id \(id): both pending and consumed")
                 if run.saved.contains(id) {
                     #expect(isPending || isConsumed, "run \(iteration), id \(id): saved, then lost")

@@ -171,12 +171,12 @@ struct HandoffTestDirectory {
         var hugeLength = record
         hugeLength[10] = 0xFF
         try plant(hugeLength, id: 107) { .oversizedRecord(name: $0) }
-        var version2 = record
-        version2[4] = 2
-        try plant(resealed(version2), id: 108) { .unknownVersion(name: $0, version: 2) }
+        var version3 = record
+        version3[4] = 3
+        try plant(resealed(version3), id: 108) { .unknownVersion(name: $0, version: 3) }
         var version7 = record
         version7[5] = 7
-        try plant(version7, id: 109) { .unknownVersion(name: $0, version: 0x701) }
+        try plant(version7, id: 109) { .unknownVersion(name: $0, version: 0x702) }
         // Valid checksums, invalid contents.
         var evil = record
         evil.replaceSubrange(47..<49, with: Array("//".utf8))
@@ -205,14 +205,20 @@ struct HandoffTestDirectory {
         let directory = try HandoffTestDirectory()
         defer { directory.remove() }
         let record = FileHandoffRecord.encode(try link("/product/1", id: 1, at: 1))
-        // pid 1 always runs: its file is a write in progress and must be kept.
+        // Whatever the pid in the name says, only the lock counts: the file this test holds an
+        // flock on is a write in progress (of a process the store could not even signal).
+        let inProgress = ".tmp.1.0.pending-0000000000000003.rec"
         let names = [
             ".tmp.\(Int32.max).0.pending-0000000000000001.rec", ".tmp.\(getpid()).3.pending-0000000000000002.rec",
-            ".tmp.1.0.pending-0000000000000003.rec", ".tmp.garbage",
+            inProgress, ".tmp.garbage",
         ]
         for name in names { try directory.write(Array(record.prefix(30)), to: name) }
+        let writer = open(directory.file(inProgress), O_RDONLY)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        try #require(flock(writer, LOCK_EX | LOCK_NB) == 0)
         let store = try FileHandoffStore(directory: directory.path)
-        #expect(try directory.names() == [".tmp.1.0.pending-0000000000000003.rec"])
+        #expect(try directory.names() == [inProgress])
         let load = try store.loadPending()
         #expect(load.pending.isEmpty)
         #expect(load.skipped.isEmpty, "temporary files are not records")
@@ -229,7 +235,7 @@ struct HandoffTestDirectory {
     }
 
     @Test func layoutConstants() {
-        #expect(FileHandoffRecord.maximumByteCount == 20 + 27 + DeepLink.capacity)
-        #expect(FileHandoffRecord.currentVersion == 1)
+        #expect(FileHandoffRecord.maximumByteCount == 20 + 27 + DeepLink.capacity + 15 + LinkAttribution.capacity)
+        #expect(FileHandoffRecord.currentVersion == 2)
     }
 }

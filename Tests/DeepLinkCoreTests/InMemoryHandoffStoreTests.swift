@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 @Suite struct InMemoryHandoffStoreTests {
@@ -85,7 +85,7 @@ import Testing
         let image = store.simulateKill()
         #expect(image.killedInCrashWindow == link)
         #expect(image.pending.isEmpty)
-        #expect(image.consumed == [ConsumedMark(id: 1, installBeginTimestamp: 0)])
+        #expect(image.consumed == [CaptureIdentity(id: 1, installBeginTimestamp: 0)])
         let relaunched = InMemoryHandoffStore(relaunchingFrom: image)
         #expect(relaunched.wasConsumed(link))
     }
@@ -150,6 +150,7 @@ import Testing
             func markConsumed(_ link: PendingLink) throws(HandoffStoreError) { try store.markConsumed(link) }
             func wasConsumed(_ link: PendingLink) -> Bool { store.wasConsumed(link) }
             func discard(_ link: PendingLink) throws(HandoffStoreError) { try store.discard(link) }
+            func restorePending(_ link: PendingLink) throws(HandoffStoreError) { try store.restorePending(link) }
         }
         let referrer = F.link("/product/1", id: 1, source: .installReferrer, installBegin: 77)
         let redelivery = F.link("/product/1", id: 2, source: .installReferrer, installBegin: 77)

@@ -1,19 +1,19 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 @Suite struct LinkValidatorTests {
-    let validator = LinkValidator()
+    let validator = TestApp.validator
 
     /// The rejection for `payload` given as raw bytes (the referrer parser's form).
-    func rejection(_ payload: [UInt8], _ validator: LinkValidator = LinkValidator()) -> LinkRejection? {
+    func rejection(_ payload: [UInt8], _ validator: LinkValidator = TestApp.validator) -> LinkRejection? {
         let result = payload.withUnsafeBytes { validator.validate($0) }
         guard case .failure(let reason) = result else { return nil }
         return reason
     }
 
     /// The rejection for `payload`, checked through both entry points, which must agree.
-    func rejection(_ payload: String, _ validator: LinkValidator = LinkValidator()) -> LinkRejection? {
+    func rejection(_ payload: String, _ validator: LinkValidator = TestApp.validator) -> LinkRejection? {
         let fromString = validator.validate(payload)
         let fromBytes = Array(payload.utf8).withUnsafeBytes { validator.validate($0) }
         #expect(fromString == fromBytes, "string and byte entry points disagree on \(payload.debugDescription)")
@@ -23,7 +23,7 @@ import Testing
     }
 
     /// The canonical link for an accepted `payload`, or `nil` when it was rejected.
-    func accepted(_ payload: String, _ validator: LinkValidator = LinkValidator()) -> String? {
+    func accepted(_ payload: String, _ validator: LinkValidator = TestApp.validator) -> String? {
         let result = validator.validate(payload)
         expectInPlaceAgrees(payload, with: result, validator)
         guard case .success(let link) = result else { return nil }
@@ -185,8 +185,10 @@ import Testing
     }
 
     @Test func unknownRoute() {
-        let routed = LinkValidator(configuration: .init(routes: ["/product/", "/orders", "/"]))
-        let strict = LinkValidator(configuration: .init(routes: ["/product/", "/orders"]))
+        let routed = LinkValidator(
+            configuration: .init(allowedHosts: TestApp.hosts, routes: ["/product/", "/orders", "/"])
+        )
+        let strict = LinkValidator(configuration: .init(allowedHosts: TestApp.hosts, routes: ["/product/", "/orders"]))
         for payload in ["/settings", "/productivity", "/product", "/orders2", "/", "/?x=1", "/Orders/7"] {
             #expect(rejection(payload, strict) == .unknownRoute, "\(payload)")
         }
@@ -198,7 +200,7 @@ import Testing
         #expect(accepted("https://nerdy.pro/product/42?ref=share", strict) == "/product/42?ref=share")
         #expect(accepted("/settings", routed) == "/settings", "the `/` route matches everything")
         #expect(accepted("https://nerdy.pro?x=1", routed) == "/?x=1")
-        let none = LinkValidator(configuration: .init(routes: []))
+        let none = LinkValidator(configuration: .init(allowedHosts: TestApp.hosts, routes: []))
         #expect(rejection("/product/42", none) == .unknownRoute, "an empty route table routes nothing")
     }
 
@@ -240,7 +242,50 @@ import Testing
         #expect(accepted("https://LINKS.example.com/b?c", custom) == "/b?c")
         #expect(rejection("https://nerdy.pro/a", custom) == .foreignHost)
         #expect(custom.configuration.allowedHosts == ["Example.COM", "links.example.com"])
-        #expect(LinkValidator().configuration.allowedHosts == LinkValidator.Configuration.defaultAllowedHosts)
+    }
+
+    @Test func nothingBeyondPathsUnlessTheAppSaysSo() {
+        let bare = LinkValidator(configuration: .init(allowedHosts: []))
+        #expect(accepted("/product/42", bare) == "/product/42")
+        #expect(rejection("https://nerdy.pro/product/42", bare) == .foreignHost)
+        #expect(rejection("https://appclip.apple.com/id?p=pro.nerdy.app.Clip", bare) == .foreignHost)
+        #expect(rejection("myapp://product/42", bare) == .disallowedScheme)
+        #expect(bare.configuration.customSchemes.isEmpty)
+        #expect(!bare.configuration.acceptsAppClipDefaultLinks)
+    }
+
+    @Test func appClipDefaultLinksAreAnOptIn() {
+        let clip = LinkValidator(configuration: .init(allowedHosts: [], acceptsAppClipDefaultLinks: true))
+        #expect(
+            accepted("https://appclip.apple.com/id?p=pro.nerdy.app.Clip&product=42", clip)
+                == "/id?p=pro.nerdy.app.Clip&product=42"
+        )
+        #expect(accepted("https://AppClip.Apple.com:443/id?p=x#top", clip) == "/id?p=x")
+        #expect(rejection("https://appclip.apple.com.evil.example/id", clip) == .foreignHost)
+        #expect(rejection("https://nerdy.pro/product/42", clip) == .foreignHost, "the opt-in adds one host only")
+        #expect(rejection("https://appclip.apple.com//evil.example", clip) == .schemeRelative)
+    }
+
+    @Test func customSchemesAreAnOptIn() {
+        let app = LinkValidator(configuration: .init(allowedHosts: [], customSchemes: ["myapp", "https"]))
+        #expect(accepted("myapp://product/42", app) == "/product/42")
+        #expect(accepted("MyApp://product/42?ref=share#top", app) == "/product/42?ref=share")
+        #expect(accepted("myapp:///product/42", app) == "/product/42")
+        #expect(accepted("myapp://", app) == "/")
+        #expect(accepted("myapp://?x=1", app) == "/?x=1")
+        #expect(rejection("myapp:product/42", app) == .notAPath, "a custom scheme needs `//`")
+        #expect(rejection("myapp:////evil.example", app) == .schemeRelative)
+        #expect(rejection("myapp://%2Fevil.example", app) == .schemeRelative)
+        #expect(rejection("myapp://../admin", app) == .dotSegment)
+        #expect(rejection("myapp://product/%2e%2e/admin", app) == .dotSegment)
+        #expect(rejection("otherapp://product/42", app) == .disallowedScheme)
+        #expect(rejection("javascript:alert(1)", app) == .disallowedScheme)
+        #expect(rejection("https://evil.example/x", app) == .foreignHost, "https is never a custom scheme")
+        let routed = LinkValidator(
+            configuration: .init(allowedHosts: [], customSchemes: ["myapp"], routes: ["/product"])
+        )
+        #expect(accepted("myapp://product/42", routed) == "/product/42")
+        #expect(rejection("myapp://productivity", routed) == .unknownRoute)
     }
 
     // MARK: - Precedence
@@ -260,7 +305,7 @@ import Testing
 
     @Test func reportsTheFirstReasonByPrecedence() {
         let long = String(repeating: "a", count: DeepLink.capacity)
-        let strict = LinkValidator(configuration: .init(routes: ["/product/"]))
+        let strict = LinkValidator(configuration: .init(allowedHosts: TestApp.hosts, routes: ["/product/"]))
         // invalidUTF8 before everything else, wherever the bad byte is.
         #expect(rejection([0x00, 0x5C, 0x2F, 0x2F, 0xFF]) == .invalidUTF8)
         #expect(rejection(Array("javascript:\\\n".utf8) + [0xC0, 0x80]) == .invalidUTF8)
@@ -299,13 +344,17 @@ import Testing
             "product/42", "/settings", "/" + String(repeating: "x", count: 600), "", "https://NERDY.pro:443?q",
         ]
         let corpus = (acceptedPayloads + rejectedPayloads).map { Array($0.utf8) } + [[0x2F, 0xED, 0xA0, 0x80]]
-        let validator = LinkValidator(configuration: .init(routes: ["/product/", "/orders/", "/a"]))
+        let validator = LinkValidator(
+            configuration: .init(allowedHosts: TestApp.hosts, routes: ["/product/", "/orders/", "/a"])
+        )
         let buffers = corpus.map { bytes in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
             bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
             return UnsafeRawBufferPointer(rebasing: buffer[0..<bytes.count])
         }
         defer { for buffer in buffers { buffer.deallocate() } }
+        // Warm-up: the runtime's one-time work on first use (type metadata) is not the validator's.
+        for buffer in buffers { _ = validator.validate(buffer) }
         var accepted = 0
         var rejected = 0
         var allocatingPayloads: [String] = []
@@ -398,6 +447,4 @@ import Testing
         return nil
     }
 
-    /// The harness's SplitMix64, so random tests repeat.
-    typealias SeededGenerator = SplitMix64
 }

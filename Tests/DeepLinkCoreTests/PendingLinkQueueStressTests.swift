@@ -1,5 +1,5 @@
 @_spi(Testing) import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Foundation
 import Synchronization
 import Testing

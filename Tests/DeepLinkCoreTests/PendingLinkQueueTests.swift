@@ -1,5 +1,5 @@
 @_spi(Testing) import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 /// Single-threaded behaviour of `PendingLinkQueue`: order, edges, wrap-around, allocation.

@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 /// Referrers as Play delivers them: campaigns, escapes, placeholders, double encoding, bare tokens,

@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 /// What ``ReferrerParser/withReferrer(in:_:)`` made of an input, copied out of the closure.

@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 /// A deliberately naive form parser over arrays, written straight from the WHATWG steps, to check
@@ -69,9 +69,6 @@ enum ReferenceFormParser {
         )
     }
 }
-
-/// The harness's SplitMix64: small, fast, deterministic.
-typealias SeededGenerator = SplitMix64
 
 /// Random referrers biased toward the bytes that matter to the grammar (`%`, `+`, `&`, `=`, hex
 /// digits) and the tokens that matter to the parser (keys, placeholders, encoded separators).

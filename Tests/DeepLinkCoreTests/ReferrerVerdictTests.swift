@@ -1,10 +1,10 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Testing
 
 @Suite struct ReferrerVerdictTests {
     let parser = ReferrerParser()
-    let validator = LinkValidator()
+    let validator = TestApp.validator
 
     func verdict(_ input: String, parser: ReferrerParser? = nil) -> ReferrerVerdict {
         (parser ?? self.parser).verdict(for: input, validator: validator)
@@ -62,7 +62,7 @@ import Testing
         #expect(verdict("deeplink=https%3A%2F%2Fnerdy.pro%2Fp%3Fx%3D1") == (try link("/p?x=1")))
         let routed = ReferrerParser().verdict(
             for: "deeplink=%2Fsettings",
-            validator: LinkValidator(configuration: .init(routes: ["/product/"]))
+            validator: LinkValidator(configuration: .init(allowedHosts: TestApp.hosts, routes: ["/product/"]))
         )
         #expect(routed == .rejected(.unknownRoute))
     }
@@ -139,7 +139,7 @@ import Testing
     /// The in-place form agrees with the value form on every corpus referrer and on random bytes,
     /// writes the link only for `.link`, and allocates nothing.
     @Test func inPlaceVerdictsAgreeWithVerdictValues() {
-        var random = SplitMix64(seed: 7)
+        var random = SeededGenerator(seed: 7)
         var inputs = realisticReferrerCorpus
         for _ in 0..<2_000 {
             let count = Int(random.next() % 80)

@@ -1,12 +1,15 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Synchronization
 import Testing
 
 @Suite struct ResolverAllocationTests {
     final class CountingRouter: Router {
         let routes = Atomic<Int>(0)
-        func route(_ link: DeepLink, source: LinkSource) { routes.add(1, ordering: .relaxed) }
+        func route(_ link: PendingLink) -> RouteResult {
+            routes.add(1, ordering: .relaxed)
+            return .handled
+        }
     }
 
     final class CountingObserver: ResolverObserver {
@@ -20,7 +23,7 @@ import Testing
         let router = CountingRouter()
         let observer = CountingObserver()
         let resolver = LinkResolver(
-            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000_000),
+            configuration: LinkResolver.Configuration(policy: TestApp.policy, timeToLiveNanos: 1_000_000),
             store: InMemoryHandoffStore(capacity: 8, consumedCapacity: 4_096),
             router: router,
             observer: observer,

@@ -38,7 +38,13 @@ import Testing
         let (store, older, newer) = try Self.storeWithTwoHandoffs()
         let router = RecordingRouter()
         let observer = GateOpeningObserver()
-        let resolver = LinkResolver(store: store, router: router, observer: observer, clock: ManualClock())
+        let resolver = LinkResolver(
+            configuration: TestApp.configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: ManualClock()
+        )
         observer.resolver.withLock { $0 = resolver }
 
         #expect(try resolver.launch() == 2)
@@ -54,7 +60,13 @@ import Testing
         let (store, older, newer) = try Self.storeWithTwoHandoffs()
         let router = RecordingRouter()
         let observer = RecordingObserver()
-        let resolver = LinkResolver(store: store, router: router, observer: observer, clock: ManualClock())
+        let resolver = LinkResolver(
+            configuration: TestApp.configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: ManualClock()
+        )
         resolver.signal(.appReady)
 
         #expect(try resolver.launch() == 2)
@@ -70,7 +82,13 @@ import Testing
         for link in links { try store.save(link) }
         let router = RecordingRouter()
         let observer = RecordingObserver()
-        let resolver = LinkResolver(store: store, router: router, observer: observer, clock: ManualClock())
+        let resolver = LinkResolver(
+            configuration: TestApp.configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: ManualClock()
+        )
         resolver.signal(.appReady)
 
         #expect(try resolver.launch() == 16)

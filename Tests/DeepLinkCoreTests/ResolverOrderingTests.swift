@@ -120,12 +120,9 @@ import Testing
         let final = world.withLock { $0 }
         var outcome = Outcome(routes: final.routes, earlyRoutes: final.earlyRoutes, delivered: delivered)
         outcome.finalGateOpen = app.process.isAlive && final.appReady && final.loggedIn
+        outcome.crashWindows = observer.crashWindows.count
         for decision in observer.decisions {
-            switch decision {
-            case .crashWindow: outcome.crashWindows += 1
-            case .storeFailed: outcome.storeFailures += 1
-            default: break
-            }
+            if case .storeFailed = decision { outcome.storeFailures += 1 }
         }
         return outcome
     }
@@ -177,12 +174,12 @@ import Testing
             if link == order.link {
                 if !(gate.appReady && gate.loggedIn) { violations.withLock { $0.append("order early") } }
                 // Latest wins: the order may route only if the product never arrived or is decided.
-                let productDecided = observer.terminal.contains { decision in
-                    switch decision {
-                    case .routed(let link), .crashWindow(let link): link.id == 2
-                    default: false
+                let productDecided =
+                    observer.crashWindows.contains { $0.id == 2 }
+                    || observer.terminal.contains { decision in
+                        if case .routed(let link) = decision { return link.id == 2 }
+                        return false
                     }
-                }
                 if productDelivered.withLock({ $0 }), !productDecided {
                     violations.withLock { $0.append("order routed over a pending newer product") }
                 }
@@ -219,9 +216,10 @@ import Testing
             }
         }
         var outcome = TwoLinkOutcome()
+        for link in observer.crashWindows { outcome.terminalDecisions[link.id, default: 0] += 1 }
         for decision in observer.decisions {
             switch decision {
-            case .routed(let link), .expired(let link, _), .duplicate(let link), .crashWindow(let link):
+            case .routed(let link), .expired(let link, _), .duplicate(let link):
                 outcome.terminalDecisions[link.id, default: 0] += 1
             case .superseded(let link, let newerID):
                 outcome.terminalDecisions[link.id, default: 0] += 1

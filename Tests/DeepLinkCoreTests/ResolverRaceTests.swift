@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -54,19 +54,20 @@ import Glibc
 
     struct CountingRouter: Router {
         let shared: Shared
-        func route(_ link: DeepLink, source: LinkSource) {
+        func route(_ link: PendingLink) -> RouteResult {
+            defer { shared.routes.add(1, ordering: .relaxed) }
             let round = shared.round.load(ordering: .acquiring)
             if shared.loginStarted.load(ordering: .acquiring) < round {
                 shared.earlyRoutes.add(1, ordering: .relaxed)
             }
-            shared.routes.add(1, ordering: .relaxed)
             shared.lastRoutedRound.store(round, ordering: .releasing)
+            return .handled
         }
     }
 
     static func makeResolver(_ shared: Shared) -> LinkResolver {
         let resolver = LinkResolver(
-            configuration: LinkResolver.Configuration(timeToLiveNanos: .max),
+            configuration: LinkResolver.Configuration(policy: TestApp.policy, timeToLiveNanos: .max),
             store: InMemoryHandoffStore(capacity: 8, consumedCapacity: 128),
             router: CountingRouter(shared: shared),
             clock: ManualClock()

@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Synchronization
 import Testing
 
@@ -21,7 +21,10 @@ import Testing
     /// the store must refuse, and a kill in the crash window. Returns the routes and decisions.
     static func install(
         relaunch: (SimulatedApp, RecordingRouter, RecordingObserver) -> SimulatedApp
-    ) -> (routes: [String], decisions: [ResolverDecision], finalState: ResolverStateMachine.State) {
+    ) -> (
+        routes: [String], decisions: [ResolverDecision], crashWindows: [PendingLink],
+        finalState: ResolverStateMachine.State
+    ) {
         let router = RecordingRouter()
         let observer = RecordingObserver()
         var app = SimulatedApp(router: router, observer: observer)
@@ -51,7 +54,7 @@ import Testing
         app = relaunch(app, router, observer)
         let finalState = app.resolver.state
         app.resolver.signal(.appReady)
-        return (router.paths, observer.decisions, finalState)
+        return (router.paths, observer.decisions, observer.crashWindows, finalState)
     }
 
     @Test func relaunchInPlaceDecidesExactlyLikeNewObjects() {
@@ -59,7 +62,8 @@ import Testing
         let reused = Self.install { app, _, _ in Self.relaunchInPlace(app) }
 
         #expect(fresh.routes == ["/orders/1", "/product/2", "/orders/4"])
-        #expect(fresh.decisions.contains(.crashWindow(F.link("/orders/7", id: 7, at: 7))))
+        #expect(fresh.crashWindows == [F.link("/orders/7", id: 7, at: 7)])
+        #expect(reused.crashWindows == fresh.crashWindows)
         #expect(reused.routes == fresh.routes)
         #expect(reused.decisions == fresh.decisions)
         #expect(reused.finalState == .starting(satisfied: []))
@@ -97,7 +101,7 @@ import Testing
         let app = SimulatedApp(
             router: router,
             observer: ResolverAllocationTests.CountingObserver(),
-            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000_000)
+            configuration: LinkResolver.Configuration(policy: TestApp.policy, timeToLiveNanos: 1_000_000)
         )
         var order = F.link("/orders/1", id: 0)
         var nextID: UInt64 = 0

@@ -126,7 +126,8 @@ import Testing
         app.resolver.capture(product)
         app.resolver.signal(.appReady)
         #expect(router.routes.isEmpty)
-        #expect(observer.terminal == [.crashWindow(product)])
+        #expect(observer.terminal.isEmpty)
+        #expect(observer.crashWindows == [product])
         #expect(!app.process.isAlive)
         let image = app.store.simulateKill()
         #expect(image.killedInCrashWindow == product)
@@ -156,7 +157,13 @@ import Testing
         let router = RecordingRouter()
         let observer = RecordingObserver()
         let store = InMemoryHandoffStore(capacity: 4, consumedCapacity: 1)
-        let resolver = LinkResolver(store: store, router: router, observer: observer, clock: ManualClock())
+        let resolver = LinkResolver(
+            configuration: TestApp.configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: ManualClock()
+        )
         let first = F.link("/product/1", id: 1)
         let second = F.link("/product/2", id: 2)
         resolver.signal(.appReady)
@@ -178,6 +185,7 @@ import Testing
             }
         }
         let resolver = LinkResolver(
+            configuration: TestApp.configuration,
             store: InMemoryHandoffStore(),
             router: router,
             observer: observer,
@@ -203,7 +211,12 @@ import Testing
         }
         let store = InMemoryHandoffStore(capacity: 32)
         let resolver = LinkResolver(
-            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000, pendingCapacity: 2, queueCapacity: 2),
+            configuration: LinkResolver.Configuration(
+                policy: TestApp.policy,
+                timeToLiveNanos: 1_000,
+                pendingCapacity: 2,
+                queueCapacity: 2
+            ),
             store: store,
             router: router,
             observer: observer,
@@ -239,7 +252,7 @@ import Testing
         let observer = RecordingObserver()
         let app = SimulatedApp(router: router, observer: observer)
         app.resolver.signal(.appReady)
-        let validator = LinkValidator()
+        let validator = TestApp.validator
         let hostile = Array("javascript:alert(1)".utf8)
         let rejection = hostile.withUnsafeBytes {
             app.resolver.capture(payload: $0, validator: validator, source: .installReferrer, capturedAtNanos: 0, id: 1)
@@ -274,7 +287,11 @@ import Testing
         let app = SimulatedApp(
             router: router,
             observer: observer,
-            configuration: LinkResolver.Configuration(timeToLiveNanos: 1_000, pendingCapacity: 2)
+            configuration: LinkResolver.Configuration(
+                policy: TestApp.policy,
+                timeToLiveNanos: 1_000,
+                pendingCapacity: 2
+            )
         )
         let first = F.link("/product/1?from=first", id: 1, at: 10)
         let second = F.link("/product/2", id: 2, at: 20)
@@ -316,8 +333,10 @@ import Testing
         let link = F.link("/product/1", id: 1)
         let decisions: [ResolverDecision] = [
             .routed(link), .superseded(link, byID: 2), .expired(link, ageNanos: 1), .duplicate(link),
-            .rejected(.empty, source: .appClip), .waitingForGate(link, missing: .loggedIn), .crashWindow(link),
+            .rejected(.empty, source: .appClip), .waitingForGate(link, missing: .loggedIn),
             .storeFailed(link, operation: .save, error: .full), .unreadableRecord(.full), .queueFull(link),
+            .routeDeclined(link), .linklessReferrer(.organic, attribution: LinkAttribution()),
+            .referrerRefused(.inputTooLong(length: 2, limit: 1)),
         ]
         let kinds = decisions.map(\.kind)
         #expect(Set(kinds.map(\.rawValue)).count == decisions.count)

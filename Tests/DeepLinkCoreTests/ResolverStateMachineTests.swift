@@ -146,8 +146,8 @@ import Testing
         var machine = F.machine()
         let product = F.link("/product/1", id: 1)
         _ = machine.drain(machine.capture(product, now: 0, consumedBefore: false), now: 0)
-        #expect(machine.kill() == .none)
-        #expect(machine.state == .killed)
+        machine.kill()
+        #expect(machine.isKilled)
         #expect(machine.pendingCount == 0)
         #expect(machine.drain(machine.signal(.appReady, now: 0), now: 0).isEmpty)
         #expect(machine.capture(product, now: 0, consumedBefore: false) == .none)
@@ -168,7 +168,16 @@ import Testing
         #expect(throws: RoutePolicyError.duplicatePrefix("/a/")) {
             try RoutePolicy(rules: [(prefix: "/a/", requires: []), (prefix: "/a/", requires: .loggedIn)])
         }
-        #expect(RoutePolicy.standard.requirements(for: DeepLink(validated: "/orders/1")!) == [.appReady, .loggedIn])
-        #expect(RoutePolicy.standard.requirements(for: DeepLink(validated: "/product/1")!) == .appReady)
+        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/orders/1")!) == [.appReady, .loggedIn])
+        // Segment boundaries, by the validator's rule: `/account` gates its screen and below only.
+        let account = try RoutePolicy(rules: [(prefix: "/account", requires: .loggedIn)])
+        for gated in ["/account", "/account/", "/account/7", "/account?tab=1"] {
+            #expect(account.requirements(for: DeepLink(validated: gated)!) == [.appReady, .loggedIn], "\(gated)")
+        }
+        for open in ["/accountant", "/accounts/7", "/acc", "/"] {
+            #expect(account.requirements(for: DeepLink(validated: open)!) == .appReady, "\(open)")
+        }
+        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/orders")!) == .appReady, "`/orders/` is below")
+        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/product/1")!) == .appReady)
     }
 }

@@ -19,6 +19,7 @@ import Testing
         func markConsumed(_ link: PendingLink) throws(HandoffStoreError) { try inner.markConsumed(link) }
         func wasConsumed(_ link: PendingLink) -> Bool { inner.wasConsumed(link) }
         func discard(_ link: PendingLink) throws(HandoffStoreError) { try inner.discard(link) }
+        func restorePending(_ link: PendingLink) throws(HandoffStoreError) { try inner.restorePending(link) }
     }
 
     @Test func unreadableRecordsAreReportedAndTheRestIsCaptured() throws {
@@ -27,7 +28,13 @@ import Testing
         try store.save(product)
         let router = RecordingRouter()
         let observer = RecordingObserver()
-        let resolver = LinkResolver(store: store, router: router, observer: observer, clock: ManualClock())
+        let resolver = LinkResolver(
+            configuration: TestApp.configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: ManualClock()
+        )
         #expect(try resolver.launch() == 1)
         resolver.signal(.appReady)
         #expect(router.paths == ["/product/1"])
@@ -44,6 +51,7 @@ import Testing
 
         // First process: captured and ready, but the user never logs in before the kill.
         let first = LinkResolver(
+            configuration: TestApp.configuration,
             store: try FileHandoffStore(directory: directory),
             router: router,
             observer: observer,
@@ -55,6 +63,7 @@ import Testing
 
         // Second process, same directory: the link is still there and routes after login.
         let second = LinkResolver(
+            configuration: TestApp.configuration,
             store: try FileHandoffStore(directory: directory),
             router: router,
             observer: observer,
@@ -67,6 +76,7 @@ import Testing
 
         // Third process: Play re-delivers the same referrer; it is a duplicate.
         let third = LinkResolver(
+            configuration: TestApp.configuration,
             store: try FileHandoffStore(directory: directory),
             router: router,
             observer: observer,

@@ -1,5 +1,5 @@
 import DeepLinkCore
-import DeepLinkHarness
+import DeepLinkCoreTestSupport
 import Synchronization
 
 /// Builders shared by the resolver and handoff-store suites.
@@ -21,7 +21,7 @@ enum ResolverFixtures {
     }
 
     static func machine(ttl: UInt64 = 1_000, pendingCapacity: Int = 4) -> ResolverStateMachine {
-        ResolverStateMachine(policy: .standard, timeToLiveNanos: ttl, pendingCapacity: pendingCapacity)
+        ResolverStateMachine(policy: TestApp.policy, timeToLiveNanos: ttl, pendingCapacity: pendingCapacity)
     }
 }
 
@@ -38,18 +38,35 @@ extension ResolverStateMachine {
     }
 }
 
-/// Records every router call.
+/// Records every link it handled; `ready` decides (default: always), and a link it is not ready
+/// for is counted in ``declines`` instead.
 final class RecordingRouter: Router {
     private let calls = Mutex<[PendingLinkRoute]>([])
+    private let declined = Mutex<[PendingLink]>([])
     /// Called inside `route`, after recording (for re-entrancy tests).
     let onRoute: (@Sendable (DeepLink) -> Void)?
+    let ready: @Sendable (PendingLink) -> Bool
 
-    init(onRoute: (@Sendable (DeepLink) -> Void)? = nil) { self.onRoute = onRoute }
-
-    func route(_ link: DeepLink, source: LinkSource) {
-        calls.withLock { $0.append(PendingLinkRoute(link: link, source: source)) }
-        onRoute?(link)
+    init(
+        onRoute: (@Sendable (DeepLink) -> Void)? = nil,
+        ready: @escaping @Sendable (PendingLink) -> Bool = { _ in true }
+    ) {
+        self.ready = ready
+        self.onRoute = onRoute
     }
+
+    func route(_ link: PendingLink) -> RouteResult {
+        guard ready(link) else {
+            declined.withLock { $0.append(link) }
+            return .notReady
+        }
+        calls.withLock { $0.append(PendingLinkRoute(link: link.link, source: link.source)) }
+        onRoute?(link.link)
+        return .handled
+    }
+
+    /// The links it answered `notReady` for, in order.
+    var declines: [PendingLink] { declined.withLock { $0 } }
 
     var routes: [PendingLinkRoute] { calls.withLock { $0 } }
     var paths: [String] { routes.map(\.link.string) }
@@ -60,15 +77,24 @@ struct PendingLinkRoute: Sendable, Equatable {
     var source: LinkSource
 }
 
-/// Records every decision.
-final class RecordingObserver: ResolverObserver {
+/// Records every decision, and (apart: an app never hears of it) every link killed in the crash
+/// window.
+final class RecordingObserver: ResolverObserver, CrashWindowObserver {
     private let recorded = Mutex<[ResolverDecision]>([])
+    private let killed = Mutex<[PendingLink]>([])
 
     func resolverDecided(_ decision: ResolverDecision) {
         recorded.withLock { $0.append(decision) }
     }
 
+    func resolverKilledInCrashWindow(_ link: PendingLink) {
+        killed.withLock { $0.append(link) }
+    }
+
     var decisions: [ResolverDecision] { recorded.withLock { $0 } }
+
+    /// Links killed between their consumed mark and the router call.
+    var crashWindows: [PendingLink] { killed.withLock { $0 } }
 
     /// Decisions other than waiting notices.
     var terminal: [ResolverDecision] {
@@ -90,7 +116,10 @@ struct SimulatedApp {
         router: any Router,
         observer: any ResolverObserver,
         clock: any ResolverClock = ManualClock(),
-        configuration: LinkResolver.Configuration = LinkResolver.Configuration(timeToLiveNanos: 1_000)
+        configuration: LinkResolver.Configuration = LinkResolver.Configuration(
+            policy: TestApp.policy,
+            timeToLiveNanos: 1_000
+        )
     ) {
         let process = SimulatedProcess()
         self.process = process

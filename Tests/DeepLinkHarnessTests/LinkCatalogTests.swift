@@ -6,7 +6,7 @@ import Testing
 /// agree with them (or `core` would show lost or misrouted journeys).
 @Suite struct LinkCatalogTests {
     @Test func clipAndUniversalLinkURLsValidateAsTheCatalogSays() {
-        let validator = LinkValidator()
+        let validator = ExampleApp.validator
         for entry in LinkCatalog.entries where !entry.url.isEmpty {
             let result = validator.validate(entry.url)
             switch (entry.verdict, result) {
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func referrersParseAsTheCatalogSays() {
-        let validator = LinkValidator()
+        let validator = ExampleApp.validator
         let parser = ReferrerParser()
         for entry in LinkCatalog.entries {
             let verdict = parser.verdict(for: entry.referrer, validator: validator)

@@ -1,5 +1,8 @@
+// The C library: glibc (Linux), Bionic (Android, Swift SDK for Android), Darwin (Apple).
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -13,10 +16,25 @@ extension FileHandoffStore {
     /// Writes `bytes` to a temporary file, `fsync`s it, moves it to `name` and `fsync`s the
     /// directory. `exclusive`: fail with `EEXIST` instead of replacing an existing `name`
     /// (`link(2)` then `unlink(2)` of the temporary name, instead of `rename(2)`).
+    ///
+    /// The temporary file is `flock`ed while it is written, which is how another process's
+    /// ``_removeAbandonedTemporaryFiles()`` tells a write in progress from an abandoned one. If that
+    /// clean-up removed the file in the instant between its creation and the lock (the move then
+    /// finds no file), the write starts over once under a new name.
     func _writeDurably(_ bytes: [UInt8], to name: String, exclusive: Bool) throws(HandoffStoreError) {
+        do {
+            try _writeDurablyOnce(bytes, to: name, exclusive: exclusive)
+        } catch .io(let operation, let code) where code == ENOENT && (operation == "rename" || operation == "link") {
+            try _writeDurablyOnce(bytes, to: name, exclusive: exclusive)
+        }
+    }
+
+    private func _writeDurablyOnce(_ bytes: [UInt8], to name: String, exclusive: Bool) throws(HandoffStoreError) {
         let temporaryPath = _path(_temporaryName(for: name))
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
+        // Held until `close`, and released by the kernel if this process dies.
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
         var failure: HandoffStoreError?
         let chunkByteCount = slowWritesForCrashTesting ? 8 : bytes.count
         if let writeErrno = Self._writeAll(bytes, to: descriptor, chunkByteCount: chunkByteCount) {
@@ -104,19 +122,18 @@ extension FileHandoffStore {
         guard fsync(descriptor) == 0 else { throw .io(operation: "fsync directory", errno: errno) }
     }
 
-    /// Removes `.tmp.<pid>.…` files whose writer is not running (or is a previous process that
-    /// had this process's pid). A running writer's files are left alone.
+    /// Removes `.tmp.…` files no writer holds: a writer keeps an exclusive `flock` on its temporary
+    /// file until it closes it, and the kernel drops the lock when the writer's process dies. This
+    /// works between sandboxed processes (an App Clip and its app share the container but cannot
+    /// signal each other, so `kill(pid, 0)` cannot tell whether the other one runs). A file whose
+    /// lock is taken is a write in progress, in this process or another, and is left alone.
     func _removeAbandonedTemporaryFiles() throws(HandoffStoreError) {
-        let ownPID = getpid()
         for name in try _listNames() where name.hasPrefix(Self._temporaryPrefix) {
-            let afterPrefix = name.utf8.dropFirst(Self._temporaryPrefix.utf8.count)
-            let pidText = afterPrefix.prefix { $0 != UInt8(ascii: ".") }
-            guard let text = String(pidText), let pid = pid_t(text) else {
-                _ = unlink(_path(name))  // not ours in form: nobody can be writing it
-                continue
-            }
-            let writerIsRunning = pid != ownPID && (kill(pid, 0) == 0 || errno == EPERM)
-            if !writerIsRunning { _ = unlink(_path(name)) }
+            let path = _path(name)
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }  // gone since it was listed
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { _ = unlink(path) }
+            _ = close(descriptor)
         }
     }
 

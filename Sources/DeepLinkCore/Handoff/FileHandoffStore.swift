@@ -1,7 +1,10 @@
 import Synchronization
 
+// The C library: glibc (Linux), Bionic (Android, Swift SDK for Android), Darwin (Apple).
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -9,12 +12,24 @@ import Darwin
 /// A ``HandoffStore`` in a directory: the stand-in for the App Group container, where a pending
 /// link must survive the app being killed at any instant.
 ///
-/// Files (all records in the ``FileHandoffRecord`` layout, ids and timestamps as 16 hex digits):
+/// Files (all records in one versioned, checksummed binary layout, ids and timestamps as 16 hex digits):
 /// - `pending-<id>.rec` — one per pending link;
 /// - `consumed-id-<id>.rec` — the link with this id was consumed;
-/// - `consumed-ibt-<timestamp>.rec` — the referrer with this install-begin timestamp was consumed;
-/// - `.tmp.<pid>.<n>.<name>` — a write in progress; ignored, and removed by ``init(directory:)``
-///   once the process that wrote it is gone.
+/// - `consumed-ibt-<timestamp>.rec` — the Install Referrer capture with this install-begin
+///   timestamp was consumed (see ``CaptureIdentity``);
+/// - `.tmp.<pid>.<n>.<name>` — a write in progress, `flock`ed by its writer; ignored, and removed
+///   by ``init(directory:)`` once no writer holds it (its process is gone).
+///
+/// In an app: put the store in the App Group container both the App Clip and the app see
+/// (`FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)` plus a directory
+/// name, its `path`), and give that directory the data-protection class
+/// `FileProtectionType.completeUntilFirstUserAuthentication` before creating the store (the app
+/// sets it with `FileManager.setAttributes([.protectionKey: …], ofItemAtPath:)`; new files inherit
+/// it). With `.complete`, a launch before the first unlock after a reboot (a background fetch, a
+/// notification) cannot open the files and every operation fails with
+/// ``HandoffStoreError/io(operation:errno:)`` (`EPERM`); the links are not lost, only unreadable
+/// until then. On Android use the app's `filesDir` (credential-protected storage, readable after
+/// the first unlock).
 ///
 /// Durability: every file is written to a temporary name, `fsync`ed, then renamed (or hard-linked)
 /// to its final name, and the directory is `fsync`ed; a reader sees either the complete record or
@@ -39,8 +54,8 @@ public final class FileHandoffStore: HandoffStore {
     /// The directory holding the records.
     public let directory: String
 
-    /// Whether records are written in small, slow pieces (see ``init(directory:slowWritesForCrashTesting:)``).
-    public let slowWritesForCrashTesting: Bool
+    /// Whether records are written in small, slow pieces (crash testing only).
+    package let slowWritesForCrashTesting: Bool
 
     /// Distinguishes the temporary files of concurrent writes in this process.
     private let _temporaryCounter = Atomic<UInt64>(0)
@@ -48,12 +63,16 @@ public final class FileHandoffStore: HandoffStore {
     /// Opens the store in `directory`, creating the directory (not its parents) if needed, and
     /// removes temporary files left by writers that no longer run.
     ///
-    /// - Parameter slowWritesForCrashTesting: write every file 8 bytes per `write(2)` with a short
-    ///   pause in between, so that a process killed at a random instant is often killed in the
-    ///   middle of a file. Only the crash test sets it; the files are the same.
     /// - Throws: ``HandoffStoreError/io(operation:errno:)`` when the directory cannot be created
     ///   or listed.
-    public init(directory: String, slowWritesForCrashTesting: Bool = false) throws(HandoffStoreError) {
+    public convenience init(directory: String) throws(HandoffStoreError) {
+        try self.init(directory: directory, slowWritesForCrashTesting: false)
+    }
+
+    /// ``init(directory:)`` for the crash test: with `slowWritesForCrashTesting`, every file is
+    /// written 8 bytes per `write(2)` with a short pause in between, so that a process killed at a
+    /// random instant is often killed in the middle of a file. The files are the same.
+    package init(directory: String, slowWritesForCrashTesting: Bool) throws(HandoffStoreError) {
         self.directory = directory
         self.slowWritesForCrashTesting = slowWritesForCrashTesting
         if mkdir(directory, 0o755) != 0, errno != EEXIST { throw .io(operation: "mkdir", errno: errno) }
@@ -92,18 +111,32 @@ public final class FileHandoffStore: HandoffStore {
 
     public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
         let record = FileHandoffRecord.encode(link)
+        let identity = link.identity
         // The install-begin marker first: a kill between the two markers then leaves the link
         // pending but recognizably a duplicate, never routable twice.
-        if link.installBeginTimestamp != 0 {
-            try _writeDurably(record, to: Self._consumedTimestampName(link.installBeginTimestamp), exclusive: true)
+        if identity.installBeginTimestamp != 0 {
+            try _writeDurably(record, to: Self._consumedTimestampName(identity.installBeginTimestamp), exclusive: true)
         }
-        try _writeDurably(record, to: Self._consumedIDName(link.id), exclusive: true)
+        try _writeDurably(record, to: Self._consumedIDName(identity.id), exclusive: true)
         try _remove(Self._pendingName(link.id))
     }
 
+    /// One file per half of ``CaptureIdentity/isSameCapture(as:)``: the id marker, and the
+    /// install-begin marker that only referrer identities have.
     public func wasConsumed(_ link: PendingLink) -> Bool {
-        if _exists(Self._consumedIDName(link.id)) { return true }
-        return link.installBeginTimestamp != 0 && _exists(Self._consumedTimestampName(link.installBeginTimestamp))
+        let identity = link.identity
+        if _exists(Self._consumedIDName(identity.id)) { return true }
+        return identity.installBeginTimestamp != 0
+            && _exists(Self._consumedTimestampName(identity.installBeginTimestamp))
+    }
+
+    public func restorePending(_ link: PendingLink) throws(HandoffStoreError) {
+        let identity = link.identity
+        if identity.installBeginTimestamp != 0 {
+            try _remove(Self._consumedTimestampName(identity.installBeginTimestamp))
+        }
+        try _remove(Self._consumedIDName(identity.id))
+        try save(link)
     }
 
     public func discard(_ link: PendingLink) throws(HandoffStoreError) {

@@ -11,7 +11,9 @@
 /// 2. at launch the app calls ``loadPending()`` and captures every link it returns;
 /// 3. before calling the router, the resolver calls ``markConsumed(_:)``; a kill after this and
 ///    before the router call is the one window where a link is lost (*at most once* across a crash);
-/// 4. superseded, expired and rejected links are dropped with ``discard(_:)``.
+/// 4. when the router answers ``RouteResult/notReady``, the resolver undoes step 3 with
+///    ``restorePending(_:)``;
+/// 5. superseded, expired and rejected links are dropped with ``discard(_:)``.
 ///
 /// Thread safety: implementations must be safe to call from any thread.
 public protocol HandoffStore: Sendable {
@@ -29,13 +31,17 @@ public protocol HandoffStore: Sendable {
     /// ``loadPending()``.
     func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError]
 
-    /// Durably marks `link` consumed (by its id and, for referrer links, its install-begin
-    /// timestamp) and removes its pending record.
+    /// Durably marks `link` consumed (by its ``CaptureIdentity``) and removes its pending record.
     func markConsumed(_ link: PendingLink) throws(HandoffStoreError)
 
-    /// Whether a link with the same id, or (for referrer links) the same install-begin timestamp,
-    /// was consumed before.
+    /// Whether the same capture (``CaptureIdentity/isSameCapture(as:)``) was consumed before.
     func wasConsumed(_ link: PendingLink) -> Bool
+
+    /// Undoes ``markConsumed(_:)`` for a link the router did not handle: removes its consumed mark
+    /// (this identity's, exactly) and records it as pending again. The install-begin mark goes
+    /// first, then the id mark, then the record is saved: a kill in between loses at most this
+    /// link, and a re-delivered referrer is then accepted again.
+    func restorePending(_ link: PendingLink) throws(HandoffStoreError)
 
     /// Drops the pending record of `link` without routing it (superseded, expired, rejected).
     func discard(_ link: PendingLink) throws(HandoffStoreError)
@@ -58,6 +64,16 @@ extension HandoffStore {
         pending.append(contentsOf: load.pending)
         return load.skipped
     }
+}
+
+/// A write operation of a ``HandoffStore``.
+///
+/// Thread safety: a value type; `Sendable`.
+public enum HandoffOperation: Sendable, Hashable, CaseIterable {
+    case save
+    case markConsumed
+    case restorePending
+    case discard
 }
 
 /// What ``HandoffStore/loadPending()`` found.

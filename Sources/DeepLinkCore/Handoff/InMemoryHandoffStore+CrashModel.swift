@@ -1,11 +1,5 @@
-/// A write operation of a ``HandoffStore``.
-///
-/// Thread safety: a value type; `Sendable`.
-public enum HandoffOperation: Sendable, Hashable, CaseIterable {
-    case save
-    case markConsumed
-    case discard
-}
+// The in-memory store's crash model: simulation only, `package` access (the harness and the
+// core's tests use it; an app never sees it).
 
 /// A step of an ``InMemoryHandoffStore`` at which the simulated process dies.
 ///
@@ -14,51 +8,25 @@ public enum HandoffOperation: Sendable, Hashable, CaseIterable {
 /// the router has not been called.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct KillPoint: Sendable, Hashable {
+package struct KillPoint: Sendable, Hashable {
     /// The store operations a kill can be placed around.
-    public typealias Operation = HandoffOperation
+    package typealias Operation = HandoffOperation
 
     /// Whether the kill lands before the operation (it does not persist) or after it (it does).
-    public enum Timing: Sendable, Hashable, CaseIterable {
+    package enum Timing: Sendable, Hashable, CaseIterable {
         case before
         case after
     }
 
-    public var operation: Operation
-    public var timing: Timing
-    /// Which occurrence of `operation` (1 = the first) triggers the kill.
-    public var occurrence: Int
+    package var operation: Operation
+    package var timing: Timing
+    /// Which occurrence of `operation` after arming (1 = the next one) triggers the kill.
+    package var occurrence: Int
 
-    public init(_ timing: Timing, _ operation: Operation, occurrence: Int = 1) {
+    package init(_ timing: Timing, _ operation: Operation, occurrence: Int = 1) {
         self.operation = operation
         self.timing = timing
         self.occurrence = occurrence
-    }
-}
-
-/// A consumed mark: what the store remembers of a routed link to refuse re-deliveries.
-///
-/// Thread safety: a value type; `Sendable`.
-public struct ConsumedMark: Sendable, Hashable {
-    public var id: UInt64
-    /// Install-begin timestamp for referrer links, 0 otherwise.
-    public var installBeginTimestamp: UInt64
-
-    public init(id: UInt64, installBeginTimestamp: UInt64) {
-        self.id = id
-        self.installBeginTimestamp = installBeginTimestamp
-    }
-
-    init(_ link: PendingLink) {
-        self.id = link.id
-        self.installBeginTimestamp = link.source == .installReferrer ? link.installBeginTimestamp : 0
-    }
-
-    /// Whether this mark stands for the link `other` was made from: the same id, or the same
-    /// (nonzero) install-begin timestamp of a referrer link.
-    func matches(_ other: ConsumedMark) -> Bool {
-        if id == other.id { return true }
-        return other.installBeginTimestamp != 0 && installBeginTimestamp == other.installBeginTimestamp
     }
 }
 
@@ -66,22 +34,22 @@ public struct ConsumedMark: Sendable, Hashable {
 /// marks a relaunch starts from (``InMemoryHandoffStore/init(relaunchingFrom:process:)``).
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct HandoffImage: Sendable, Hashable {
+package struct HandoffImage: Sendable, Hashable {
     /// Pending records, oldest capture first.
-    public var pending: [PendingLink]
+    package var pending: [PendingLink]
     /// Consumed marks, oldest first.
-    public var consumed: [ConsumedMark]
+    package var consumed: [CaptureIdentity]
     /// The record capacity of the store that wrote this image.
-    public var capacity: Int
+    package var capacity: Int
     /// The consumed-mark capacity of the store that wrote this image.
-    public var consumedCapacity: Int
+    package var consumedCapacity: Int
     /// The link whose consumed mark was the last write before an armed ``KillPoint`` at
     /// `after markConsumed`: it was never routed (the crash window). `nil` for other kills.
-    public var killedInCrashWindow: PendingLink?
+    package var killedInCrashWindow: PendingLink?
 
-    public init(
+    package init(
         pending: [PendingLink] = [],
-        consumed: [ConsumedMark] = [],
+        consumed: [CaptureIdentity] = [],
         capacity: Int = 16,
         consumedCapacity: Int = 64,
         killedInCrashWindow: PendingLink? = nil

@@ -1,19 +1,15 @@
-/// The App Group container for the hot simulation: a fixed-capacity in-memory ``HandoffStore``
-/// with a crash model.
+/// A fixed-capacity ``HandoffStore`` in memory: for tests, previews and an app that does not need
+/// links to survive the process (nothing here outlives it; use ``FileHandoffStore`` in the App
+/// Group container for that).
 ///
-/// Every operation is atomic and immediately "durable": what the store holds when its process is
-/// killed is exactly what a relaunch finds (``simulateKill()`` returns it as a ``HandoffImage``;
-/// ``init(relaunchingFrom:process:)`` starts from it). A ``KillPoint`` armed with
-/// ``armKill(at:)`` kills the shared ``SimulatedProcess`` before or after a chosen operation, so a
-/// simulation can place a kill at every step, the crash window included.
-///
-/// After the kill the store is frozen: writes are ignored (a dead process persists nothing) and
-/// reads answer from the frozen image.
+/// Every operation is atomic. (The harness drives it through a crash model, package-internal:
+/// every operation is then immediately "durable", and what the store holds when its simulated
+/// process is killed is exactly what a relaunch finds.)
 ///
 /// Thread safety: all state is behind one lock; every member may be called from any thread.
 ///
 /// - Complexity: `save`, `markConsumed`, `discard` and `wasConsumed` are O(capacity) and allocate
-///   nothing (slots are preallocated); `loadPending` and the image allocate.
+///   nothing (slots are preallocated); `loadPending` allocates.
 public final class InMemoryHandoffStore: HandoffStore {
     struct Storage: ~Copyable {
         /// The records; slot `i` is live exactly when `recordIDs[i]` is non-nil (a free slot holds
@@ -23,11 +19,12 @@ public final class InMemoryHandoffStore: HandoffStore {
         /// The id of the record in each slot, nil for a free slot: what lookups scan.
         var recordIDs: [UInt64?]
         var recordCount = 0
-        var consumed: [ConsumedMark]
+        var consumed: [CaptureIdentity]
         var consumedCount = 0
         var killPoint: KillPoint?
         var saves = 0
         var consumedMarks = 0
+        var restores = 0
         var discards = 0
         var currentOccurrence = 0
 
@@ -40,6 +37,9 @@ public final class InMemoryHandoffStore: HandoffStore {
             case .markConsumed:
                 consumedMarks += 1
                 return consumedMarks
+            case .restorePending:
+                restores += 1
+                return restores
             case .discard:
                 discards += 1
                 return discards
@@ -57,6 +57,7 @@ public final class InMemoryHandoffStore: HandoffStore {
             killPoint = nil
             saves = 0
             consumedMarks = 0
+            restores = 0
             discards = 0
             currentOccurrence = 0
             // Assigning `nil` writes a record-sized value: skip it when there is nothing to forget.
@@ -65,8 +66,8 @@ public final class InMemoryHandoffStore: HandoffStore {
 
         /// Whether a consumed mark matches the link `mark` was made from (index loop: a slice would
         /// retain the buffer and make the next write copy it).
-        func isConsumed(_ mark: ConsumedMark) -> Bool {
-            for index in 0..<consumedCount where consumed[index].matches(mark) { return true }
+        func isConsumed(_ mark: CaptureIdentity) -> Bool {
+            for index in 0..<consumedCount where consumed[index].isSameCapture(as: mark) { return true }
             return false
         }
 
@@ -114,15 +115,15 @@ public final class InMemoryHandoffStore: HandoffStore {
             return nil
         }
 
-        func hasMark(_ mark: ConsumedMark) -> Bool {
+        func hasMark(_ mark: CaptureIdentity) -> Bool {
             for index in 0..<consumedCount where consumed[index] == mark { return true }
             return false
         }
     }
 
     private let storage: Locked<Storage>
-    /// The process this store lives in; killed by an armed ``KillPoint``.
-    public let process: SimulatedProcess
+    /// The process this store lives in; killed by an armed ``KillPoint`` (simulation).
+    package let process: SimulatedProcess
     /// How many pending records fit.
     public let capacity: Int
     /// How many consumed marks fit.
@@ -134,7 +135,12 @@ public final class InMemoryHandoffStore: HandoffStore {
     ///   - capacity: pending records that fit (at least 1); `save` beyond it throws `.full`.
     ///   - consumedCapacity: consumed marks that fit (at least 1); `markConsumed` beyond it throws
     ///     `.full` (and the link is then not routed).
-    public init(capacity: Int = 16, consumedCapacity: Int = 64, process: SimulatedProcess = SimulatedProcess()) {
+    public convenience init(capacity: Int = 16, consumedCapacity: Int = 64) {
+        self.init(capacity: capacity, consumedCapacity: consumedCapacity, process: SimulatedProcess())
+    }
+
+    /// An empty store living in the simulated `process` (the crash model's kills stop it).
+    package init(capacity: Int = 16, consumedCapacity: Int = 64, process: SimulatedProcess) {
         self.capacity = max(1, capacity)
         self.consumedCapacity = max(1, consumedCapacity)
         self.process = process
@@ -143,7 +149,7 @@ public final class InMemoryHandoffStore: HandoffStore {
                 records: Array(repeating: .placeholder, count: max(1, capacity)),
                 recordIDs: Array(repeating: nil, count: max(1, capacity)),
                 consumed: Array(
-                    repeating: ConsumedMark(id: 0, installBeginTimestamp: 0),
+                    repeating: CaptureIdentity(id: 0, installBeginTimestamp: 0),
                     count: max(1, consumedCapacity)
                 )
             )
@@ -153,7 +159,7 @@ public final class InMemoryHandoffStore: HandoffStore {
 
     /// The store a relaunched process finds: what `image` had persisted. Records or marks beyond
     /// the image's capacities are dropped (an image made by this type never has any).
-    public convenience init(relaunchingFrom image: HandoffImage, process: SimulatedProcess = SimulatedProcess()) {
+    package convenience init(relaunchingFrom image: HandoffImage, process: SimulatedProcess = SimulatedProcess()) {
         self.init(capacity: image.capacity, consumedCapacity: image.consumedCapacity, process: process)
         storage.withLock { storage in
             for link in image.pending.prefix(capacity) {
@@ -171,13 +177,20 @@ public final class InMemoryHandoffStore: HandoffStore {
     // MARK: - Crash model
 
     /// Kills ``process`` at `point` (replacing any kill armed before).
-    public func armKill(at point: KillPoint) {
-        storage.withLock { $0.killPoint = point }
+    /// Occurrences count from this call: a kill armed after some writes lands on the next ones.
+    package func armKill(at point: KillPoint) {
+        storage.withLock { storage in
+            storage.killPoint = point
+            storage.saves = 0
+            storage.consumedMarks = 0
+            storage.restores = 0
+            storage.discards = 0
+        }
     }
 
     /// Kills the process now (if it is not dead already) and returns what survives.
     @discardableResult
-    public func simulateKill() -> HandoffImage {
+    package func simulateKill() -> HandoffImage {
         storage.withLock { storage in
             storage.frozen = true
             process.kill()
@@ -187,7 +200,7 @@ public final class InMemoryHandoffStore: HandoffStore {
 
     /// Kills this store's process (if still alive) and returns the store the next process finds:
     /// what survived, living in `process`.
-    public func relaunch(in process: SimulatedProcess = SimulatedProcess()) -> InMemoryHandoffStore {
+    package func relaunch(in process: SimulatedProcess = SimulatedProcess()) -> InMemoryHandoffStore {
         InMemoryHandoffStore(relaunchingFrom: simulateKill(), process: process)
     }
 
@@ -199,13 +212,13 @@ public final class InMemoryHandoffStore: HandoffStore {
     /// using the store again).
     ///
     /// Call only when no other thread uses the store.
-    public func relaunchInPlace() {
+    package func relaunchInPlace() {
         storage.withLock { $0.forgetProcess() }
     }
 
     /// Simulation, in place: an empty container (a new install), as `init` made it, without
     /// allocating. Call only when no other thread uses the store.
-    public func reset() {
+    package func reset() {
         storage.withLock { storage in
             storage.forgetProcess()
             // Only the ids: the records' stale bytes are never read once their slot is free.
@@ -218,12 +231,12 @@ public final class InMemoryHandoffStore: HandoffStore {
     }
 
     /// What the store holds now (for inspection; does not kill).
-    public func currentImage() -> HandoffImage {
+    package func currentImage() -> HandoffImage {
         storage.withLock { image(of: $0) }
     }
 
     /// Whether the store is frozen (its process was killed through it).
-    public var isFrozen: Bool { storage.withLock { $0.frozen } }
+    package var isFrozen: Bool { storage.withLock { $0.frozen } }
 
     private func image(of storage: borrowing Storage) -> HandoffImage {
         var pending: [PendingLink] = []
@@ -254,7 +267,7 @@ extension InMemoryHandoffStore {
     }
 
     private func save(_ link: PendingLink, unlessConsumed: Bool) throws(HandoffStoreError) -> Bool {
-        let mark = ConsumedMark(link)
+        let mark = CaptureIdentity(link)
         return try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) -> Bool in
             if unlessConsumed, storage.isConsumed(mark) { return false }
             guard storage.begin(.save, in: process) else { return true }
@@ -284,7 +297,7 @@ extension InMemoryHandoffStore {
             let first = pending.count
             for index in storage.records.indices where storage.recordIDs[index] != nil {
                 // Decided on the small mark first, so a consumed record is never copied.
-                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { ConsumedMark($0[index]) }) else {
+                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { CaptureIdentity($0[index]) }) else {
                     continue
                 }
                 pending.append(storage.records[index])
@@ -306,7 +319,7 @@ extension InMemoryHandoffStore {
     public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
         try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
             guard storage.begin(.markConsumed, in: process) else { return }
-            let mark = ConsumedMark(link)
+            let mark = CaptureIdentity(link)
             if !storage.hasMark(mark) {
                 guard storage.consumedCount < storage.consumed.count else { throw .full }
                 storage.consumed[storage.consumedCount] = mark
@@ -318,8 +331,29 @@ extension InMemoryHandoffStore {
     }
 
     public func wasConsumed(_ link: PendingLink) -> Bool {
-        let mark = ConsumedMark(link)
+        let mark = CaptureIdentity(link)
         return storage.withLock { $0.isConsumed(mark) }
+    }
+
+    public func restorePending(_ link: PendingLink) throws(HandoffStoreError) {
+        let mark = CaptureIdentity(link)
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            guard storage.begin(.restorePending, in: process) else { return }
+            for index in 0..<storage.consumedCount where storage.consumed[index] == mark {
+                storage.consumedCount -= 1
+                storage.consumed[index] = storage.consumed[storage.consumedCount]
+                break
+            }
+            if let existing = storage.recordIndex(id: link.id) {
+                storage.records[existing] = link
+            } else {
+                guard let free = storage.freeRecordIndex() else { throw .full }
+                storage.records[free] = link
+                storage.recordIDs[free] = link.id
+                storage.recordCount += 1
+            }
+            storage.end(.restorePending, of: link, in: process)
+        }
     }
 
     public func discard(_ link: PendingLink) throws(HandoffStoreError) {

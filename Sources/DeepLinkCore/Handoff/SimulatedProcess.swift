@@ -9,26 +9,26 @@ import Synchronization
 /// further write.
 ///
 /// Thread safety: an atomic flag; every member may be called from any thread.
-public final class SimulatedProcess: Sendable {
+package final class SimulatedProcess: Sendable {
     private let killed = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
     /// Whether the process is still running.
-    public var isAlive: Bool { !killed.load(ordering: .acquiring) }
+    package var isAlive: Bool { !killed.load(ordering: .acquiring) }
 
     /// Simulation: this object stands for the *next* process from now on (it is alive again), so
     /// that a harness can reuse one resolver and store per thread instead of allocating new ones
     /// per launch. Call only when nothing of the dead process still runs (no thread is inside a
     /// resolver or store that shares this process), right before relaunching them
     /// (``InMemoryHandoffStore/relaunchInPlace()``, ``LinkResolver/relaunch()``).
-    public func restart() {
+    package func restart() {
         killed.store(false, ordering: .releasing)
     }
 
     /// Kills the process. Idempotent. Returns whether this call was the one that killed it.
     @discardableResult
-    public func kill() -> Bool {
+    package func kill() -> Bool {
         !killed.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -73,28 +73,25 @@ public struct DeepLink: Sendable {
         }
     }
 
-    /// Whether the path starts with `prefix` (compared byte for byte, no allocation).
+    /// Whether the path lies under `prefix` at a segment boundary: `/account` matches
+    /// `/account` and `/account/7`, not `/accountant` (the rule of ``RoutePolicy`` and
+    /// ``LinkValidator/Configuration/routes``). No allocation.
     ///
     /// - Complexity: O(m) where m is the prefix length.
-    @inlinable
     public func hasPathPrefix(_ prefix: StaticString) -> Bool {
-        let prefixCount = prefix.utf8CodeUnitCount
-        guard prefixCount <= Int(_pathCount) else { return false }
-        return withUTF8Bytes { bytes in
-            prefix.withUTF8Buffer { expected in
-                for index in 0..<prefixCount where bytes[index] != expected[index] { return false }
-                return true
-            }
-        }
+        prefix.withUTF8Buffer { prefix in hasPathPrefix(bytes: UnsafeRawBufferPointer(prefix)) }
     }
 
-    /// Whether the path starts with the UTF-8 bytes `prefix` (no allocation).
-    @inlinable
+    /// Whether the path lies under the UTF-8 bytes `prefix` at a segment boundary (see
+    /// ``hasPathPrefix(_:)``). No allocation.
     public func hasPathPrefix(bytes prefix: UnsafeRawBufferPointer) -> Bool {
-        guard prefix.count <= Int(_pathCount) else { return false }
+        let pathCount = Int(_pathCount)
         return withUTF8Bytes { bytes in
-            for index in 0..<prefix.count where bytes[index] != prefix[index] { return false }
-            return true
+            PathPrefix.path(
+                UnsafeRawBufferPointer(rebasing: bytes[0..<pathCount]),
+                impliedLeadingSlash: false,
+                isUnder: prefix
+            )
         }
     }
 

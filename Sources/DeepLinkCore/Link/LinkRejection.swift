@@ -25,12 +25,13 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
     /// `?x=1`, `#top`, or an `https:` URL without `//`.
     case notAPath
     /// Starts with `//` (raw or as `/%2F`), also after an allowed `https` URL is reduced
-    /// (`https://nerdy.pro//evil.example`): a browser or router reads it as another host.
+    /// (`https://example.com//evil.example`): a browser or router reads it as another host.
     case schemeRelative
     /// An `https` URL whose host is not on the allowlist, or that carries userinfo (`user@host`)
     /// or a port other than 443.
     case foreignHost
-    /// A scheme other than `https`: `javascript:`, `intent:`, `http:`, `data:`, `file:`…
+    /// A scheme other than `https` and the app's custom schemes: `javascript:`, `intent:`,
+    /// `http:`, `data:`, `file:`…
     case disallowedScheme
     /// A C0 control byte (`0x00`–`0x1F`), DEL (`0x7F`) or a C1 control (U+0080–U+009F), raw or
     /// percent-encoded (`%0A`, `%7F`, `%C2%85`).

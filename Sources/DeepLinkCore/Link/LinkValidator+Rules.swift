@@ -3,7 +3,7 @@
 
 /// Where the canonical link lies inside the payload: `payload[start..<end]` (path and query, no
 /// fragment), preceded by a `/` the payload does not contain when `needsLeadingSlash` is set
-/// (`https://host?x=1` reduces to `/?x=1`).
+/// (`https://host?x=1` reduces to `/?x=1`, `myapp://product/42` to `/product/42`).
 internal struct _ReducedLink {
     var needsLeadingSlash: Bool
     var start: Int
@@ -38,10 +38,11 @@ extension LinkValidator {
         case .failure(let rejection): return .failure(rejection)
         }
         let pathEnd = Self._pathEnd(payload, reduced)
-        if !reduced.needsLeadingSlash, Self._startsWithTwoSlashes(payload, from: reduced.start, to: pathEnd) {
+        if Self._startsWithTwoSlashes(payload, reduced, pathEnd: pathEnd) {
             return .failure(.schemeRelative)
         }
-        if !reduced.needsLeadingSlash, Self._hasDotSegment(payload, from: reduced.start, to: pathEnd) {
+        // With an implied `/`, the payload's bytes from `start` are the first segment.
+        if Self._hasDotSegment(payload, from: reduced.start, to: pathEnd) {
             return .failure(.dotSegment)
         }
         guard reduced.utf8Count <= DeepLink.capacity else { return .failure(.tooLong) }
@@ -146,7 +147,15 @@ extension LinkValidator {
         }
         guard let colon = Self._schemeEnd(bytes) else { return .failure(.notAPath) }
         guard colon == 5, Self._equalsASCIICaseInsensitive(bytes, 0..<5, lowercase: "https") else {
-            return .failure(.disallowedScheme)
+            guard _isCustomScheme(bytes, 0..<colon) else { return .failure(.disallowedScheme) }
+            // `myapp://product/42`: everything after `//` is the path.
+            let start = colon + 3
+            guard count >= start, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
+                return .failure(.notAPath)
+            }
+            let end = Self._fragmentStart(bytes, from: start)
+            let hasSlash = start < end && bytes[start] == UInt8(ascii: "/")
+            return .success(_ReducedLink(needsLeadingSlash: !hasSlash, start: start, end: end))
         }
         guard count >= 8, bytes[6] == UInt8(ascii: "/"), bytes[7] == UInt8(ascii: "/") else {
             return .failure(.notAPath)
@@ -178,6 +187,20 @@ extension LinkValidator {
             index += 1
         }
         return nil
+    }
+
+    /// Whether `bytes[scheme]` is one of the app's custom schemes (ASCII case-insensitive).
+    internal func _isCustomScheme(_ bytes: UnsafeRawBufferPointer, _ scheme: Range<Int>) -> Bool {
+        for schemeIndex in _customSchemes.indices {
+            let allowed = _customSchemes[schemeIndex]
+            guard allowed.count == scheme.count else { continue }
+            var offset = 0
+            while offset < allowed.count, Self._asciiLowercased(bytes[scheme.lowerBound + offset]) == allowed[offset] {
+                offset += 1
+            }
+            if offset == allowed.count { return true }
+        }
+        return false
     }
 
     /// Whether `host[:port]` names an allowed host: no userinfo, port empty or 443.
@@ -213,9 +236,15 @@ extension LinkValidator {
 
     // MARK: - Path: double slash, dot segments
 
-    /// Whether the path in `bytes[start..<end]` begins with two slashes, the second possibly
-    /// encoded (`//`, `/%2F`).
-    internal static func _startsWithTwoSlashes(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+    /// Whether the reduced path (an implied `/` when `needsLeadingSlash`, then
+    /// `bytes[start..<pathEnd]`) begins with two slashes, the second possibly encoded (`//`, `/%2F`).
+    internal static func _startsWithTwoSlashes(
+        _ bytes: UnsafeRawBufferPointer,
+        _ reduced: _ReducedLink,
+        pathEnd end: Int
+    ) -> Bool {
+        let start = reduced.start
+        if reduced.needsLeadingSlash { return start < end && _separatorLength(bytes, at: start, end: end) > 0 }
         guard start + 1 < end, bytes[start] == UInt8(ascii: "/") else { return false }
         return bytes[start + 1] == UInt8(ascii: "/") || _separatorLength(bytes, at: start + 1, end: end) == 3
     }
@@ -278,31 +307,14 @@ extension LinkValidator {
         pathEnd: Int,
         routes: [[UInt8]]
     ) -> Bool {
-        for routeIndex in routes.indices
-        where _pathHasRoutePrefix(bytes, reduced, pathEnd: pathEnd, prefix: routes[routeIndex]) {
-            return true
+        let path = UnsafeRawBufferPointer(rebasing: bytes[reduced.start..<pathEnd])
+        for routeIndex in routes.indices {
+            let matched = routes[routeIndex].withUnsafeBytes { prefix in
+                PathPrefix.path(path, impliedLeadingSlash: reduced.needsLeadingSlash, isUnder: prefix)
+            }
+            if matched { return true }
         }
         return false
-    }
-
-    /// Whether the path (an implied `/` when `needsLeadingSlash`, then `bytes[start..<pathEnd]`)
-    /// starts with `prefix` at a segment boundary (see ``LinkValidator/Configuration/routes``).
-    internal static func _pathHasRoutePrefix(
-        _ bytes: UnsafeRawBufferPointer,
-        _ reduced: _ReducedLink,
-        pathEnd: Int,
-        prefix: [UInt8]
-    ) -> Bool {
-        let slash = UInt8(ascii: "/")
-        let implied = reduced.needsLeadingSlash ? 1 : 0
-        let pathCount = implied + pathEnd - reduced.start
-        guard !prefix.isEmpty, prefix.count <= pathCount else { return false }
-        for offset in 0..<prefix.count {
-            let byte = offset < implied ? slash : bytes[reduced.start + offset - implied]
-            guard byte == prefix[offset] else { return false }
-        }
-        if prefix[prefix.count - 1] == slash || prefix.count == pathCount { return true }
-        return bytes[reduced.start + prefix.count - implied] == slash
     }
 
     // MARK: - Small helpers

@@ -5,12 +5,17 @@
 /// percent-encoding where an encoded byte would be dangerous once a router decodes the path
 /// (`%2e%2e`, `%5C`, `%0A`, `/%2F`).
 ///
-/// Accepted:
+/// Accepted, as the app's ``Configuration`` states (nothing beyond plain paths by default):
 /// - an app-internal path: `/product/42?ref=share`;
 /// - an `https` URL whose host is on ``Configuration/allowedHosts`` (ASCII case-insensitive,
 ///   optional port 443 or an empty port), reduced to its path and query:
-///   `https://NERDY.pro:443/product/42?ref=share#top` becomes `/product/42?ref=share`, and
-///   `https://nerdy.pro` or `https://nerdy.pro?x=1` become `/` or `/?x=1`.
+///   `https://EXAMPLE.com:443/product/42?ref=share#top` becomes `/product/42?ref=share`, and
+///   `https://example.com` or `https://example.com?x=1` become `/` or `/?x=1`;
+/// - Apple's default App Clip link, `https://appclip.apple.com/id?p=<clip bundle id>&…`, when
+///   ``Configuration/acceptsAppClipDefaultLinks`` is set: reduced like any allowed host, to
+///   `/id?p=…`;
+/// - a URL with one of ``Configuration/customSchemes`` (`myapp://product/42`): everything after
+///   `scheme://` is the path, so it becomes `/product/42` (`myapp:///product/42` too).
 ///
 /// The canonical form is the path plus an optional `?query`; the fragment (`#…`) is dropped. Every
 /// accepted link starts with `/` (but not `//`), is strict UTF-8, holds no control character, no
@@ -20,7 +25,9 @@
 /// Which reason is reported when several apply is fixed; see ``LinkRejection``.
 ///
 /// ```swift
-/// let validator = LinkValidator(configuration: .init(routes: ["/product/", "/orders/"]))
+/// let validator = LinkValidator(
+///     configuration: .init(allowedHosts: ["example.com"], routes: ["/product", "/orders"])
+/// )
 /// validator.validate("/product/42?ref=share")   // .success(/product/42?ref=share)
 /// validator.validate("/%2e%2e/admin")            // .failure(.dotSegment)
 /// ```
@@ -31,26 +38,47 @@
 ///   the total length h of the allowed hosts (only for `https` URLs) and the total length r of the
 ///   routes, and allocates nothing.
 public struct LinkValidator: Sendable {
-    /// What the validator accepts beyond plain paths: hosts and, optionally, routes.
+    /// What the validator accepts beyond plain paths: the app's hosts, its custom schemes, Apple's
+    /// default App Clip links and, optionally, its routes. Every part is the app's to state; none
+    /// has a default beyond "refuse".
     ///
     /// Thread safety: a value type; `Sendable`.
     public struct Configuration: Sendable, Hashable {
         /// The hosts whose `https` URLs are accepted and reduced to their path, compared ASCII
-        /// case-insensitively (write internationalized names in their `xn--` form). Empty: only
-        /// app-internal paths are accepted.
+        /// case-insensitively (write internationalized names in their `xn--` form). Empty: no
+        /// `https` URL is accepted, only app-internal paths.
         public var allowedHosts: [String]
 
-        /// Path prefixes the app can route, e.g. `["/product/", "/orders/"]`; `nil` accepts any
+        /// URI schemes of the app's own (`myapp`), compared ASCII case-insensitively, whose URLs
+        /// are accepted: everything after `scheme://` is the path. Empty by default: a custom
+        /// scheme can be claimed by any installed app, so accepting one is the app's decision.
+        /// `https` is never a custom scheme (its URLs always go through ``allowedHosts``).
+        public var customSchemes: [String]
+
+        /// Whether Apple's default App Clip links (`https://appclip.apple.com/id?p=…`, the link
+        /// an App Clip gets when the app has no advanced App Clip experience) are accepted, as if
+        /// `appclip.apple.com` were on ``allowedHosts``.
+        public var acceptsAppClipDefaultLinks: Bool
+
+        /// Path prefixes the app can route, e.g. `["/product", "/orders"]`; `nil` accepts any
         /// path. A prefix matches a path that starts with it byte for byte and continues with `/`
         /// or ends there, unless the prefix itself ends with `/`: `/product` matches `/product`
-        /// and `/product/42`, not `/productivity`. The query is not part of the path.
+        /// and `/product/42`, not `/productivity`. The query is not part of the path. The same
+        /// rule decides ``RoutePolicy``'s gates.
         public var routes: [String]?
 
-        /// The app's own web hosts, used when no allowlist is given.
-        public static let defaultAllowedHosts = ["nerdy.pro", "www.nerdy.pro"]
+        /// The host of Apple's default App Clip links.
+        public static let appClipDefaultHost = "appclip.apple.com"
 
-        public init(allowedHosts: [String] = Configuration.defaultAllowedHosts, routes: [String]? = nil) {
+        public init(
+            allowedHosts: [String],
+            customSchemes: [String] = [],
+            acceptsAppClipDefaultLinks: Bool = false,
+            routes: [String]? = nil
+        ) {
             self.allowedHosts = allowedHosts
+            self.customSchemes = customSchemes
+            self.acceptsAppClipDefaultLinks = acceptsAppClipDefaultLinks
             self.routes = routes
         }
     }
@@ -58,9 +86,12 @@ public struct LinkValidator: Sendable {
     /// The configuration this validator was created with.
     public let configuration: Configuration
 
-    /// ``Configuration/allowedHosts`` as lowercase UTF-8 bytes, so that a check compares bytes
-    /// without allocating.
+    /// ``Configuration/allowedHosts`` (and the App Clip host, when accepted) as lowercase UTF-8
+    /// bytes, so that a check compares bytes without allocating.
     internal let _allowedHosts: [[UInt8]]
+
+    /// ``Configuration/customSchemes`` as lowercase UTF-8 bytes, `https` left out.
+    internal let _customSchemes: [[UInt8]]
 
     /// ``Configuration/routes`` as UTF-8 bytes.
     internal let _routes: [[UInt8]]?
@@ -68,11 +99,14 @@ public struct LinkValidator: Sendable {
     /// Creates a validator; host names and routes are converted once, here.
     ///
     /// - Complexity: O(total length of hosts and routes).
-    public init(configuration: Configuration = .init()) {
+    public init(configuration: Configuration) {
         self.configuration = configuration
-        self._allowedHosts = configuration.allowedHosts.map { host in
-            host.utf8.map { byte in Self._asciiLowercased(byte) }
-        }
+        var hosts = configuration.allowedHosts
+        if configuration.acceptsAppClipDefaultLinks { hosts.append(Configuration.appClipDefaultHost) }
+        self._allowedHosts = hosts.map { host in host.utf8.map { byte in Self._asciiLowercased(byte) } }
+        self._customSchemes = configuration.customSchemes
+            .map { scheme in scheme.utf8.map { byte in Self._asciiLowercased(byte) } }
+            .filter { $0 != Array("https".utf8) }
         self._routes = configuration.routes.map { routes in routes.map { Array($0.utf8) } }
     }
 

@@ -24,18 +24,23 @@ public struct PendingLink: Sendable, Hashable {
     /// For `installReferrer`: Play's install-begin timestamp, which identifies the install and
     /// stays the same on every re-delivery of the same referrer. Zero otherwise.
     public var installBeginTimestamp: UInt64
+    /// The campaign the link came from (empty when the source carries none), delivered to the
+    /// app with the route.
+    public var attribution: LinkAttribution
 
     public init(
         link: DeepLink,
         source: LinkSource,
         capturedAtNanos: UInt64,
         id: UInt64,
-        installBeginTimestamp: UInt64 = 0
+        installBeginTimestamp: UInt64 = 0,
+        attribution: LinkAttribution = LinkAttribution()
     ) {
         self.link = link
         self.source = source
         self.capturedAtNanos = capturedAtNanos
         self.id = id
         self.installBeginTimestamp = installBeginTimestamp
+        self.attribution = attribution
     }
 }

@@ -10,11 +10,13 @@
 /// them with U+FFFD for invalid sequences (as WHATWG does), validation sees them as they are.
 ///
 /// Thread safety: stateless; every member may be called from any thread.
-public enum FormDecoding {
+@usableFromInline
+package enum FormDecoding {
     /// The decoded bytes of one raw name or value, produced one at a time.
     ///
     /// Thread safety: a value type over borrowed bytes; use it only while those bytes are alive.
-    public struct DecodedBytes: Sequence, IteratorProtocol {
+    @usableFromInline
+    package struct DecodedBytes: Sequence, IteratorProtocol {
         @usableFromInline
         internal let _raw: UnsafeRawBufferPointer
 
@@ -23,7 +25,7 @@ public enum FormDecoding {
 
         /// Decodes `raw`, which must stay valid while this value is used.
         @inlinable
-        public init(_ raw: UnsafeRawBufferPointer) {
+        package init(_ raw: UnsafeRawBufferPointer) {
             self._raw = raw
             self._index = 0
         }
@@ -32,7 +34,7 @@ public enum FormDecoding {
         ///
         /// - Complexity: O(1).
         @inlinable
-        public mutating func next() -> UInt8? {
+        package mutating func next() -> UInt8? {
             let count = _raw.count
             guard _index < count else { return nil }
             let byte = _raw[_index]
@@ -60,7 +62,7 @@ public enum FormDecoding {
 
     /// The value of a hex digit (`0-9`, `a-f`, `A-F`), or 0xFF for any other byte.
     @inlinable
-    public static func hexValue(_ byte: UInt8) -> UInt8 {
+    package static func hexValue(_ byte: UInt8) -> UInt8 {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
@@ -73,7 +75,7 @@ public enum FormDecoding {
     ///
     /// - Complexity: O(n).
     @inlinable
-    public static func decodedCount(_ raw: UnsafeRawBufferPointer) -> Int {
+    package static func decodedCount(_ raw: UnsafeRawBufferPointer) -> Int {
         var count = 0
         var bytes = DecodedBytes(raw)
         while bytes.next() != nil { count += 1 }
@@ -86,7 +88,7 @@ public enum FormDecoding {
     ///
     /// - Complexity: O(n).
     @inlinable
-    public static func decode(_ raw: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int? {
+    package static func decode(_ raw: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int? {
         if destination.count >= raw.count {
             // The usual case: it fits whatever the escapes are, so no per-byte room check.
             guard let source = raw.baseAddress, let target = destination.baseAddress else { return 0 }
@@ -219,7 +221,7 @@ public enum FormDecoding {
     ///
     /// - Complexity: O(n).
     @inlinable
-    public static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: UnsafeRawBufferPointer) -> Bool {
+    package static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: UnsafeRawBufferPointer) -> Bool {
         // A decoded byte takes one to three raw bytes, which bounds the raw length quickly.
         guard raw.count >= expected.count, raw.count <= expected.count &* 3 else { return false }
         var bytes = DecodedBytes(raw)
@@ -233,7 +235,7 @@ public enum FormDecoding {
     ///
     /// - Complexity: O(n).
     @inlinable
-    public static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: StaticString) -> Bool {
+    package static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: StaticString) -> Bool {
         expected.withUTF8Buffer { decoded(raw, equals: UnsafeRawBufferPointer($0)) }
     }
 
@@ -242,7 +244,7 @@ public enum FormDecoding {
     ///
     /// - Complexity: O(n).
     @inlinable
-    public static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: String) -> Bool {
+    package static func decoded(_ raw: UnsafeRawBufferPointer, equals expected: String) -> Bool {
         let contiguous = expected.utf8.withContiguousStorageIfAvailable {
             decoded(raw, equals: UnsafeRawBufferPointer($0))
         }
@@ -260,7 +262,7 @@ public enum FormDecoding {
     ///
     /// - Complexity: O(n).
     @inlinable
-    public static func isDoubleEncoded(_ raw: UnsafeRawBufferPointer) -> Bool {
+    package static func isDoubleEncoded(_ raw: UnsafeRawBufferPointer) -> Bool {
         var sawEncodedSeparator = false
         var index = 0
         let count = raw.count

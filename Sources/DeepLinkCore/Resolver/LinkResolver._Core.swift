@@ -80,6 +80,27 @@ extension LinkResolver {
             decide(now: now)
         }
 
+        /// Puts a link the router declined back into the machine (deferred to the next signal) and
+        /// queues the outcome of putting it back, if any. Exempt from the admission bound (the
+        /// route it replaces left the outbox already, and another thread may have admitted a link
+        /// since): the outbox grows if it must.
+        mutating func restage(declined link: PendingLink) {
+            reserveOutbox(free: 2)
+            let decision = machine.restageDecision(declined: link)
+            switch decision {
+            case .none:
+                return
+            case .ignoreDuplicate, .supersedeIncoming:
+                let index = reserveEntry(terminal: true)
+                outbox[index].decision = decision
+                outbox[index].link = link
+            case .supersede(let slot, _):
+                push(decision, recordAt: slot)
+            case .route, .expire, .waitForGate:
+                preconditionFailure("restaging never routes, expires or waits")
+            }
+        }
+
         /// Applies `event` and queues every decision it leads to.
         mutating func signal(_ event: AppEvent, now: UInt64) {
             machine.apply(event)

@@ -1,13 +1,19 @@
 import Synchronization
 
-/// The gate between captured links and the app's navigation (SPEC 3.4): routes each captured link
+/// The gate between captured links and the app's navigation: routes each captured link
 /// exactly once, only when the app is ready and the link's required events have happened, newest
 /// link first, never an expired or duplicate one, and keeps every link in the ``HandoffStore``
 /// until it is routed.
 ///
 /// ## Use
 /// ```swift
-/// let resolver = LinkResolver(store: store, router: router, observer: observer)
+/// let policy = try RoutePolicy(rules: [(prefix: "/orders", requires: .loggedIn)])
+/// let resolver = LinkResolver(
+///     configuration: .init(policy: policy),
+///     store: store,
+///     router: router,
+///     observer: observer
+/// )
 /// try resolver.launch()             // captures what the store kept from earlier processes
 /// resolver.capture(pendingLink)     // any thread: clip handoff, referrer callback, ...
 /// resolver.signal(.appReady)        // any thread
@@ -34,7 +40,7 @@ import Synchronization
 /// - *Exactly once* in one process: a link's route action is produced once by the machine (it then
 ///   leaves the pending set) and router calls are serialized by the drain role.
 /// - *At most once* across a kill: the consumed mark is written before the router is called; a kill
-///   in between is reported as ``ResolverDecision/crashWindow(_:)`` (simulation).
+///   in between loses that one link (the store knows it as consumed).
 /// - A decision is linearized when the machine makes it (under the lock); the router call follows.
 ///   A `loggedOut` signalled on another thread after that point does not recall the route; an app
 ///   that needs its navigation ordered after its logout signals and navigates on one thread.
@@ -54,7 +60,7 @@ public final class LinkResolver: Sendable {
     ///
     /// Thread safety: a value type; `Sendable`.
     public struct Configuration: Sendable {
-        /// Which events each destination needs.
+        /// Which events each destination needs: the app's own rules (there is no default).
         public var policy: RoutePolicy
         /// Links older than this (nanoseconds on the resolver's clock) expire.
         public var timeToLiveNanos: UInt64
@@ -69,7 +75,7 @@ public final class LinkResolver: Sendable {
         public static let defaultTimeToLiveNanos: UInt64 = 7 * 24 * 3600 * 1_000_000_000
 
         public init(
-            policy: RoutePolicy = .standard,
+            policy: RoutePolicy,
             timeToLiveNanos: UInt64 = defaultTimeToLiveNanos,
             pendingCapacity: Int = 4,
             queueCapacity: Int = 16
@@ -83,11 +89,13 @@ public final class LinkResolver: Sendable {
 
     /// The store links wait in.
     public let store: any HandoffStore
-    /// The process this resolver lives in (a simulation kills it).
-    public let process: SimulatedProcess
+    /// The process this resolver lives in (only a simulation kills it).
+    package let process: SimulatedProcess
 
     let router: any Router
     let observer: any ResolverObserver
+    /// `observer`, when a simulation wants to hear of the crash window.
+    let crashWindowObserver: (any CrashWindowObserver)?
     /// `observer.interests`, read once.
     let interests: ResolverDecision.Kinds
     let clock: any ResolverClock
@@ -109,17 +117,36 @@ public final class LinkResolver: Sendable {
 
     /// Creates a resolver for one process. Call ``launch()`` to pick up links earlier processes
     /// left in `store`.
-    public init(
-        configuration: Configuration = Configuration(),
+    public convenience init(
+        configuration: Configuration,
+        store: any HandoffStore,
+        router: any Router,
+        observer: any ResolverObserver = IgnoringResolverObserver(),
+        clock: any ResolverClock = WallClock()
+    ) {
+        self.init(
+            configuration: configuration,
+            store: store,
+            router: router,
+            observer: observer,
+            clock: clock,
+            process: SimulatedProcess()
+        )
+    }
+
+    /// A resolver living in the simulated `process` (simulation: a kill of it stops the resolver).
+    package init(
+        configuration: Configuration,
         store: any HandoffStore,
         router: any Router,
         observer: any ResolverObserver = IgnoringResolverObserver(),
         clock: any ResolverClock = WallClock(),
-        process: SimulatedProcess = SimulatedProcess()
+        process: SimulatedProcess
     ) {
         self.store = store
         self.router = router
         self.observer = observer
+        self.crashWindowObserver = observer as? any CrashWindowObserver
         self.interests = observer.interests
         self.clock = clock
         self.process = process
@@ -218,7 +245,8 @@ public final class LinkResolver: Sendable {
         source: LinkSource,
         capturedAtNanos: UInt64,
         id: UInt64,
-        installBeginTimestamp: UInt64 = 0
+        installBeginTimestamp: UInt64 = 0,
+        attribution: LinkAttribution = LinkAttribution()
     ) -> LinkRejection? {
         switch validator.validate(decoded) {
         case .success(let link):
@@ -228,7 +256,8 @@ public final class LinkResolver: Sendable {
                     source: source,
                     capturedAtNanos: capturedAtNanos,
                     id: id,
-                    installBeginTimestamp: installBeginTimestamp
+                    installBeginTimestamp: installBeginTimestamp,
+                    attribution: attribution
                 )
             )
             return nil
@@ -251,10 +280,10 @@ public final class LinkResolver: Sendable {
 
     /// Simulation: kills this resolver's process now. Nothing more is decided or carried out; what
     /// the store holds is what a relaunch finds.
-    public func simulateKill() {
+    package func simulateKill() {
         process.kill()
         core.withLock { core in
-            core.machine.markKilled()
+            core.machine.kill()
             core.clearOutbox()
         }
     }
@@ -267,7 +296,7 @@ public final class LinkResolver: Sendable {
     /// calling ``launch()``.
     ///
     /// Call only when no other thread uses the resolver (no capture, signal or drain in flight).
-    public func relaunch() {
+    package func relaunch() {
         process.kill()
         // Borrowed and dropped in their slots: no record is copied out.
         while queue.tryDequeueSingleConsumer({ _ in }) != nil {}
@@ -379,11 +408,17 @@ public final class LinkResolver: Sendable {
             guard process.isAlive else {
                 // Killed around the consumed mark: if it landed, the link is lost (crash window);
                 // if not, it is still pending in the store and the next launch routes it.
-                if store.wasConsumed(effect.pointee.link) { report(.crashWindow, .crashWindow(effect.pointee.link)) }
+                if let crashWindowObserver, store.wasConsumed(effect.pointee.link) {
+                    crashWindowObserver.resolverKilledInCrashWindow(effect.pointee.link)
+                }
                 return
             }
-            router.route(effect.pointee.link.link, source: effect.pointee.link.source)
-            report(.routed, .routed(effect.pointee.link))
+            switch router.route(effect.pointee.link) {
+            case .handled:
+                report(.routed, .routed(effect.pointee.link))
+            case .notReady:
+                declined(effect.pointee.link)
+            }
         case .supersede(_, let newerID), .supersedeIncoming(let newerID):
             discard(effect.pointee.link)
             report(.superseded, .superseded(effect.pointee.link, byID: newerID))
@@ -403,8 +438,28 @@ public final class LinkResolver: Sendable {
 
     /// Reports a decision of `kind` to the observer, building it only if the observer wants it.
     @inline(__always)
-    private func report(_ kind: ResolverDecision.Kinds, _ decision: @autoclosure () -> ResolverDecision) {
+    func report(_ kind: ResolverDecision.Kinds, _ decision: @autoclosure () -> ResolverDecision) {
         if interests.contains(kind) { observer.resolverDecided(decision()) }
+    }
+
+    /// The router did not handle `link`: the store gets it back as pending and the machine holds
+    /// it until the next signal. Runs on the drainer; a staging outcome (a supersede) is carried
+    /// out by this same drain.
+    private func declined(_ link: PendingLink) {
+        do throws(HandoffStoreError) {
+            try store.restorePending(link)
+        } catch {
+            // Still pending in this process; only a kill before it routes would lose it.
+            report(.storeFailed, .storeFailed(link, operation: .restorePending, error: error))
+        }
+        guard process.isAlive else { return }
+        let hasWork = core.withLock { core in
+            core.restage(declined: link)
+            return core.hasWork
+        }
+        report(.routeDeclined, .routeDeclined(link))
+        // The drain role is this thread's: counting one more input keeps it draining.
+        if hasWork { requestDrain() }
     }
 
     private func discard(_ link: PendingLink) {

@@ -1,5 +1,8 @@
+// The C library: glibc (Linux), Bionic (Android, Swift SDK for Android), Darwin (Apple).
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif

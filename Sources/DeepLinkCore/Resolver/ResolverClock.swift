@@ -1,7 +1,10 @@
 import Synchronization
 
+// The C library: glibc (Linux), Bionic (Android, Swift SDK for Android), Darwin (Apple).
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif

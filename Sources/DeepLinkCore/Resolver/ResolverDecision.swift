@@ -1,14 +1,17 @@
 /// One decision of a ``LinkResolver``, as reported to its ``ResolverObserver``.
 ///
-/// Each captured link ends in exactly one of `routed`, `superseded`, `expired`, `duplicate` or
-/// `crashWindow` (the last only in a simulation); each rejected payload is reported once as
-/// `rejected`; `waitingForGate` may precede any of them and is
-/// reported again whenever what the newest link waits for changes.
+/// In a process that keeps running, each captured link ends in exactly one of `routed`,
+/// `superseded`, `expired` or `duplicate`; each rejected payload is reported once as `rejected`;
+/// `waitingForGate` and `routeDeclined` may precede any of them; `waitingForGate` is reported again
+/// whenever what the newest link waits for changes.
 ///
 /// Thread safety: a value type; `Sendable`.
 public enum ResolverDecision: Sendable, Equatable {
-    /// The link was marked consumed, then the router was called with it.
+    /// The link was marked consumed, then the router handled it.
     case routed(PendingLink)
+    /// The router answered ``RouteResult/notReady``: the consumed mark was withdrawn and the link
+    /// waits, pending, for the app's next signal (not terminal).
+    case routeDeclined(PendingLink)
     /// A newer link (`byID`) was routed instead (or pushed it out of a full pending set).
     case superseded(PendingLink, byID: UInt64)
     /// The link was older than the time-to-live when the resolver looked at it.
@@ -19,11 +22,14 @@ public enum ResolverDecision: Sendable, Equatable {
     /// A payload from `source` failed validation: never routed, the app stays on (falls back to)
     /// its home route. Reported through ``LinkResolver/captureRejected(_:source:)``.
     case rejected(LinkRejection, source: LinkSource)
+    /// A referrer that carried no link, reported so that the app can count its installs: an
+    /// organic install, Play's `(not set)`, or a referrer without a payload, with whatever
+    /// campaign fields it had. Reported through ``LinkResolver/captureLinkless(_:attribution:)``.
+    case linklessReferrer(LinklessReferrer, attribution: LinkAttribution)
+    /// A referrer the parser refused (too long, too many fields): nothing was captured.
+    case referrerRefused(ReferrerError)
     /// The newest pending link waits for `missing` (it always needs `appReady` too).
     case waitingForGate(PendingLink, missing: GateEvents)
-    /// Simulation only: the process was killed after the link's consumed mark was written and
-    /// before the router was called. The link is lost (*at most once* across a crash).
-    case crashWindow(PendingLink)
     /// A store operation failed. After a failed `markConsumed` the link is not routed (it stays
     /// pending in the store for the next launch); after a failed `save` it is still resolved in
     /// this process but would not survive a kill.
@@ -49,12 +55,17 @@ extension ResolverDecision {
         public static let duplicate = Kinds(rawValue: 1 << 3)
         public static let rejected = Kinds(rawValue: 1 << 4)
         public static let waitingForGate = Kinds(rawValue: 1 << 5)
-        public static let crashWindow = Kinds(rawValue: 1 << 6)
         public static let storeFailed = Kinds(rawValue: 1 << 7)
         public static let unreadableRecord = Kinds(rawValue: 1 << 8)
         public static let queueFull = Kinds(rawValue: 1 << 9)
+        public static let routeDeclined = Kinds(rawValue: 1 << 10)
+        public static let linklessReferrer = Kinds(rawValue: 1 << 11)
+        public static let referrerRefused = Kinds(rawValue: 1 << 12)
         /// Every kind.
-        public static let all = Kinds(rawValue: (1 << 10) - 1)
+        public static let all: Kinds = [
+            .routed, .superseded, .expired, .duplicate, .rejected, .waitingForGate, .storeFailed, .unreadableRecord,
+            .queueFull, .routeDeclined, .linklessReferrer, .referrerRefused,
+        ]
     }
 
     /// This decision's kind.
@@ -66,10 +77,24 @@ extension ResolverDecision {
         case .duplicate: .duplicate
         case .rejected: .rejected
         case .waitingForGate: .waitingForGate
-        case .crashWindow: .crashWindow
         case .storeFailed: .storeFailed
         case .unreadableRecord: .unreadableRecord
         case .queueFull: .queueFull
+        case .routeDeclined: .routeDeclined
+        case .linklessReferrer: .linklessReferrer
+        case .referrerRefused: .referrerRefused
         }
     }
+}
+
+/// Why a referrer carried no link (see ``ResolverDecision/linklessReferrer(_:attribution:)``).
+///
+/// Thread safety: a value type; `Sendable`.
+public enum LinklessReferrer: Sendable, Hashable, CaseIterable {
+    /// `utm_source=google-play&utm_medium=organic`: the user found the app in the store.
+    case organic
+    /// `utm_source=(not set)&utm_medium=(not set)`: Play had no referrer to give.
+    case notSet
+    /// A referrer without a payload (a bare token, other campaign parameters only).
+    case noPayload
 }

@@ -2,7 +2,7 @@
 /// router, a clock or a lock. ``LinkResolver`` feeds it facts (a captured link and whether the
 /// store saw it consumed; an app event; the current time) and carries out the actions it returns.
 ///
-/// ## Rules (SPEC 3.4)
+/// ## Rules
 /// - *Never early*: a link is routed only when every event its ``RoutePolicy`` requires (always
 ///   including `appReady`) is satisfied; `loggedOut` closes the gate again.
 /// - *Latest wins*: only the newest pending link (greatest capture time, then latest arrival) is a
@@ -10,14 +10,14 @@
 ///   routed. Older links wait behind a newer one whose gate is closed.
 /// - *Expiry*: a pending link whose age (`now - capturedAtNanos`, saturating) exceeds the
 ///   time-to-live is expired before anything else is decided.
-/// - *Duplicates*: a capture with the id of a pending or routed link, the install-begin timestamp of
-///   a pending or routed referrer link, or that the store reports consumed, is ignored.
+/// - *Duplicates*: a capture that is the same capture (``CaptureIdentity``) as a pending or routed
+///   link, or that the store reports consumed, is ignored.
 /// - *Capacity*: at most `pendingCapacity` links wait; a capture into a full set supersedes the
 ///   oldest of them (or itself, when it is the oldest).
 ///
 /// ## Driving it
-/// Every event (``capture(_:now:consumedBefore:)``, ``signal(_:now:)``, ``tick(now:)``,
-/// ``kill()``) returns the first ``Action``; call ``nextAction(now:)`` until it returns
+/// Every event (``capture(_:now:consumedBefore:)``, ``signal(_:now:)``, ``tick(now:)``) returns
+/// the first ``Action``; call ``nextAction(now:)`` until it returns
 /// ``Action/none`` to get the rest of that step's decisions. Each pending link ends in exactly one
 /// terminal action: `route`, `supersede`, `expire` or `ignoreDuplicate`.
 ///
@@ -35,8 +35,6 @@ public struct ResolverStateMachine: Sendable {
         /// `appReady` was signalled: a link routes as soon as its own requirements are met.
         /// `satisfied` always contains `appReady`.
         case ready(satisfied: GateEvents)
-        /// The process was killed (simulation): every input is ignored, nothing is decided.
-        case killed
     }
 
     /// What the owner must do next. Each case carries everything needed to do it.
@@ -83,34 +81,29 @@ public struct ResolverStateMachine: Sendable {
     @usableFromInline
     internal struct Slot: Sendable {
         var occupied = false
-        var source = LinkSource.appClip
         var requires: GateEvents = []
         var arrival: UInt64 = 0
         var capturedAtNanos: UInt64 = 0
-        var id: UInt64 = 0
-        var installBeginTimestamp: UInt64 = 0
+        var identity = CaptureIdentity(id: 0, installBeginTimestamp: 0)
+        /// The router declined this link: it is not offered again before the next signal.
+        var deferred = false
 
         init() {}
 
-        init(_ link: PendingLink, requires: GateEvents, arrival: UInt64) {
+        init(_ link: PendingLink, identity: CaptureIdentity, requires: GateEvents, arrival: UInt64) {
             self.occupied = true
-            self.source = link.source
             self.requires = requires
             self.arrival = arrival
             self.capturedAtNanos = link.capturedAtNanos
-            self.id = link.id
-            self.installBeginTimestamp = link.installBeginTimestamp
+            self.identity = identity
         }
-    }
-
-    @usableFromInline
-    internal struct Fingerprint: Sendable, Equatable {
-        var id: UInt64
-        var installBeginTimestamp: UInt64
     }
 
     /// The process's state.
     public private(set) var state: State
+    /// Whether the simulated process was killed: every input is then ignored, nothing is decided
+    /// (simulation only; ``reset()`` clears it).
+    package private(set) var isKilled = false
 
     /// The policy deciding each link's requirements.
     public let policy: RoutePolicy
@@ -127,10 +120,10 @@ public struct ResolverStateMachine: Sendable {
     private var arrivals: UInt64 = 0
     /// Ring of recently routed links, so a re-delivery that races the store's consumed mark is
     /// still caught (the store catches everything older).
-    private var routed: [Fingerprint?]
+    private var routed: [Slot?]
     private var routedNext: Int = 0
     /// The last waiting notice, so that one is reported only when something changed.
-    private var lastWait: Fingerprint?
+    private var lastWait: CaptureIdentity?
     private var lastWaitMissing: GateEvents = []
 
     /// Creates a machine in ``State/starting(satisfied:)`` with nothing pending.
@@ -162,6 +155,7 @@ public struct ResolverStateMachine: Sendable {
     /// signalled), keeping the preallocated slots: allocates nothing.
     public mutating func reset() {
         state = .starting(satisfied: [])
+        isKilled = false
         for index in slots.indices { slots[index].occupied = false }
         pendingCount = 0
         arrivals = 0
@@ -172,11 +166,10 @@ public struct ResolverStateMachine: Sendable {
         _checkInvariants()
     }
 
-    /// The events signalled so far (empty once killed).
+    /// The events signalled so far.
     public var satisfiedEvents: GateEvents {
         switch state {
-        case .starting(let satisfied), .ready(let satisfied): return satisfied
-        case .killed: return []
+        case .starting(let satisfied), .ready(let satisfied): satisfied
         }
     }
 
@@ -213,27 +206,23 @@ public struct ResolverStateMachine: Sendable {
     /// `link` itself, or ``Decision/supersede(slot:byID:)`` of the pending link it pushed out of a
     /// full set, parked in the spare slot (see ``record(at:into:)``).
     mutating func stageDecision(_ link: PendingLink, consumedBefore: Bool) -> Decision {
-        switch state {
-        case .killed:
-            return .none
-        case .starting, .ready:
-            break
-        }
+        guard !isKilled else { return .none }
         defer { _checkInvariants() }
-        // The fields, once: each use of `link` in a call may copy the whole record.
-        let id = link.id
-        let source = link.source
-        let timestamp = link.installBeginTimestamp
-        if consumedBefore || wasRouted(id: id, source: source, installBeginTimestamp: timestamp) {
-            return .ignoreDuplicate(discardRecord: true)
+        // The identity, once: each use of `link` in a call may copy the whole record.
+        let identity = CaptureIdentity(link)
+        if let routedID = routedID(matching: identity) {
+            // A copy under the routed link's own id has no record of its own to drop (and the
+            // routed link's record may be restored if the router declines it).
+            return .ignoreDuplicate(discardRecord: routedID != identity.id)
         }
+        if consumedBefore { return .ignoreDuplicate(discardRecord: true) }
         for index in slots.indices where slots[index].occupied {
-            if Self.isDuplicate(id: id, source: source, installBeginTimestamp: timestamp, of: slots[index]) {
-                return .ignoreDuplicate(discardRecord: slots[index].id != id)
+            if identity.isSameCapture(as: slots[index].identity) {
+                return .ignoreDuplicate(discardRecord: slots[index].identity.id != identity.id)
             }
         }
         arrivals &+= 1
-        let slot = Slot(link, requires: policy.requirements(for: link.link), arrival: arrivals)
+        let slot = Slot(link, identity: identity, requires: policy.requirements(for: link.link), arrival: arrivals)
         if let free = indexOfFreeSlot() {
             slots[free] = slot
             links[free] = link
@@ -243,13 +232,13 @@ public struct ResolverStateMachine: Sendable {
         // Full: the oldest of the pending links and the new one loses.
         let oldest = indexOfOldest()!
         if Self.isNewer(slots[oldest], than: slot) {
-            return .supersedeIncoming(byID: slots[indexOfNewest()!].id)
+            return .supersedeIncoming(byID: slots[indexOfNewest()!].identity.id)
         }
         let spare = links.count - 1
         links.swapAt(oldest, spare)
         slots[oldest] = slot
         links[oldest] = link
-        return .supersede(slot: spare, byID: id)
+        return .supersede(slot: spare, byID: identity.id)
     }
 
     /// The app signalled `event`.
@@ -261,9 +250,10 @@ public struct ResolverStateMachine: Sendable {
     /// Records `event` in the state without deciding anything (``signal(_:now:)`` minus its first
     /// decision); nothing happens once killed.
     mutating func apply(_ event: AppEvent) {
+        guard !isKilled else { return }
+        // Any signal offers declined links again.
+        for index in slots.indices where slots[index].deferred { slots[index].deferred = false }
         switch state {
-        case .killed:
-            return
         case .starting(var satisfied):
             switch event {
             case .appReady:
@@ -299,25 +289,14 @@ public struct ResolverStateMachine: Sendable {
         nextAction(now: now)
     }
 
-    /// The process dies (simulation): pending links are forgotten here (they survive in the
-    /// store) and every later input is ignored.
-    public mutating func kill() -> Action {
-        markKilled()
-        return .none
-    }
-
-    /// ``kill()`` without materializing its (always empty) action: returning even `.none` copies
-    /// the action's full ~560 bytes.
-    mutating func markKilled() {
-        switch state {
-        case .killed:
-            return
-        case .starting, .ready:
-            state = .killed
-            for index in slots.indices { slots[index].occupied = false }
-            pendingCount = 0
-            lastWait = nil
-        }
+    /// Simulation: the process dies. Pending links are forgotten here (they survive in the
+    /// store) and every later input is ignored until ``reset()``.
+    package mutating func kill() {
+        guard !isKilled else { return }
+        isKilled = true
+        for index in slots.indices { slots[index].occupied = false }
+        pendingCount = 0
+        lastWait = nil
     }
 
     /// The next decision of the current step, or ``Action/none`` when there is nothing more.
@@ -336,18 +315,51 @@ public struct ResolverStateMachine: Sendable {
         }
     }
 
+    /// The router answered ``RouteResult/notReady`` for `link` (the link of a ``Action/route(_:)``):
+    /// it becomes pending again and is not offered before the next ``signal(_:now:)``. Returns the
+    /// outcome of putting it back: ``Action/none``, or a supersede (of `link` itself when a newer
+    /// link was routed since, or of the oldest pending link when the set is full).
+    public mutating func routeDeclined(_ link: PendingLink) -> Action {
+        switch restageDecision(declined: link) {
+        case .none: .none
+        case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
+        case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
+        case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
+        case .route, .expire, .waitForGate: preconditionFailure("restaging never routes, expires or waits")
+        }
+    }
+
+    /// ``routeDeclined(_:)`` naming links as ``stageDecision(_:consumedBefore:)`` does.
+    mutating func restageDecision(declined link: PendingLink) -> Decision {
+        guard !isKilled else { return .none }
+        let identity = CaptureIdentity(link)
+        var declined: Slot?
+        for index in routed.indices where routed[index]?.identity == identity {
+            declined = routed[index]
+            routed[index] = nil
+        }
+        // Latest wins: a link routed after this one was decided keeps its place.
+        if let declined {
+            for index in routed.indices {
+                if let entry = routed[index], Self.isNewer(entry, than: declined) {
+                    return .supersedeIncoming(byID: entry.identity.id)
+                }
+            }
+        }
+        let decision = stageDecision(link, consumedBefore: false)
+        for index in slots.indices where slots[index].occupied && slots[index].identity == identity {
+            slots[index].deferred = true
+        }
+        return decision
+    }
+
     /// ``nextAction(now:)`` naming the link by its slot instead of carrying a copy of it: the link
     /// stays readable with ``record(at:into:)`` until the next `stage`, `capture` or `reset` (a
     /// link that left the pending set keeps its bytes in its freed slot until then). The resolver
     /// copies each one once, straight into its outbox.
     mutating func nextDecision(now: UInt64) -> Decision {
-        let satisfied: GateEvents
-        switch state {
-        case .killed:
-            return .none
-        case .starting(let events), .ready(let events):
-            satisfied = events
-        }
+        guard !isKilled else { return .none }
+        let satisfied = satisfiedEvents
         defer { _checkInvariants() }
         for index in slots.indices where slots[index].occupied {
             let capturedAt = slots[index].capturedAtNanos
@@ -362,20 +374,22 @@ public struct ResolverStateMachine: Sendable {
             return .none
         }
         let candidate = slots[newest]
+        // Declined by the router: it waits for the next signal, and so do the links it would
+        // supersede.
+        if candidate.deferred { return .none }
         let missing = candidate.requires.subtracting(satisfied)
         if missing.isEmpty {
             if let older = indexOfAnyPending(except: newest) {
                 vacate(older)
-                return .supersede(slot: older, byID: candidate.id)
+                return .supersede(slot: older, byID: candidate.identity.id)
             }
             remember(candidate)
             lastWait = nil
             vacate(newest)
             return .route(slot: newest)
         }
-        let fingerprint = Fingerprint(id: candidate.id, installBeginTimestamp: candidate.installBeginTimestamp)
-        if lastWait == fingerprint, lastWaitMissing == missing { return .none }
-        lastWait = fingerprint
+        if lastWait == candidate.identity, lastWaitMissing == missing { return .none }
+        lastWait = candidate.identity
         lastWaitMissing = missing
         return .waitForGate(slot: newest, missing: missing)
     }
@@ -392,38 +406,22 @@ public struct ResolverStateMachine: Sendable {
 
     // MARK: - Internals
 
-    /// Same capture: same id, or both from the referrer with the same install-begin timestamp.
-    private static func isDuplicate(
-        id: UInt64,
-        source: LinkSource,
-        installBeginTimestamp: UInt64,
-        of other: Slot
-    ) -> Bool {
-        if id == other.id { return true }
-        return source == .installReferrer && other.source == .installReferrer
-            && installBeginTimestamp != 0 && installBeginTimestamp == other.installBeginTimestamp
-    }
-
     /// Frees occupied slot `index` (its record's bytes stay until the slot is reused).
     private mutating func vacate(_ index: Int) {
         slots[index].occupied = false
         pendingCount -= 1
     }
 
-    private func wasRouted(id: UInt64, source: LinkSource, installBeginTimestamp: UInt64) -> Bool {
+    /// The id of the routed link that `identity` is the same capture as, if any.
+    private func routedID(matching identity: CaptureIdentity) -> UInt64? {
         for index in routed.indices {
-            guard let entry = routed[index] else { continue }
-            if entry.id == id { return true }
-            let sameInstall = installBeginTimestamp != 0 && entry.installBeginTimestamp == installBeginTimestamp
-            if source == .installReferrer, sameInstall { return true }
+            if let entry = routed[index], identity.isSameCapture(as: entry.identity) { return entry.identity.id }
         }
-        return false
+        return nil
     }
 
     private mutating func remember(_ link: Slot) {
-        // Only referrer links dedupe by timestamp; 0 stands for "none" and never matches (see above).
-        let timestamp = link.source == .installReferrer ? link.installBeginTimestamp : 0
-        routed[routedNext] = Fingerprint(id: link.id, installBeginTimestamp: timestamp)
+        routed[routedNext] = link
         routedNext = (routedNext + 1) % routed.count
     }
 
@@ -470,7 +468,7 @@ public struct ResolverStateMachine: Sendable {
         var occupied = 0
         for index in slots.indices where slots[index].occupied {
             occupied += 1
-            precondition(links[index].id == slots[index].id, "slot and record out of sync")
+            precondition(links[index].id == slots[index].identity.id, "slot and record out of sync")
         }
         precondition(occupied == pendingCount, "pendingCount out of sync")
         switch state {
@@ -478,18 +476,12 @@ public struct ResolverStateMachine: Sendable {
             precondition(!satisfied.contains(.appReady), "starting with appReady")
         case .ready(let satisfied):
             precondition(satisfied.contains(.appReady), "ready without appReady")
-        case .killed:
-            precondition(pendingCount == 0, "a killed machine holds links")
         }
+        if isKilled { precondition(pendingCount == 0, "a killed machine holds links") }
         for index in slots.indices where slots[index].occupied {
             let slot = slots[index]
             for otherIndex in (index + 1)..<slots.count where slots[otherIndex].occupied {
-                let duplicate = Self.isDuplicate(
-                    id: slot.id,
-                    source: slot.source,
-                    installBeginTimestamp: slot.installBeginTimestamp,
-                    of: slots[otherIndex]
-                )
+                let duplicate = slot.identity.isSameCapture(as: slots[otherIndex].identity)
                 precondition(!duplicate, "duplicate pending links")
             }
         }

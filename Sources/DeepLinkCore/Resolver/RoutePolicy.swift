@@ -1,14 +1,21 @@
-/// Which gate events each destination needs before it may be routed: path prefix → events.
+/// Which gate events each destination needs before it may be routed: path prefix → events. The
+/// app states its own rules; there is no built-in policy.
 ///
 /// The longest matching prefix wins; a path that matches no rule needs ``defaultRequirements``.
-/// Every route also needs ``GateEvents/appReady``, whether a rule names it or not.
+/// Every route also needs ``GateEvents/appReady``, whether a rule names it or not. Prefixes match
+/// at path-segment boundaries, by the same rule as ``LinkValidator/Configuration/routes``:
+/// `/account` gates `/account` and `/account/settings`, never `/accountant`; `/orders/` gates
+/// `/orders/42` but not `/orders` itself (write `/orders` to gate both).
 ///
 /// ```swift
 /// let policy = try RoutePolicy(rules: [
-///     (prefix: "/orders/", requires: .loggedIn),
-///     (prefix: "/product/", requires: []),
+///     (prefix: "/orders", requires: .loggedIn),
+///     (prefix: "/product", requires: []),
 /// ])
 /// ```
+///
+/// An app that would rather fail closed sets `defaultRequirements` (for example `.loggedIn`) and
+/// lists the open destinations with empty requirements.
 ///
 /// Prefixes are stored as inline ``DeepLink`` bytes, so matching neither copies nor allocates.
 ///
@@ -16,7 +23,7 @@
 public struct RoutePolicy: Sendable {
     /// One prefix and what it requires.
     public struct Rule: Sendable, Hashable {
-        /// The path prefix, e.g. `/orders/`.
+        /// The path prefix, e.g. `/orders`.
         public let prefix: DeepLink
         /// The events a link under `prefix` needs (besides `appReady`).
         public let requires: GateEvents
@@ -63,20 +70,6 @@ public struct RoutePolicy: Sendable {
         self.prefixRequirements = built.map(\.requires)
     }
 
-    /// The policy the spec describes: `/orders/` and `/account/` need a login; everything else
-    /// (e.g. `/product/`) needs only `appReady`.
-    public static let standard: RoutePolicy = {
-        do {
-            return try RoutePolicy(rules: [
-                (prefix: "/orders/", requires: .loggedIn),
-                (prefix: "/account/", requires: .loggedIn),
-                (prefix: "/product/", requires: []),
-            ])
-        } catch {
-            preconditionFailure("the standard policy's prefixes are valid: \(error)")
-        }
-    }()
-
     /// Everything `link` needs before it may be routed, `appReady` included.
     ///
     /// - Complexity: O(r · p) for r rules of prefix length p; no allocation.
@@ -84,16 +77,15 @@ public struct RoutePolicy: Sendable {
         // The link's bytes are fetched once (each fetch copies the inline link); index loops, since
         // `for rule in rules` allocates an iterator per call in debug builds.
         let pathCount = link.pathUTF8Count
-        let matched = link.withUTF8Bytes { path in
-            prefixBytes.withUnsafeBufferPointer { prefixes -> Int? in
+        let matched = link.withUTF8Bytes { link in
+            let path = UnsafeRawBufferPointer(rebasing: link[0..<pathCount])
+            return prefixBytes.withUnsafeBytes { prefixes -> Int? in
                 var start = 0
                 for rule in prefixEnds.indices {
                     let end = prefixEnds[rule]
                     defer { start = end }
-                    guard end - start <= pathCount else { continue }
-                    var offset = 0
-                    while offset < end - start, path[offset] == prefixes[start + offset] { offset += 1 }
-                    if offset == end - start { return rule }
+                    let prefix = UnsafeRawBufferPointer(rebasing: prefixes[start..<end])
+                    if PathPrefix.path(path, impliedLeadingSlash: false, isUnder: prefix) { return rule }
                 }
                 return nil
             }

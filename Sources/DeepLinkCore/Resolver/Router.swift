@@ -1,15 +1,40 @@
 /// The app's navigation: where the resolver sends a link once its gate is open.
 ///
-/// ``LinkResolver`` calls ``route(_:source:)`` exactly once per routed link (never for a
-/// superseded, expired, duplicate or rejected one), never while holding its lock, and never twice
-/// at the same time: all router calls of one resolver are serialized. The router may call back
-/// into the resolver (for example `signal(.loggedIn)` after a navigation); that call returns at
-/// once and is handled after `route` returns.
+/// ## Contract
+/// - ``LinkResolver`` offers each link with ``route(_:)`` once its gate is open; the router answers
+///   ``RouteResult/handled`` when it navigated, or ``RouteResult/notReady`` when it cannot now
+///   (the screen is not there yet, the user is mid-flow). A link it did not handle stays pending,
+///   in the resolver and in the store, and is offered again after the app's next
+///   ``LinkResolver/signal(_:)``, unless a newer link wins or it expires first. A link is reported
+///   ``ResolverDecision/routed(_:)`` once, when it was handled.
+/// - *Delivery context*: `route` is called synchronously, on the thread that holds the resolver's
+///   drain role: the thread whose `capture`, `signal` or `launch` call found work to do (any
+///   thread, when inputs come from several). It is never called while the resolver holds its
+///   lock, and never twice at the same time: all router calls of one resolver are serialized.
+///   A router that must navigate on one thread (on iOS, the main actor) checks where it runs and
+///   answers ``RouteResult/notReady`` elsewhere; the app then signals (any event, from that
+///   thread) and the link is offered again there. ``LinkResolver``'s tests hold it to this.
+/// - The router may call back into the resolver (for example `signal(.loggedIn)` after a
+///   navigation); that call returns at once and is handled after `route` returns.
+/// - The consumed mark is written before `route` is called and withdrawn when the router answers
+///   `notReady`: a kill in between loses that one link (*at most once* across a crash).
 ///
-/// Thread safety: called from whichever thread drains the resolver (any producer or signaller).
+/// Thread safety: called from whichever thread drains the resolver (see *Delivery context*).
 public protocol Router: Sendable {
-    /// Navigates to `link`. Must not block for long: it delays the resolver's other decisions.
-    func route(_ link: DeepLink, source: LinkSource)
+    /// Navigates to `link` (its destination is `link.link`), or answers that it cannot now. Must
+    /// not block for long: it delays the resolver's other decisions.
+    func route(_ link: PendingLink) -> RouteResult
+}
+
+/// What a ``Router`` did with a link it was offered.
+///
+/// Thread safety: a value type; `Sendable`.
+public enum RouteResult: Sendable, Hashable {
+    /// The app navigated to the link: it is consumed for good.
+    case handled
+    /// The app cannot navigate now: the link stays pending and is offered again after the next
+    /// signal.
+    case notReady
 }
 
 /// Receives every decision the resolver makes, so that a harness can count outcomes without

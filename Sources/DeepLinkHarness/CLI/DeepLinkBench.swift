@@ -17,8 +17,6 @@ public enum DeepLinkBench {
             ReportCommand.self,
             ServeCoreCommand.self,
             ConformCommand.self,
-            // Internal: the child process of the handoff store's crash test.
-            HandoffWriteLoopCommand.self,
         ]
     }
 

@@ -20,7 +20,7 @@ import Glibc
 ///
 /// Thread safety: one instance, used by the thread that reads stdin.
 final class ServeCore {
-    let validator = LinkValidator()
+    let validator = ExampleApp.validator
     let parser = ReferrerParser()
     let clock = ManualClock()
     let process = SimulatedProcess()
@@ -42,7 +42,7 @@ final class ServeCore {
     init(output: @escaping ([UInt8]) -> Void) {
         answers = AnswerSink(output: output)
         configuration = LinkResolver.Configuration(
-            policy: .standard,
+            policy: ExampleApp.policy,
             timeToLiveNanos: 86_400 * 1_000_000_000,
             pendingCapacity: 2,
             queueCapacity: 2
@@ -217,7 +217,7 @@ final class ServeCore {
 ///
 /// Thread safety: serve-core delivers every input from one thread, so the resolver calls these
 /// on that thread; the `Locked` only satisfies `Sendable` honestly.
-final class AnswerSink: Router, ResolverObserver {
+final class AnswerSink: Router, ResolverObserver, CrashWindowObserver {
     let seq = Atomic<Int>(0)
     let write: @Sendable ([UInt8]) -> Void
     nonisolated(unsafe) var journey: UInt64 = 0
@@ -229,7 +229,10 @@ final class AnswerSink: Router, ResolverObserver {
 
     func output(_ bytes: [UInt8]) { write(bytes) }
 
-    func route(_ link: DeepLink, source: LinkSource) {
+    /// Answers `route` and reports the link handled: a protocol child's navigation cannot
+    /// decline (the protocol has no answer for it).
+    func route(_ pending: PendingLink) -> RouteResult {
+        let link = pending.link
         var line = Array(#"{"type":"route","journey":"#.utf8)
         ProtocolJSON.appendInteger(journey, to: &line)
         line += Array(#","seq":"#.utf8)
@@ -238,18 +241,20 @@ final class AnswerSink: Router, ResolverObserver {
         link.withUTF8Bytes { ProtocolJSON.appendString($0, to: &line) }
         line += Array("}\n".utf8)
         write(line)
+        return .handled
     }
 
     func resolverDecided(_ decision: ResolverDecision) {
         switch decision {
         case .superseded: drop(reason: "superseded")
         case .expired: drop(reason: "expired")
-        case .crashWindow: drop(reason: "crashWindow")
         default: break
         }
     }
 
-    var interests: ResolverDecision.Kinds { [.superseded, .expired, .crashWindow] }
+    func resolverKilledInCrashWindow(_ link: PendingLink) { drop(reason: "crashWindow") }
+
+    var interests: ResolverDecision.Kinds { [.superseded, .expired] }
 
     func drop(reason: String, rejection: RejectionReason? = nil) {
         var line = Array(#"{"type":"drop","journey":"#.utf8)

@@ -111,6 +111,7 @@ public struct ReplayCommand: BenchCommand {
         case .unknownLink: parts.append("audit: routed a link the catalog does not know")
         case .childFailed: parts.append("exec: the child crashed or broke the protocol")
         case .childHung: parts.append("exec: the child did not finish in time")
+        case .attributionLost: parts.append("audit: routed a referrer's link without its campaign")
         case nil: break
         }
         return parts

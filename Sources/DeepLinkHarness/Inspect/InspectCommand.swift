@@ -83,7 +83,7 @@ public struct InspectCommand: BenchCommand {
             input = .arguments(arguments.positionals)
         }
         parser = ReferrerParser(configuration: configuration)
-        var validation = LinkValidator.Configuration()
+        var validation = ExampleApp.validatorConfiguration
         if let hosts = arguments.string("--allowed-hosts") { validation.allowedHosts = Self.list(hosts) }
         if let routes = arguments.string("--routes") {
             validation.routes = Self.list(routes)

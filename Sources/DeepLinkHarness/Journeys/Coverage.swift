@@ -27,6 +27,8 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
     public static let crashWindow = DecisionPaths(rawValue: 1 << 7)
     /// A capture raced a gate signal from another thread, through the lock-free queue.
     public static let racedCapture = DecisionPaths(rawValue: 1 << 8)
+    /// The router declined a link (not ready): it went back to pending for the next signal.
+    public static let routeDeclined = DecisionPaths(rawValue: 1 << 11)
     /// The capture queue and the machine were full: the link waits in the store.
     public static let queueFull = DecisionPaths(rawValue: 1 << 9)
 
@@ -43,6 +45,7 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
         (.crashWindow, "crash_window"),
         (.racedCapture, "capture_raced_through_queue"),
         (.queueFull, "queue_full"),
+        (.routeDeclined, "route_declined"),
     ]
 }
 
@@ -63,7 +66,8 @@ public struct CoverageCounts: Sendable, Equatable {
     }
 
     /// `platform:ios`, …, `source:clip`, …, `perturbation:kill`, …, `extra:kill`, …,
-    /// `links:0` … `links:2`, `perturbations:0` … `perturbations:3+`, `racing:yes`.
+    /// `links:0` … `links:2`, `perturbations:0` … `perturbations:3+`, `racing:yes`,
+    /// `router:notReady`.
     public static let featureNames: [String] =
         Platform.allCases.map { "platform:\($0.name)" }
         + ["source:clip", "source:referrer", "source:universalLink"]
@@ -71,7 +75,7 @@ public struct CoverageCounts: Sendable, Equatable {
         + ExtraPerturbations.named.map { "extra:\($0.name)" }
         + ["links:0", "links:1", "links:2"]
         + ["perturbations:0", "perturbations:1", "perturbations:2", "perturbations:3+"]
-        + ["racing:yes"]
+        + ["racing:yes", "router:notReady"]
 
     /// Counts `journey`'s features.
     public mutating func count(features journey: Journey) {
@@ -88,7 +92,8 @@ public struct CoverageCounts: Sendable, Equatable {
         let linksBase = extrasBase + ExtraPerturbations.named.count
         features[linksBase + Int(min(journey.linkCount, 2))] &+= 1
         features[linksBase + 3 + min(journey.perturbationCount, 3)] &+= 1
-        if journey.racing { features[features.count - 1] &+= 1 }
+        if journey.racing { features[features.count - 2] &+= 1 }
+        if journey.routerNotReady { features[features.count - 1] &+= 1 }
     }
 
     /// Counts the decision paths one journey took.

@@ -40,6 +40,7 @@ extension Journey {
         if world.clipboardCleared { parts.append("clipboard cleared before launch") }
         if !extras.isEmpty { parts.append("also: " + extras.names.joined(separator: ", ")) }
         if racing { parts.append("racing delivery (core)") }
+        if routerNotReady { parts.append("router not ready at the first offer (core)") }
         return parts.joined(separator: ", ")
     }
 }

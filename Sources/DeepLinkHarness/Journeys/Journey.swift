@@ -24,6 +24,10 @@ public struct Journey: Sendable {
     public var extras: ExtraPerturbations = []
     /// Whether `core` delivers the journey's capture and gate events from two threads at once.
     public var racing: Bool
+    /// Whether the app's router is not ready the first time a link is offered to it (the screen
+    /// is not there yet): it declines, and the link must be offered again at the next signal.
+    /// Only `core`'s router can decline; the peers' navigation always takes the link.
+    public var routerNotReady: Bool
     public var eventCount: Int
     public var events: InlineArray<48, JourneyEvent>
 
@@ -35,6 +39,7 @@ public struct Journey: Sendable {
         self.linkCount = 0
         self.world = JourneyWorld()
         self.racing = false
+        self.routerNotReady = false
         self.eventCount = 0
         self.events = InlineArray(repeating: JourneyEvent(.tap, at: 0))
     }

@@ -63,7 +63,15 @@ public struct JourneyGenerator: Sendable {
         var journey = builder.journey
         random = builder.random
         journey.racing = raceShare > 0 && random.unit() < raceShare
+        journey.routerNotReady = Self.routerNotReady(seed: seed, index: index)
         return journey
+    }
+
+    /// One journey in eight has a router that declines its first offer. Hashed from `(seed, index)`
+    /// apart from the journey's random stream, so every other choice stays what it was.
+    static func routerNotReady(seed: UInt64, index: UInt64) -> Bool {
+        var hash = SplitMix64(seed: seed ^ 0x524F_5554_4552, index: index)
+        return hash.next() & 7 == 0
     }
 
     private static func pick(_ value: Double, _ thresholds: [Double]) -> Int {

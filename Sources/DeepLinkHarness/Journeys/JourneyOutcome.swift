@@ -214,5 +214,7 @@ public struct StrategyObservation: Sendable {
         case childFailed
         /// An `exec:` child did not finish this journey within its timeout (judged `hung`).
         case childHung
+        /// A referrer's link reached the router without the campaign it was captured with.
+        case attributionLost
     }
 }

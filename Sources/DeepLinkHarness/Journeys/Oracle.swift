@@ -3,7 +3,8 @@
 /// survive a kill), the process's in-memory pending links and signals, and the gate rules —
 /// exactly once, never early (appReady and, for `/orders/`, loggedIn; logout closes the gate),
 /// latest wins, expiry after the time-to-live, duplicate suppression per install, durability
-/// across kills and at-most-once across a crash in the route call.
+/// across kills, at-most-once across a crash in the route call, and a router that may decline its
+/// first offer (the link is offered again at the next signal).
 ///
 /// Payload verdicts come from the hand-written ``LinkCatalog``, not from the core's validator.
 ///
@@ -23,6 +24,7 @@ public struct Oracle: Sendable {
         let events = journey.events.span
         for step in 0..<journey.eventCount {
             model.apply(events[step], step: step)
+            model.retryDeclined(step: step)
             model.recordGates(step: step)
         }
         return model.conclusion()
@@ -67,6 +69,8 @@ public struct Oracle: Sendable {
         // An exec child that failed the journey told us nothing to judge.
         if observation.auditFinding == .childFailed { return .trapped }
         if observation.auditFinding == .childHung { return .hung }
+        // The right destination with the wrong campaign is not the link that was captured.
+        if observation.auditFinding == .attributionLost { return .misrouted }
         guard observation.routeCount > 0 else {
             switch expectation.outcome {
             case .routed, .superseded:
@@ -199,6 +203,10 @@ private struct Model {
     var loggedIn = false
     var resolverPending: (Bool, Bool) = (false, false)
     var crashArmed = false
+    /// The router declines the next offer (once per journey, ``Journey/routerNotReady``).
+    var routerDeclines: Bool
+    /// The link the router declined: it waits, pending, for the next signal.
+    var deferredSlot: UInt8?
     // Findings.
     var routedSlot: UInt8?
     var routeStep = -1
@@ -213,6 +221,7 @@ private struct Model {
     init(journey: Journey, ttl: UInt32) {
         self.journey = journey
         self.ttl = ttl
+        self.routerDeclines = journey.routerNotReady
     }
 
     func verdict(slot: UInt8) -> LinkCatalog.Verdict { LinkCatalog.entry(journey.link(slot: slot)).verdict }
@@ -243,6 +252,7 @@ private struct Model {
             ready = false
             loggedIn = false
             resolverPending = (false, false)
+            deferredSlot = nil
             storePending = (false, false)
             consumed = (false, false)
         case .clipDataPurged:
@@ -263,6 +273,7 @@ private struct Model {
             ready = false
             loggedIn = false
             resolverPending = (false, false)
+            deferredSlot = nil
             // The app reads the container: every durable pending link is captured again.
             for pendingSlot: UInt8 in 0...1 where get(storePending, pendingSlot) && !get(consumed, pendingSlot) {
                 capture(slot: pendingSlot, step: step)
@@ -273,19 +284,27 @@ private struct Model {
         case .appReady:
             guard running else { break }
             ready = true
+            deferredSlot = nil
             tryRoute(step: step)
         case .loginSucceeded, .sessionRestored:
             guard running else { break }
             loggedIn = true
+            deferredSlot = nil
             tryRoute(step: step)
         case .logout:
             guard running else { break }
             loggedIn = false
+            // A signal offers a declined link again (one that needs no login routes now).
+            if deferredSlot != nil {
+                deferredSlot = nil
+                tryRoute(step: step)
+            }
         case .kill:
             running = false
             ready = false
             loggedIn = false
             resolverPending = (false, false)
+            deferredSlot = nil
         case .crashArmed:
             crashArmed = true
         case .universalLinkOpen:
@@ -294,6 +313,14 @@ private struct Model {
             markCaptured(slot, at: now)
             capture(slot: slot, step: step)
         }
+    }
+
+    /// The app's screen appears within the step its router declined in: the app signals again (an
+    /// event it already had) and the link is offered again.
+    mutating func retryDeclined(step: Int) {
+        guard running, deferredSlot != nil else { return }
+        deferredSlot = nil
+        tryRoute(step: step)
     }
 
     /// Play hands over the referrer of the latest store visit.
@@ -359,6 +386,8 @@ private struct Model {
             newest = slot
         }
         guard let slot = newest else { return }
+        // Declined by the router: it (and every older link) waits for the next signal.
+        if deferredSlot == slot { return }
         guard !verdict(slot: slot).needsLogin || loggedIn else { return }
         for other: UInt8 in 0...1 where other != slot && get(resolverPending, other) {
             sawSuperseded = true
@@ -374,6 +403,16 @@ private struct Model {
             ready = false
             loggedIn = false
             resolverPending = (false, false)
+            return
+        }
+        if routerDeclines {
+            // Not ready: the consumed mark is withdrawn and the link is pending again, in the
+            // container and in the process, until the next signal.
+            routerDeclines = false
+            set(&consumed, slot, false)
+            set(&storePending, slot, true)
+            set(&resolverPending, slot, true)
+            deferredSlot = slot
             return
         }
         routedSlot = slot

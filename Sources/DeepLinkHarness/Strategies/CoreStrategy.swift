@@ -8,7 +8,7 @@ import Glibc
 /// This project's design, end to end through DeepLinkCore: the App Clip validates its invocation
 /// URL and writes a ``PendingLink`` into an ``InMemoryHandoffStore`` (the App Group container, with
 /// its crash model); each process launch relaunches the worker's ``LinkResolver`` over that store
-/// in place (standard route policy, the mix's time-to-live, a virtual ``ManualClock``; a relaunched
+/// in place (the example app's route policy, ``ExampleApp``, the mix's time-to-live, a virtual ``ManualClock``; a relaunched
 /// resolver behaves exactly like a new one, without allocating) and captures what the store kept;
 /// Android referrers go through ``ReferrerParser/verdict(for:validator:)`` and are captured with
 /// Play's install-begin timestamp (a new id per delivery, so re-deliveries must be recognised by
@@ -80,7 +80,7 @@ public struct CoreStrategy: Strategy {
     /// The resolver reports every reason (through its observer) and the parser every placeholder.
     public var distinctions: StrategyObservation.Reasons { .all }
     let configuration: LinkResolver.Configuration
-    let validator = LinkValidator()
+    let validator = ExampleApp.validator
     let parser = ReferrerParser()
     let faults: Faults
     let clock = ManualClock()
@@ -109,7 +109,7 @@ public struct CoreStrategy: Strategy {
     public init(context: StrategyContext, faults: Faults = []) {
         let ttlSeconds = faults.contains(.ignoreExpiry) ? 31_536_000 : UInt64(context.ttlSeconds)
         self.configuration = LinkResolver.Configuration(
-            policy: .standard,
+            policy: ExampleApp.policy,
             timeToLiveNanos: ttlSeconds * 1_000_000_000,
             pendingCapacity: 2,
             queueCapacity: 2
@@ -158,6 +158,7 @@ public struct CoreStrategy: Strategy {
         resolver = narrow ? resolvers.narrow : resolvers.wide
         observer.reset(
             expiryAsSuperseded: faults.contains(.expiryReportedAsSuperseded),
+            placeholderMisread: faults.contains(.placeholderMisread),
             pendingCapacityOne: narrow
         )
         let fullBefore = resolver.capturesPastFullQueue
@@ -181,6 +182,10 @@ public struct CoreStrategy: Strategy {
         // Through a span: `journey.events[step]` in a loop copies the inline array per iteration.
         let events = journey.events.span
         while step < journey.eventCount {
+            // The app's screen appears within the step its router declined in (the previous one:
+            // its clock and step still hold): it signals again, an event it already had, and the
+            // link must be offered again.
+            if router.takeRetry(), processRunning { resolver.signal(.appReady) }
             let event = events[step]
             let nowNanos = UInt64(event.atSeconds) &* 1_000_000_000
             clock.set(nanos: nowNanos)
@@ -269,6 +274,7 @@ public struct CoreStrategy: Strategy {
             }
             step += 1
         }
+        if router.takeRetry(), processRunning { resolver.signal(.appReady) }
         // Audit before the process ends: a live process whose capture queue still holds a link
         // left that capture undecided (nothing else will ever drain it).
         if processRunning, resolver.queuedCount > 0 { observation.auditFinding = .strandedCapture }
@@ -319,6 +325,12 @@ public struct CoreStrategy: Strategy {
         scratch.capturedAtNanos = capturedAtNanos
         scratch.id = id
         scratch.installBeginTimestamp = installBeginTimestamp
+        // A referrer's campaign was parsed into the scratch record; other sources carry none.
+        if source == .installReferrer {
+            scratch.attribution.clickTimestampSeconds = capturedAtNanos / 1_000_000_000
+        } else {
+            scratch.attribution = LinkAttribution()
+        }
     }
 
     /// Captures the scratch record: raced against the next step's signal when `step` starts the
@@ -416,28 +428,38 @@ public struct CoreStrategy: Strategy {
         return true
     }
 
-    /// Parses and validates a referrer into `scratch.link`; placeholders and rejections are noted.
-    /// Returns whether it carried a valid link.
+    /// Parses and validates a referrer into `scratch.link`, and its campaign into
+    /// `scratch.attribution`; a referrer without a link goes to the resolver (which reports organic
+    /// and not-set installs as decisions), a rejection is noted. Returns whether it carried a
+    /// valid link.
     mutating func parseReferrer(
         _ id: UInt8,
         observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) -> Bool {
         let start = Runner.monotonicNanos()
-        let outcome = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes {
-            parser.verdict(for: $0, validator: validator, into: &scratch.link)
+        let outcome = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes { bytes -> ReferrerOutcome in
+            let parsed = parser.withReferrer(in: bytes) { parsed -> ReferrerOutcome in
+                scratch.attribution.assign(from: parsed)
+                return parser.verdict(for: parsed, validator: validator, into: &scratch.link)
+            }
+            switch parsed {
+            case .success(let outcome): return outcome
+            case .failure(let error): return .error(error)
+            }
         }
         metrics.parse.record(Runner.monotonicNanos() &- start)
-        let misread = faults.contains(.placeholderMisread)
         switch outcome {
         case .link: return true
         case .organic:
-            observation.reported.insert(misread ? .notSet : .organic)
+            resolver.captureLinkless(.organic, attribution: scratch.attribution)
             return false
         case .notSet:
-            observation.reported.insert(misread ? .organic : .notSet)
+            resolver.captureLinkless(.notSet, attribution: scratch.attribution)
             return false
-        case .noPayload: return false
+        case .noPayload:
+            resolver.captureLinkless(.noPayload, attribution: scratch.attribution)
+            return false
         case .rejected(let rejection):
             return reportRejection(rejection, observation: &observation)
         case .error:
@@ -455,6 +477,24 @@ public struct CoreStrategy: Strategy {
     )
 
     static let referrerBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.referrer.utf8) } + [[]]
+
+    /// The campaign of each catalog referrer, parsed once: what a referrer's link must still carry
+    /// when it reaches the router (through the queue, the machine, the store and any decline).
+    static let referrerAttributions: [LinkAttribution] = referrerBytes.map { bytes in
+        var attribution = LinkAttribution()
+        _ = bytes.withUnsafeBytes { bytes in
+            ReferrerParser().withReferrer(in: bytes) { parsed in attribution.assign(from: parsed) }
+        }
+        return attribution
+    }
+
+    /// Whether a routed referrer link carries the campaign of the journey's referrer (the latest
+    /// tap's: Play hands over the referrer of the latest store visit).
+    static func carriesItsCampaign(_ pending: PendingLink, candidates: (UInt8, UInt8)) -> Bool {
+        var carried = pending.attribution
+        carried.clickTimestampSeconds = 0
+        return carried == referrerAttributions[Int(candidates.1)] || carried == referrerAttributions[Int(candidates.0)]
+    }
     static let urlBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.url.utf8) } + [[]]
     /// The canonical link of every routable catalog entry, to name what the router received.
     static let canonicalLinks: [DeepLink?] = LinkCatalog.entries.map { entry in
@@ -490,7 +530,9 @@ struct RacingPair {
     var signal: AppEvent
 }
 
-/// Records router calls: which catalog link, during which step.
+/// The app's navigation: records the links it handled (which catalog link, during which step). In
+/// a journey whose router is not ready (``Journey/routerNotReady``) it answers `notReady` to the
+/// first offer, as an app whose screen is not there yet; the resolver must offer it again.
 ///
 /// Thread safety: the resolver serializes router calls; the worker reads the record after the
 /// journey (and after any race partner finished), so a `Locked` only guards against the partner.
@@ -500,6 +542,8 @@ final class RecordingRouter: Router {
         var candidates: (UInt8, UInt8) = (0, 0)
         var twice = false
         var late = false
+        /// The next offer is declined (once per journey).
+        var notReady = false
     }
 
     let record = Locked(Record())
@@ -508,6 +552,11 @@ final class RecordingRouter: Router {
     let lastRouteNanos = Atomic<UInt64>(0)
     /// Captures the app's navigation hands in again from inside a route (racing journeys).
     let reentry = RouteReentry()
+    /// A decline whose retry signal the app has not sent yet.
+    let retryDue = Atomic<Bool>(false)
+
+    /// Whether the app owes a signal for a declined link (and now sends it).
+    func takeRetry() -> Bool { retryDue.exchange(false, ordering: .acquiringAndReleasing) }
 
     var count: Int { routes.load(ordering: .acquiring) }
 
@@ -517,23 +566,40 @@ final class RecordingRouter: Router {
             record.candidates = journey.links
             record.twice = twice
             record.late = late
+            record.notReady = journey.routerNotReady
         }
         routes.store(0, ordering: .releasing)
+        retryDue.store(false, ordering: .releasing)
     }
 
-    func route(_ link: DeepLink, source: LinkSource) {
-        lastRouteNanos.store(Runner.monotonicNanos(), ordering: .relaxed)
+    func route(_ pending: PendingLink) -> RouteResult {
+        let calledAt = Runner.monotonicNanos()
         let step = step.load(ordering: .relaxed)
-        record.withLock { record in
+        let handled = record.withLock { record in
+            if record.notReady {
+                record.notReady = false
+                return false
+            }
             let candidates = record.candidates
-            let id = link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
+            let id = pending.link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
             if id == LinkCatalog.unknownID { record.observation.auditFinding = .unknownLink }
+            if pending.source == .installReferrer, !CoreStrategy.carriesItsCampaign(pending, candidates: candidates) {
+                record.observation.auditFinding = .attributionLost
+            }
             let routedAt = record.late ? step + 1 : step
             record.observation.route(link: id, step: routedAt)
             if record.twice { record.observation.route(link: id, step: routedAt) }
+            return true
         }
-        routes.add(1, ordering: .releasing)
+        if handled {
+            lastRouteNanos.store(calledAt, ordering: .relaxed)
+            routes.add(1, ordering: .releasing)
+        } else {
+            retryDue.store(true, ordering: .releasing)
+        }
+        // Declined or not, the app may hand the link in again while it is offered.
         reentry.fire()
+        return handled ? .handled : .notReady
     }
 
     func copy(into observation: inout StrategyObservation) {
@@ -548,29 +614,35 @@ final class RecordingRouter: Router {
     }
 }
 
-/// The resolver's own account of one journey, from its observer's decisions: which reasons it gave
-/// for links it did not route (expired, superseded, crash window) and which decision paths it took
+/// The resolver's own account of one journey, from its observer's decisions and the simulation's
+/// crash-window reports: which reasons it gave for links it did not route (expired, superseded,
+/// crash window) and which decision paths it took
 /// (for `coverage.csv`). Counted from outside the core: the resolver only builds the decisions this
 /// observer asks for, and never the frequent `waitingForGate`.
 ///
 /// Thread safety: the decisions may come from the worker or its race partner; a `Locked` guards
 /// the record (decisions are rare next to captures and signals).
-final class AccountObserver: ResolverObserver {
+final class AccountObserver: ResolverObserver, CrashWindowObserver {
     struct Record {
         var reported: StrategyObservation.Reasons = []
         var paths: DecisionPaths = []
         /// Id and install-begin timestamp of the last link routed in this journey.
         var routed: (id: UInt64, timestamp: UInt64)?
         var expiryAsSuperseded = false
+        var placeholderMisread = false
         /// The journey's resolver holds one pending link: every supersede is an overflow.
         var pendingCapacityOne = false
     }
 
     let record = Locked(Record())
 
-    func reset(expiryAsSuperseded: Bool, pendingCapacityOne: Bool) {
+    func reset(expiryAsSuperseded: Bool, placeholderMisread: Bool, pendingCapacityOne: Bool) {
         record.withLock {
-            $0 = Record(expiryAsSuperseded: expiryAsSuperseded, pendingCapacityOne: pendingCapacityOne)
+            $0 = Record(
+                expiryAsSuperseded: expiryAsSuperseded,
+                placeholderMisread: placeholderMisread,
+                pendingCapacityOne: pendingCapacityOne
+            )
         }
     }
 
@@ -595,11 +667,16 @@ final class AccountObserver: ResolverObserver {
                 } else {
                     record.paths.insert(.duplicateByID)
                 }
-            case .crashWindow:
-                record.reported.insert(.crashWindow)
-                record.paths.insert(.crashWindow)
             case .queueFull:
                 record.paths.insert(.queueFull)
+            case .routeDeclined:
+                record.paths.insert(.routeDeclined)
+            case .linklessReferrer(.organic, _):
+                record.reported.insert(record.placeholderMisread ? .notSet : .organic)
+            case .linklessReferrer(.notSet, _):
+                record.reported.insert(record.placeholderMisread ? .organic : .notSet)
+            case .linklessReferrer(.noPayload, _), .referrerRefused:
+                break
             case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
                 break
             }
@@ -607,7 +684,17 @@ final class AccountObserver: ResolverObserver {
     }
 
     /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
-    var interests: ResolverDecision.Kinds { [.routed, .superseded, .expired, .duplicate, .crashWindow, .queueFull] }
+    var interests: ResolverDecision.Kinds {
+        [.routed, .superseded, .expired, .duplicate, .queueFull, .routeDeclined, .linklessReferrer]
+    }
+
+    /// The simulation's own report (not a decision an app sees): killed after the consumed mark.
+    func resolverKilledInCrashWindow(_ link: PendingLink) {
+        record.withLock { record in
+            record.reported.insert(.crashWindow)
+            record.paths.insert(.crashWindow)
+        }
+    }
 
     func copy(into observation: inout StrategyObservation) {
         let recorded = record.withLock { ($0.reported, $0.paths) }

@@ -1,0 +1,63 @@
+extension LinkResolver {
+    /// Reports a referrer that carried no link (from any thread): the observer gets
+    /// ``ResolverDecision/linklessReferrer(_:attribution:)`` at once, from this thread, so that the
+    /// app can count organic and not-set installs with their campaign. Nothing is saved or routed.
+    public func captureLinkless(_ kind: LinklessReferrer, attribution: LinkAttribution) {
+        guard process.isAlive else { return }
+        report(.linklessReferrer, .linklessReferrer(kind, attribution: attribution))
+    }
+
+    /// The one call an Install Referrer callback needs: parses `referrer` (the string Play's
+    /// `getInstallReferrer()` returned, as UTF-8 bytes), keeps its campaign fields with the link
+    /// (``PendingLink/attribution``), and captures the link, or reports the rejection, the
+    /// linkless referrer (organic, not set, no payload) or the parser's error as a decision.
+    ///
+    /// - Parameters:
+    ///   - capturedAtNanos: the link's capture time on the resolver's clock (Play's click time).
+    ///   - id: a new id for this delivery.
+    ///   - installBeginTimestamp: Play's `installBeginTimestampSeconds`: the same on every
+    ///     re-delivery, so that the resolver routes the link once per install.
+    ///   - clickTimestampSeconds: Play's `referrerClickTimestampSeconds`, kept in the attribution.
+    /// - Returns: what the referrer held.
+    /// - Complexity: O(n) in the referrer's length; allocates nothing when the store, observer and
+    ///   clock do not.
+    @discardableResult
+    public func captureReferrer(
+        _ referrer: UnsafeRawBufferPointer,
+        parser: ReferrerParser,
+        validator: LinkValidator,
+        capturedAtNanos: UInt64,
+        id: UInt64,
+        installBeginTimestamp: UInt64,
+        clickTimestampSeconds: UInt64 = 0
+    ) -> ReferrerOutcome {
+        var pending = PendingLink(
+            link: ._root,
+            source: .installReferrer,
+            capturedAtNanos: capturedAtNanos,
+            id: id,
+            installBeginTimestamp: installBeginTimestamp,
+            attribution: LinkAttribution(clickTimestampSeconds: clickTimestampSeconds)
+        )
+        let parsed = parser.withReferrer(in: referrer) { parsed -> ReferrerOutcome in
+            pending.attribution.assign(from: parsed)
+            return parser.verdict(for: parsed, validator: validator, into: &pending.link)
+        }
+        let outcome: ReferrerOutcome
+        switch parsed {
+        case .success(let verdict): outcome = verdict
+        case .failure(let error): outcome = .error(error)
+        }
+        switch outcome {
+        case .link: capture(pending)
+        case .organic: captureLinkless(.organic, attribution: pending.attribution)
+        case .notSet: captureLinkless(.notSet, attribution: pending.attribution)
+        case .noPayload: captureLinkless(.noPayload, attribution: pending.attribution)
+        case .rejected(let rejection): captureRejected(rejection, source: .installReferrer)
+        case .error(let error):
+            guard process.isAlive else { break }
+            report(.referrerRefused, .referrerRefused(error))
+        }
+        return outcome
+    }
+}
