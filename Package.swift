@@ -71,10 +71,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Exact per-thread allocation counts (jemalloc's `thread.allocated`) for the harness, the
+        // benchmarks and the core's tests: one counter, apart from both.
+        .target(name: "AllocationCounting", dependencies: jemalloc, swiftSettings: strictSettings),
         // Everything the CLI does, as a testable library.
         .target(
             name: "DeepLinkHarness",
-            dependencies: ["DeepLinkCore", "CCrypto"] + jemalloc,
+            dependencies: ["DeepLinkCore", "AllocationCounting", "CCrypto"] + jemalloc,
             swiftSettings: strictSettings
         ),
         // Thin `main` over DeepLinkHarness; jemalloc is the process allocator (linked via CJemalloc).
@@ -97,11 +100,12 @@ let package = Package(
             path: "Benchmarks/CoreBenchmarks",
             swiftSettings: strictSettings
         ),
-        // The core's own test support, apart from the harness: exact allocation counts (jemalloc,
-        // read directly), a seeded generator, the crash writer's records.
+        // The core's own test support, apart from the harness: exact allocation counts (the
+        // AllocationCounting module, shared with the harness), a seeded generator, the crash
+        // writer's records.
         .target(
             name: "DeepLinkCoreTestSupport",
-            dependencies: ["DeepLinkCore"] + jemalloc,
+            dependencies: ["DeepLinkCore", "AllocationCounting"],
             path: "Tests/DeepLinkCoreTestSupport",
             swiftSettings: strictSettings
         ),
