@@ -2,7 +2,10 @@ import DeepLinkCore
 import Synchronization
 import Testing
 
-/// One test per rule of SPEC 3.4, through the thread-safe front.
+/// One test per rule of the resolver, through the thread-safe front: a link routes exactly once,
+/// never before its gate is open, the latest wins, expired and duplicate links are dropped, a
+/// stored link survives a kill, and a kill between the consumed mark and the router loses only that
+/// link.
 @Suite struct ResolverRuleTests {
     typealias F = ResolverFixtures
 

@@ -119,7 +119,7 @@ public struct LinkValidator: Sendable {
         _validate(decodedPayload)
     }
 
-    /// ``validate(_:)`` writing the canonical link into `link`, in place: a ~512-byte link passed
+    /// ``validate(_:)-(UnsafeRawBufferPointer)`` writing the canonical link into `link`, in place: a ~512-byte link passed
     /// back through a `Result` is copied at every step. On rejection `link` is left unchanged.
     ///
     /// - Returns: `nil` when `link` now holds the canonical link, or the rejection.

@@ -30,8 +30,9 @@ extension ReferrerParser {
         }
     }
 
-    /// ``verdict(for:validator:)`` writing a validated link into `link`, in place (left unchanged
-    /// for every other outcome): no ~512-byte link travels back through the verdict.
+    /// ``verdict(for:validator:)-(UnsafeRawBufferPointer,_)`` writing a validated link into `link`,
+    /// in place (left unchanged for every other outcome): no ~512-byte link travels back through
+    /// the verdict.
     ///
     /// - Complexity: O(n) in `input.count`; no heap allocation by the parser.
     public func verdict(
@@ -45,7 +46,7 @@ extension ReferrerParser {
         }
     }
 
-    /// ``verdict(for:validator:)`` for a lent referrer, writing a validated link into `link`.
+    /// ``verdict(for:validator:)-(ParsedReferrer,_)`` for a lent referrer, writing a validated link into `link`.
     @inline(__always)  // the parse path: a call here costs a copy and retain of the lent referrer
     public func verdict(
         for parsed: ParsedReferrer,

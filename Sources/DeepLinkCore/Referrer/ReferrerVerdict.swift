@@ -48,7 +48,7 @@ public enum ReferrerVerdict: Sendable, Equatable {
 }
 
 /// A ``ReferrerVerdict`` whose link was written into caller storage
-/// (``ReferrerParser/verdict(for:validator:into:)``) instead of carried in the value.
+/// (``ReferrerParser/verdict(for:validator:into:)-(UnsafeRawBufferPointer,_,_)``) instead of carried in the value.
 ///
 /// Thread safety: a value type; `Sendable`.
 public enum ReferrerOutcome: Sendable, Equatable {
