@@ -44,6 +44,8 @@ let package = Package(
         .library(name: "DeepLinkCore", targets: ["DeepLinkCore"]),
         // The C ABI for Flutter (dart:ffi) and Kotlin (JNI) apps: a shared library.
         .library(name: "DeepLinkC", type: .dynamic, targets: ["DeepLinkC"]),
+        // A HandoffStore over UserDefaults(suiteName:), for apps whose App Clip already shares a suite.
+        .library(name: "DeepLinkUserDefaults", targets: ["DeepLinkUserDefaults"]),
         .library(name: "DeepLinkHarness", targets: ["DeepLinkHarness"]),
         .executable(name: "deeplink-bench", targets: ["deeplink-bench"]),
         .executable(name: "CoreBenchmarks", targets: ["CoreBenchmarks"]),
@@ -58,6 +60,9 @@ let package = Package(
             exclude: ["include"],
             swiftSettings: strictSettings
         ),
+        // `UserDefaultsHandoffStore`: the core's HandoffStore over a UserDefaults suite (Foundation,
+        // apart from the core, which has none).
+        .target(name: "DeepLinkUserDefaults", dependencies: ["DeepLinkCore"], swiftSettings: strictSettings),
         // jemalloc's `mallctl`, for per-thread allocation counters (Debian: libjemalloc-dev).
         .systemLibrary(
             name: "CJemalloc",
@@ -119,6 +124,11 @@ let package = Package(
         .testTarget(
             name: "DeepLinkCoreTests",
             dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DeepLinkUserDefaultsTests",
+            dependencies: ["DeepLinkUserDefaults", "DeepLinkCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
