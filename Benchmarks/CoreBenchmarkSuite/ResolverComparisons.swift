@@ -149,7 +149,7 @@ final class RecyclingHandoffStore: HandoffStore {
     func wasConsumed(_ link: PendingLink) -> Bool {
         let identity = link.identity
         return storage.withLock { storage in
-            for index in storage.marks.indices where storage.marks[index].isSameCapture(as: identity) { return true }
+            for index in storage.marks.indices where identity.isSameCapture(as: storage.marks[index]) { return true }
             return false
         }
     }

@@ -67,7 +67,7 @@ public final class InMemoryHandoffStore: HandoffStore {
         /// Whether a consumed mark matches the link `mark` was made from (index loop: a slice would
         /// retain the buffer and make the next write copy it).
         func isConsumed(_ mark: CaptureIdentity) -> Bool {
-            for index in 0..<consumedCount where consumed[index].isSameCapture(as: mark) { return true }
+            for index in 0..<consumedCount where mark.isSameCapture(as: consumed[index]) { return true }
             return false
         }
 

@@ -33,7 +33,8 @@ public struct CaptureIdentity: Sendable, Hashable {
     }
 
     /// Whether `other` is the same capture: the same id, or the same nonzero install-begin
-    /// timestamp.
+    /// timestamp. Symmetric; in a scan, call it on the identity looked up (`wanted.isSameCapture(as:
+    /// marks[i])`), so that its zero-timestamp test is loop-invariant and leaves the loop.
     @inlinable
     public func isSameCapture(as other: CaptureIdentity) -> Bool {
         id == other.id || (installBeginTimestamp != 0 && installBeginTimestamp == other.installBeginTimestamp)

@@ -38,18 +38,19 @@ public struct LinkAttribution: Sendable {
     static let _fieldCount = 6
 
     /// Whether a value was left out for lack of room.
-    public private(set) var isTruncated: Bool
+    public private(set) var isTruncated = false
 
     /// When the user clicked the link, in seconds since 1970 (Play's
     /// `referrerClickTimestampSeconds`); 0 when unknown.
     public var clickTimestampSeconds: UInt64
 
-    /// No campaign: every field absent.
+    /// No campaign: every field absent. Inlinable: every capture without a campaign builds one,
+    /// and the call alone costs more than the zeroing.
+    @inlinable
     public init(clickTimestampSeconds: UInt64 = 0) {
         self._bytes = InlineArray(repeating: 0)
         self._ends = InlineArray(repeating: 0)
         self._present = 0
-        self.isTruncated = false
         self.clickTimestampSeconds = clickTimestampSeconds
     }
 

@@ -125,6 +125,9 @@ public struct ResolverStateMachine: Sendable {
     /// The last waiting notice, so that one is reported only when something changed.
     private var lastWait: CaptureIdentity?
     private var lastWaitMissing: GateEvents = []
+    /// Whether some slot may be marked `deferred` (set with the mark; `apply` clears both), so
+    /// that a signal scans the slots only after a decline.
+    private var mayHoldDeferred = false
 
     /// Creates a machine in ``State/starting(satisfied:)`` with nothing pending.
     ///
@@ -251,8 +254,11 @@ public struct ResolverStateMachine: Sendable {
     /// decision); nothing happens once killed.
     mutating func apply(_ event: AppEvent) {
         guard !isKilled else { return }
-        // Any signal offers declined links again.
-        for index in slots.indices where slots[index].deferred { slots[index].deferred = false }
+        // Any signal offers declined links again (the scan only after a decline: signals are hot).
+        if mayHoldDeferred {
+            for index in slots.indices where slots[index].deferred { slots[index].deferred = false }
+            mayHoldDeferred = false
+        }
         switch state {
         case .starting(var satisfied):
             switch event {
@@ -349,6 +355,7 @@ public struct ResolverStateMachine: Sendable {
         let decision = stageDecision(link, consumedBefore: false)
         for index in slots.indices where slots[index].occupied && slots[index].identity == identity {
             slots[index].deferred = true
+            mayHoldDeferred = true
         }
         return decision
     }
@@ -412,7 +419,9 @@ public struct ResolverStateMachine: Sendable {
         pendingCount -= 1
     }
 
-    /// The id of the routed link that `identity` is the same capture as, if any.
+    /// The id of the routed link that `identity` is the same capture as, if any. Inlined: as a
+    /// call, `stageDecision` copies the machine's leading fields for it on every capture.
+    @inline(__always)
     private func routedID(matching identity: CaptureIdentity) -> UInt64? {
         for index in routed.indices {
             if let entry = routed[index], identity.isSameCapture(as: entry.identity) { return entry.identity.id }
