@@ -13,6 +13,9 @@ extension LinkResolver {
     /// linkless referrer (organic, not set, no payload) or the parser's error as a decision.
     ///
     /// - Parameters:
+    ///   - referrer: the referrer string exactly as Play's Install Referrer API returned it.
+    ///   - parser: the app's referrer parser.
+    ///   - validator: the app's link validator (its configuration decides what is a link).
     ///   - capturedAtNanos: the link's capture time on the resolver's clock (Play's click time).
     ///   - id: a new id for this delivery.
     ///   - installBeginTimestamp: Play's `installBeginTimestampSeconds`: the same on every

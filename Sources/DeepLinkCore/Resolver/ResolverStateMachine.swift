@@ -132,6 +132,8 @@ public struct ResolverStateMachine: Sendable {
     /// Creates a machine in ``State/starting(satisfied:)`` with nothing pending.
     ///
     /// - Parameters:
+    ///   - policy: the app's route policy: which events each path waits for.
+    ///   - timeToLiveNanos: how long after its capture a link may still route.
     ///   - pendingCapacity: how many links may wait at once (at least 1).
     ///   - routedMemory: how many routed links to remember in memory for duplicate checks (at
     ///     least 1; older ones are known to the store).
