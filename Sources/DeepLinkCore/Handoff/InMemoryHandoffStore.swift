@@ -115,6 +115,19 @@ public final class InMemoryHandoffStore: HandoffStore {
             return nil
         }
 
+        /// Writes `link` over the record of its id, or into a free record (`.full` when none is).
+        @inline(__always)
+        mutating func upsert(_ link: PendingLink) throws(HandoffStoreError) {
+            if let existing = recordIndex(id: link.id) {
+                records[existing] = link
+            } else {
+                guard let free = freeRecordIndex() else { throw .full }
+                records[free] = link
+                recordIDs[free] = link.id
+                recordCount += 1
+            }
+        }
+
         func hasMark(_ mark: CaptureIdentity) -> Bool {
             for index in 0..<consumedCount where consumed[index] == mark { return true }
             return false
@@ -271,14 +284,7 @@ extension InMemoryHandoffStore {
         return try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) -> Bool in
             if unlessConsumed, storage.isConsumed(mark) { return false }
             guard storage.begin(.save, in: process) else { return true }
-            if let existing = storage.recordIndex(id: link.id) {
-                storage.records[existing] = link
-            } else {
-                guard let free = storage.freeRecordIndex() else { throw .full }
-                storage.records[free] = link
-                storage.recordIDs[free] = link.id
-                storage.recordCount += 1
-            }
+            try storage.upsert(link)
             storage.end(.save, of: link, in: process)
             return true
         }
@@ -344,14 +350,7 @@ extension InMemoryHandoffStore {
                 storage.consumed[index] = storage.consumed[storage.consumedCount]
                 break
             }
-            if let existing = storage.recordIndex(id: link.id) {
-                storage.records[existing] = link
-            } else {
-                guard let free = storage.freeRecordIndex() else { throw .full }
-                storage.records[free] = link
-                storage.recordIDs[free] = link.id
-                storage.recordCount += 1
-            }
+            try storage.upsert(link)
             storage.end(.restorePending, of: link, in: process)
         }
     }

@@ -86,19 +86,7 @@ extension LinkResolver {
         /// since): the outbox grows if it must.
         mutating func restage(declined link: PendingLink) {
             reserveOutbox(free: 2)
-            let decision = machine.restageDecision(declined: link)
-            switch decision {
-            case .none:
-                return
-            case .ignoreDuplicate, .supersedeIncoming:
-                let index = reserveEntry(terminal: true)
-                outbox[index].decision = decision
-                outbox[index].link = link
-            case .supersede(let slot, _):
-                push(decision, recordAt: slot)
-            case .route, .expire, .waitForGate:
-                preconditionFailure("restaging never routes, expires or waits")
-            }
+            queueCaptureOutcome(machine.restageDecision(declined: link), of: link)
         }
 
         /// Applies `event` and queues every decision it leads to.
@@ -160,7 +148,14 @@ extension LinkResolver {
         /// Stages `link` in the machine and queues the capture's own outcome, if any (a duplicate,
         /// or a supersede when the pending set is full).
         private mutating func stage(_ link: PendingLink, consumedBefore: Bool) {
-            let decision = machine.stageDecision(link, consumedBefore: consumedBefore)
+            queueCaptureOutcome(machine.stageDecision(link, consumedBefore: consumedBefore), of: link)
+        }
+
+        /// Queues what staging (or restaging) `link` decided: nothing, an outcome for `link`
+        /// itself (a duplicate, or pushed out on arrival), or a supersede of the slot it displaced.
+        /// Staging never routes, expires or waits.
+        @inline(__always)
+        private mutating func queueCaptureOutcome(_ decision: ResolverStateMachine.Decision, of link: PendingLink) {
             switch decision {
             case .none:
                 return
