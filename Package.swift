@@ -128,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeepLinkUserDefaultsTests",
-            dependencies: ["DeepLinkUserDefaults", "DeepLinkCore"],
+            dependencies: ["DeepLinkUserDefaults", "DeepLinkCore", "DeepLinkCoreTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -11,13 +11,7 @@ enum ResolverFixtures {
         source: LinkSource = .appClip,
         installBegin: UInt64 = 0
     ) -> PendingLink {
-        PendingLink(
-            link: DeepLink(validated: path)!,
-            source: source,
-            capturedAtNanos: capturedAtNanos,
-            id: id,
-            installBeginTimestamp: installBegin
-        )
+        pendingLink(path, id: id, at: capturedAtNanos, source: source, installBegin: installBegin)
     }
 
     static func machine(ttl: UInt64 = 1_000, pendingCapacity: Int = 4) -> ResolverStateMachine {

@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkCoreTestSupport
 import Testing
 
 /// What every store that keeps links does, on each of them: the in-memory store's and the file

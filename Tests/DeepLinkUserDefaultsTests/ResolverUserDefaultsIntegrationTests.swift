@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkCoreTestSupport
 import DeepLinkUserDefaults
 import Testing
 

@@ -1,24 +1,8 @@
 import DeepLinkCore
+import DeepLinkCoreTestSupport
 import DeepLinkUserDefaults
 import Foundation
 import Testing
-
-/// A pending link for the store tests.
-func pendingLink(
-    _ path: String,
-    id: UInt64,
-    at capturedAtNanos: UInt64 = 0,
-    source: LinkSource = .appClip,
-    installBegin: UInt64 = 0
-) -> PendingLink {
-    PendingLink(
-        link: DeepLink(validated: path)!,
-        source: source,
-        capturedAtNanos: capturedAtNanos,
-        id: id,
-        installBeginTimestamp: installBegin
-    )
-}
 
 /// A suite of its own per test, removed when the test ends.
 struct TestSuite {
