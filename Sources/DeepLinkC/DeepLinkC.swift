@@ -18,6 +18,7 @@ enum CCode {
     static let errorStore: Int32 = -4
     static let errorUnknownEvent: Int32 = -5
     static let errorUnknownSource: Int32 = -6
+    static let errorInvalidAccount: Int32 = -7
 }
 
 /// The bytes at `pointer`, or `nil` when `pointer` is NULL with a nonzero length. NULL with
@@ -51,6 +52,7 @@ public func dl_resolver_create(
     _ loginPrefixes: UnsafePointer<UInt8>?,
     _ loginPrefixesLength: Int,
     _ storeDirectory: UnsafePointer<CChar>?,
+    _ accountKey: UnsafePointer<CChar>?,
     _ callback: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, Int32) -> Int32)?,
     _ context: UnsafeMutableRawPointer?,
     _ error: UnsafeMutablePointer<Int32>?
@@ -81,9 +83,20 @@ public func dl_resolver_create(
     } else {
         store = InMemoryHandoffStore()
     }
+    var referrerAccountKey: String?
+    if let accountKey {
+        guard let key = String(validatingCString: accountKey), !key.isEmpty else {
+            return fail(CCode.errorInvalidUTF8)
+        }
+        referrerAccountKey = key
+    }
     let router = CallbackRouter(callback: callback, context: context)
     let resolver = CResolver(
-        resolver: LinkResolver(configuration: .init(policy: policy), store: store, router: router),
+        resolver: LinkResolver(
+            configuration: .init(policy: policy, referrerAccountKey: referrerAccountKey),
+            store: store,
+            router: router
+        ),
         validator: LinkValidator(configuration: .init(allowedHosts: hosts)),
         router: router
     )
@@ -165,6 +178,18 @@ public func dl_resolver_signal(_ pointer: OpaquePointer?, _ event: Int32) -> Int
         appEvent = .custom(custom)
     }
     resolver.resolver.signal(appEvent)
+    return CCode.ok
+}
+
+@_cdecl("dl_resolver_signal_login")
+public func dl_resolver_signal_login(
+    _ pointer: OpaquePointer?,
+    _ account: UnsafePointer<UInt8>?,
+    _ length: Int
+) -> Int32 {
+    guard let resolver = handle(pointer), let bytes = bytes(account, length) else { return CCode.errorNull }
+    guard let id = try? AccountID(validating: bytes) else { return CCode.errorInvalidAccount }
+    resolver.resolver.signal(.loggedInAs(id))
     return CCode.ok
 }
 

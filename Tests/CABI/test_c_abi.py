@@ -12,7 +12,7 @@ import tempfile
 
 DL_OK, DL_REJECTED, DL_ORGANIC, DL_NOT_SET, DL_NO_PAYLOAD, DL_REFERRER_REFUSED = 0, 1, 2, 3, 4, 5
 DL_ERROR_NULL, DL_ERROR_INVALID_UTF8, DL_ERROR_INVALID_PREFIX = -1, -2, -3
-DL_ERROR_STORE, DL_ERROR_UNKNOWN_EVENT, DL_ERROR_UNKNOWN_SOURCE = -4, -5, -6
+DL_ERROR_STORE, DL_ERROR_UNKNOWN_EVENT, DL_ERROR_UNKNOWN_SOURCE, DL_ERROR_INVALID_ACCOUNT = -4, -5, -6, -7
 APP_READY, LOGGED_IN, LOGGED_OUT, CUSTOM = 0, 1, 2, 100
 SOURCE_APP_CLIP, SOURCE_INSTALL_REFERRER, SOURCE_UNIVERSAL_LINK = 0, 1, 2
 
@@ -31,11 +31,14 @@ def load(path):
     lib = ctypes.CDLL(path)
     lib.dl_resolver_create.restype = ctypes.c_void_p
     lib.dl_resolver_create.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
-                                       ctypes.c_char_p, ROUTE, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32)]
+                                       ctypes.c_char_p, ctypes.c_char_p, ROUTE, ctypes.c_void_p,
+                                       ctypes.POINTER(ctypes.c_int32)]
     for name in ["dl_resolver_launch", "dl_resolver_signal"]:
         getattr(lib, name).restype = ctypes.c_int32
     lib.dl_resolver_launch.argtypes = [ctypes.c_void_p]
     lib.dl_resolver_signal.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+    lib.dl_resolver_signal_login.restype = ctypes.c_int32
+    lib.dl_resolver_signal_login.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
     lib.dl_resolver_capture_referrer.restype = ctypes.c_int32
     lib.dl_resolver_capture_referrer.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
                                                  ctypes.c_uint64, ctypes.c_uint64, ctypes.c_uint64]
@@ -51,14 +54,14 @@ class App:
     """A resolver and the app's router: it records every link it handles; `ready` says whether the
     screen is there."""
 
-    def __init__(self, lib, hosts=b"example.com", prefixes=b"/orders", directory=None):
+    def __init__(self, lib, hosts=b"example.com", prefixes=b"/orders", directory=None, account_key=None):
         self.lib = lib
         self.routes = []
         self.ready = True
         self.callback = ROUTE(self.route)  # kept alive as long as the resolver
         error = ctypes.c_int32(99)
-        self.handle = lib.dl_resolver_create(hosts, len(hosts), prefixes, len(prefixes), directory, self.callback,
-                                             None, ctypes.byref(error))
+        self.handle = lib.dl_resolver_create(hosts, len(hosts), prefixes, len(prefixes), directory, account_key,
+                                             self.callback, None, ctypes.byref(error))
         self.error = error.value
 
     def route(self, _context, link, length, source):
@@ -78,6 +81,9 @@ class App:
 
     def signal(self, event):
         return self.lib.dl_resolver_signal(self.handle, event)
+
+    def login(self, account):
+        return self.lib.dl_resolver_signal_login(self.handle, account, len(account))
 
 
 def main(path):
@@ -128,6 +134,22 @@ def main(path):
     check(App(lib).handle is not None, "a handle")
     lib.dl_resolver_destroy(app.handle)
     lib.dl_resolver_destroy(None)
+
+    # Per-account links: a link bound to alice waits through bob's login and routes at hers.
+    bound = App(lib, account_key=b"account")
+    check(bound.error == DL_OK, f"create with an account key: error {bound.error}")
+    check(bound.referrer("deeplink=%2Fproduct%2F5&account=alice", 30, 900) == DL_OK, "bound referrer captured")
+    bound.signal(APP_READY)
+    check(bound.login(b"bob") == DL_OK, "bob logs in")
+    check(bound.routes == [], f"alice's link routed for bob: {bound.routes}")
+    check(bound.signal(LOGGED_OUT) == DL_OK, "logout")
+    check(bound.login(b"alice") == DL_OK, "alice logs in")
+    check(bound.routes == [("/product/5", SOURCE_INSTALL_REFERRER)], f"route at alice's login: {bound.routes}")
+    check(bound.referrer("deeplink=%2Fproduct%2F6&account=bob%20smith", 31, 901) == DL_REJECTED, "invalid account")
+    check(bound.login(b"bob smith") == DL_ERROR_INVALID_ACCOUNT, "a login id with a space")
+    check(lib.dl_resolver_signal_login(bound.handle, None, 3) == DL_ERROR_NULL, "NULL account bytes")
+    check(App(lib, account_key=b"").error == DL_ERROR_INVALID_UTF8, "an empty account key")
+    lib.dl_resolver_destroy(bound.handle)
 
     # The file store: a link captured before a kill is routed by the next process.
     with tempfile.TemporaryDirectory() as root:

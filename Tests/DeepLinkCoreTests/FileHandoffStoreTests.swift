@@ -171,12 +171,14 @@ struct HandoffTestDirectory {
         var hugeLength = record
         hugeLength[10] = 0xFF
         try plant(hugeLength, id: 107) { .oversizedRecord(name: $0) }
-        var version3 = record
-        version3[4] = 3
-        try plant(resealed(version3), id: 108) { .unknownVersion(name: $0, version: 3) }
+        var version4 = record
+        version4[4] = 4
+        try plant(resealed(version4), id: 108) { .unknownVersion(name: $0, version: 4) }
         var version7 = record
         version7[5] = 7
-        try plant(version7, id: 109) { .unknownVersion(name: $0, version: 0x702) }
+        try plant(version7, id: 109) {
+            .unknownVersion(name: $0, version: 0x700 + Int(FileHandoffRecord.currentVersion))
+        }
         // Valid checksums, invalid contents.
         var evil = record
         evil.replaceSubrange(47..<49, with: Array("//".utf8))
@@ -235,7 +237,10 @@ struct HandoffTestDirectory {
     }
 
     @Test func layoutConstants() {
-        #expect(FileHandoffRecord.maximumByteCount == 20 + 27 + DeepLink.capacity + 15 + LinkAttribution.capacity)
-        #expect(FileHandoffRecord.currentVersion == 2)
+        #expect(
+            FileHandoffRecord.maximumByteCount
+                == 20 + 27 + DeepLink.capacity + 1 + AccountID.capacity + 15 + LinkAttribution.capacity
+        )
+        #expect(FileHandoffRecord.currentVersion == 3)
     }
 }

@@ -125,13 +125,15 @@ import Testing
         try store.save(link)
         #expect(try store.loadPending().pending == [link])
 
-        // A version 1 record (no attribution) written by an earlier build still loads.
+        // A version 1 record (no account, no attribution) written by an earlier build still loads:
+        // with neither, the version 3 record ends in the account's length byte and the 15 fixed
+        // attribution bytes.
         var plain = F.link("/product/43", id: 8)
         plain.attribution = LinkAttribution()
         var record = FileHandoffRecord.encode(plain)
-        record.removeLast(FileHandoffRecord.fixedAttributionByteCount)
+        record.removeLast(1 + FileHandoffRecord.fixedAttributionByteCount)
         record[4] = 1
-        record[8] -= UInt8(FileHandoffRecord.fixedAttributionByteCount)
+        record[8] -= UInt8(1 + FileHandoffRecord.fixedAttributionByteCount)
         try root.write(FileHandoffStoreTests().resealed(record), to: "pending-0000000000000008.rec")
         #expect(try store.loadPending().pending == [link, plain])
     }

@@ -297,7 +297,7 @@ import Testing
         #expect(
             names == [
                 "empty", "tooLong", "notAPath", "schemeRelative", "foreignHost", "disallowedScheme",
-                "controlCharacter", "invalidUTF8", "dotSegment", "backslash", "unknownRoute",
+                "controlCharacter", "invalidUTF8", "dotSegment", "backslash", "unknownRoute", "invalidAccount",
             ]
         )
         #expect("\(LinkRejection.dotSegment)" == "dotSegment")

@@ -339,7 +339,7 @@ import Testing
             .rejected(.empty, source: .appClip), .waitingForGate(link, missing: .loggedIn),
             .storeFailed(link, operation: .save, error: .full), .unreadableRecord(.full), .queueFull(link),
             .routeDeclined(link), .linklessReferrer(.organic, attribution: LinkAttribution()),
-            .referrerRefused(.inputTooLong(length: 2, limit: 1)),
+            .referrerRefused(.inputTooLong(length: 2, limit: 1)), .heldForAccount(link),
         ]
         let kinds = decisions.map(\.kind)
         #expect(Set(kinds.map(\.rawValue)).count == decisions.count)

@@ -54,7 +54,7 @@ final class RecordingRouter: Router {
             declined.withLock { $0.append(link) }
             return .notReady
         }
-        calls.withLock { $0.append(PendingLinkRoute(link: link.link, source: link.source)) }
+        calls.withLock { $0.append(PendingLinkRoute(link: link.link, source: link.source, account: link.account)) }
         onRoute?(link.link)
         return .handled
     }
@@ -69,6 +69,7 @@ final class RecordingRouter: Router {
 struct PendingLinkRoute: Sendable, Equatable {
     var link: DeepLink
     var source: LinkSource
+    var account: AccountID? = nil
 }
 
 /// Records every decision, and (apart: an app never hears of it) every link killed in the crash

@@ -35,7 +35,10 @@ import Testing
         #expect(clipboard.total(.lost) > 100)
         #expect(clipboard.total(.misrouted) == 0)
         #expect(clipboard.total(.duplicated) == 0)
-        #expect(clipboard.total(.premature) == 0)
+        // Its gate knows one login flag: only a link bound to another account routes early.
+        let otherAccount = ScenarioClass(platform: .android, perturbation: .otherAccount)
+        #expect(clipboard.count(.premature, in: otherAccount) > 0)
+        #expect(clipboard.total(.premature) == clipboard.count(.premature, in: otherAccount))
     }
 
     @Test func everyJourneyIsCountedOnceRegardlessOfThreads() {

@@ -42,7 +42,8 @@ enum {
     DL_ERROR_INVALID_PREFIX = -3, /* a login prefix is not a path ("/orders") or is listed twice */
     DL_ERROR_STORE = -4,          /* the store directory cannot be created or read */
     DL_ERROR_UNKNOWN_EVENT = -5,  /* dl_resolver_signal: not a DL_EVENT_* value */
-    DL_ERROR_UNKNOWN_SOURCE = -6  /* dl_resolver_capture_link: not a DL_SOURCE_* value */
+    DL_ERROR_UNKNOWN_SOURCE = -6, /* dl_resolver_capture_link: not a DL_SOURCE_* value */
+    DL_ERROR_INVALID_ACCOUNT = -7 /* dl_resolver_signal_login: not an account id (1-64 of A-Z a-z 0-9 -._~@+:) */
 };
 
 /* Events for dl_resolver_signal; DL_EVENT_CUSTOM + n (n in 0..61) is the app's custom event n. */
@@ -54,11 +55,14 @@ enum { DL_SOURCE_APP_CLIP = 0, DL_SOURCE_INSTALL_REFERRER = 1, DL_SOURCE_UNIVERS
 /* Creates a resolver. `allowed_hosts`: comma-separated https hosts the app owns ("" for none).
  * `login_prefixes`: comma-separated path prefixes that need DL_EVENT_LOGGED_IN ("/orders,/account").
  * `store_directory`: where pending links survive a kill (the App Group container, the app's files
- * directory); NULL keeps them in memory only. Returns NULL and sets `*error` on bad input. */
+ * directory); NULL keeps them in memory only. `account_key`: the referrer field that binds a link to
+ * one account ("account"; such a link routes only after dl_resolver_signal_login names that
+ * account, and one naming an invalid id is DL_REJECTED), or NULL to bind no link. Returns NULL and
+ * sets `*error` on bad input. */
 dl_resolver *dl_resolver_create(const uint8_t *allowed_hosts, size_t allowed_hosts_length,
                                 const uint8_t *login_prefixes, size_t login_prefixes_length,
-                                const char *store_directory, dl_route_callback callback, void *context,
-                                int32_t *error);
+                                const char *store_directory, const char *account_key, dl_route_callback callback,
+                                void *context, int32_t *error);
 
 /* Picks up links earlier processes left in the store. Returns how many (>= 0) or an error. */
 int32_t dl_resolver_launch(dl_resolver *resolver);
@@ -74,6 +78,10 @@ int32_t dl_resolver_capture_link(dl_resolver *resolver, const uint8_t *link, siz
 
 /* Tells the resolver the app reached `event` (DL_EVENT_*). */
 int32_t dl_resolver_signal(dl_resolver *resolver, int32_t event);
+
+/* Tells the resolver that `account` logged in: DL_EVENT_LOGGED_IN, and it also opens the links
+ * bound to that account (other accounts' bound links stay pending). */
+int32_t dl_resolver_signal_login(dl_resolver *resolver, const uint8_t *account, size_t length);
 
 /* Releases the resolver. The callback is not called after this returns. */
 void dl_resolver_destroy(dl_resolver *resolver);

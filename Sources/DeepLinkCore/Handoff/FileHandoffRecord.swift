@@ -27,17 +27,21 @@
 /// (``HandoffStoreError/unknownVersion(name:version:)``), declared and actual size against
 /// ``maximumByteCount`` (``HandoffStoreError/oversizedRecord(name:)``), body present (truncated),
 /// no trailing bytes and checksum (corrupt), then the fields: a known source, a consistent link
-/// length, a link that passes ``LinkValidator`` unchanged, and attribution lengths that add up
-/// (absent fields empty, no unknown flag) (``HandoffStoreError/invalidRecord(name:)``). A record
+/// length, a link that passes ``LinkValidator`` unchanged, a valid ``AccountID`` when there is one,
+/// and attribution lengths that add up (absent fields empty, no unknown flag)
+/// (``HandoffStoreError/invalidRecord(name:)``). A record
 /// is trusted only as far as the validator trusts a payload: a file with a valid checksum still
 /// cannot smuggle in `//evil.example`.
 ///
 /// Thread safety: stateless; every member may be called from any thread.
 package enum FileHandoffRecord {
     /// The layout version this build writes and reads.
-    package static let currentVersion: UInt16 = 2
+    package static let currentVersion: UInt16 = 3
 
-    /// The first layout, without the attribution: still read.
+    /// The second layout, without the account: still read.
+    package static let accountlessVersion: UInt16 = 2
+
+    /// The first layout, without the account and the attribution: still read.
     package static let attributionlessVersion: UInt16 = 1
 
     /// The record magic, `DLHR`.
@@ -52,11 +56,11 @@ package enum FileHandoffRecord {
     /// Fixed attribution bytes after the link (version 2): click timestamp, flags, six lengths.
     package static let fixedAttributionByteCount = 15
 
-    /// The largest valid record: header, fixed body fields, a link of ``DeepLink/capacity`` and a
-    /// full attribution.
+    /// The largest valid record: header, fixed body fields, a link of ``DeepLink/capacity``, an
+    /// account of ``AccountID/capacity`` and a full attribution.
     package static var maximumByteCount: Int {
-        headerByteCount + fixedBodyByteCount + DeepLink.capacity + fixedAttributionByteCount
-            + LinkAttribution.capacity
+        headerByteCount + fixedBodyByteCount + DeepLink.capacity + 1 + AccountID.capacity
+            + fixedAttributionByteCount + LinkAttribution.capacity
     }
 
     /// The record for `link`, ready to be written.
@@ -71,6 +75,8 @@ package enum FileHandoffRecord {
         body.append(link.source.rawValue)
         _appendLittleEndian(UInt16(link.link.utf8Count), to: &body)
         link.link.withUTF8Bytes { body.append(contentsOf: $0) }
+        body.append(UInt8(link.account?.utf8Count ?? 0))
+        link.account?.withUTF8Bytes { body.append(contentsOf: $0) }
         let attribution = link.attribution
         _appendLittleEndian(attribution.clickTimestampSeconds, to: &body)
         body.append(attribution._present | (attribution.isTruncated ? 0x80 : 0))
@@ -102,7 +108,7 @@ package enum FileHandoffRecord {
         }
         guard bytes.count >= headerByteCount else { return .failure(.truncatedRecord(name: name)) }
         let version = _readLittleEndian(UInt16.self, bytes, at: 4)
-        guard version == currentVersion || version == attributionlessVersion else {
+        guard version == currentVersion || version == accountlessVersion || version == attributionlessVersion else {
             return .failure(.unknownVersion(name: name, version: Int(version)))
         }
         let bodyCount = Int(_readLittleEndian(UInt32.self, bytes, at: 8))
@@ -120,14 +126,32 @@ package enum FileHandoffRecord {
         }
         let base = headerByteCount
         let linkCount = Int(_readLittleEndian(UInt16.self, bytes, at: base + 25))
-        let attributionCount = bodyCount - fixedBodyByteCount - linkCount
-        let expectedAttribution = version == attributionlessVersion ? 0 : fixedAttributionByteCount
+        let afterLinkCount = bodyCount - fixedBodyByteCount - linkCount
         guard let source = LinkSource(rawValue: bytes[base + 24]), linkCount <= bodyCount - fixedBodyByteCount,
-            version == currentVersion ? attributionCount >= expectedAttribution : attributionCount == 0
+            version == attributionlessVersion ? afterLinkCount == 0 : afterLinkCount >= fixedAttributionByteCount
         else {
             return .failure(.invalidRecord(name: name))
         }
         let linkStart = base + fixedBodyByteCount
+        var attributionStart = linkStart + linkCount
+        var account: AccountID?
+        if version == currentVersion {
+            let accountCount = Int(bytes[attributionStart])
+            guard afterLinkCount >= 1 + accountCount + fixedAttributionByteCount else {
+                return .failure(.invalidRecord(name: name))
+            }
+            if accountCount > 0 {
+                let accountStart = attributionStart + 1
+                let decoded = bytes.withUnsafeBytes { all in
+                    try? AccountID(
+                        validating: UnsafeRawBufferPointer(rebasing: all[accountStart..<accountStart + accountCount])
+                    )
+                }
+                guard let decoded else { return .failure(.invalidRecord(name: name)) }
+                account = decoded
+            }
+            attributionStart += 1 + accountCount
+        }
         let validated = bytes.withUnsafeBytes { all in
             _pathValidator.validate(UnsafeRawBufferPointer(rebasing: all[linkStart..<linkStart + linkCount]))
         }
@@ -136,8 +160,8 @@ package enum FileHandoffRecord {
             return .failure(.invalidRecord(name: name))
         }
         var attribution = LinkAttribution()
-        if version == currentVersion {
-            guard let decoded = _decodeAttribution(bytes, at: linkStart + linkCount) else {
+        if version != attributionlessVersion {
+            guard let decoded = _decodeAttribution(bytes, at: attributionStart) else {
                 return .failure(.invalidRecord(name: name))
             }
             attribution = decoded
@@ -149,7 +173,8 @@ package enum FileHandoffRecord {
                 capturedAtNanos: _readLittleEndian(UInt64.self, bytes, at: base + 8),
                 id: _readLittleEndian(UInt64.self, bytes, at: base),
                 installBeginTimestamp: _readLittleEndian(UInt64.self, bytes, at: base + 16),
-                attribution: attribution
+                attribution: attribution,
+                account: account
             )
         )
     }

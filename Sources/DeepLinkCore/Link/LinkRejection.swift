@@ -13,7 +13,10 @@
 ///    ``notAPath`` (mutually exclusive: each describes what the payload is instead of a link);
 /// 5. ``dotSegment`` in the reduced path;
 /// 6. ``tooLong`` — the reduced link (path and query) exceeds ``DeepLink/capacity``;
-/// 7. ``unknownRoute`` — a route table is configured and no route matches.
+/// 7. ``unknownRoute`` — a route table is configured and no route matches;
+/// 8. ``invalidAccount`` — not the validator's: the link itself is valid, but the account it names
+///    is not an ``AccountID`` (checked by ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
+///    when the app binds links to accounts).
 ///
 /// Thread safety: a value type; `Sendable`.
 public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
@@ -46,6 +49,9 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
     case backslash
     /// A route table is configured and no route prefix matches the path.
     case unknownRoute
+    /// The link names an account (``LinkResolver/Configuration/referrerAccountKey``) that is not a
+    /// valid ``AccountID``: refused rather than routed for anyone.
+    case invalidAccount
 
     /// The case name, e.g. `"dotSegment"`: stable, for reports, counters and JSON.
     public var name: String {
@@ -61,6 +67,7 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
         case .dotSegment: "dotSegment"
         case .backslash: "backslash"
         case .unknownRoute: "unknownRoute"
+        case .invalidAccount: "invalidAccount"
         }
     }
 
@@ -78,5 +85,6 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
         .dotSegment,
         .tooLong,
         .unknownRoute,
+        .invalidAccount,
     ]
 }

@@ -27,6 +27,9 @@ public struct PendingLink: Sendable, Hashable {
     /// The campaign the link came from (empty when the source carries none), delivered to the
     /// app with the route.
     public var attribution: LinkAttribution
+    /// The account the link is meant for, or `nil` for anyone: a bound link routes only after
+    /// ``AppEvent/loggedInAs(_:)`` names this account (see ``AccountID``).
+    public var account: AccountID?
 
     public init(
         link: DeepLink,
@@ -34,7 +37,8 @@ public struct PendingLink: Sendable, Hashable {
         capturedAtNanos: UInt64,
         id: UInt64,
         installBeginTimestamp: UInt64 = 0,
-        attribution: LinkAttribution = LinkAttribution()
+        attribution: LinkAttribution = LinkAttribution(),
+        account: AccountID? = nil
     ) {
         self.link = link
         self.source = source
@@ -42,5 +46,6 @@ public struct PendingLink: Sendable, Hashable {
         self.id = id
         self.installBeginTimestamp = installBeginTimestamp
         self.attribution = attribution
+        self.account = account
     }
 }

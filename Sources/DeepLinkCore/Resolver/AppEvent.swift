@@ -1,15 +1,20 @@
 /// Something the app tells the resolver about itself, from any thread, through
 /// ``LinkResolver/signal(_:)``.
 ///
-/// `appReady` and custom events are sticky for the life of the process; `loggedIn` holds until the
-/// next `loggedOut`. A relaunched process starts with no events: the app signals them again.
+/// `appReady` and custom events are sticky for the life of the process; `loggedIn` and
+/// `loggedInAs` hold until the next `loggedOut` (or the next login, which replaces the account). A relaunched process starts with no events: the app signals them again.
 ///
 /// Thread safety: a value type; `Sendable`.
 public enum AppEvent: Sendable, Hashable {
     /// The app finished launching and can navigate (required by every route).
     case appReady
-    /// A user session exists (for example `/orders/` links need it).
+    /// A user session exists (for example `/orders/` links need it). It names no account, so it
+    /// opens no link bound to one (``PendingLink/account``): an app that binds links signals
+    /// ``loggedInAs(_:)`` instead.
     case loggedIn
+    /// A user session exists for `account`: as ``loggedIn``, and it also opens the links bound to
+    /// that account. Another account's bound links stay pending.
+    case loggedInAs(AccountID)
     /// The session ended: links that need `loggedIn` wait again.
     case loggedOut
     /// An app-defined business event (onboarding finished, consent given, ...).

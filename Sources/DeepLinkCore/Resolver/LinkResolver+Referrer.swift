@@ -9,8 +9,10 @@ extension LinkResolver {
 
     /// The one call an Install Referrer callback needs: parses `referrer` (the string Play's
     /// `getInstallReferrer()` returned, as UTF-8 bytes), keeps its campaign fields with the link
-    /// (``PendingLink/attribution``), and captures the link, or reports the rejection, the
-    /// linkless referrer (organic, not set, no payload) or the parser's error as a decision.
+    /// (``PendingLink/attribution``), binds it to the account its
+    /// ``Configuration/referrerAccountKey`` field names (when the app binds links), and captures
+    /// the link, or reports the rejection, the linkless referrer (organic, not set, no payload) or
+    /// the parser's error as a decision.
     ///
     /// - Parameters:
     ///   - referrer: the referrer string exactly as Play's Install Referrer API returned it.
@@ -42,15 +44,7 @@ extension LinkResolver {
             installBeginTimestamp: installBeginTimestamp,
             attribution: LinkAttribution(clickTimestampSeconds: clickTimestampSeconds)
         )
-        let parsed = parser.withReferrer(in: referrer) { parsed -> ReferrerOutcome in
-            pending.attribution.assign(from: parsed)
-            return parser.verdict(for: parsed, validator: validator, into: &pending.link)
-        }
-        let outcome: ReferrerOutcome
-        switch parsed {
-        case .success(let verdict): outcome = verdict
-        case .failure(let error): outcome = .error(error)
-        }
+        let outcome = parser.read(referrer, validator: validator, accountKey: referrerAccountKey, into: &pending)
         switch outcome {
         case .link: capture(pending)
         case .organic: captureLinkless(.organic, attribution: pending.attribution)

@@ -104,7 +104,8 @@ extension LinkResolver {
                     return
                 case .ignoreDuplicate, .supersedeIncoming:
                     preconditionFailure("nextDecision never reports a staging outcome")
-                case .route(let slot), .supersede(let slot, _), .expire(let slot), .waitForGate(let slot, _):
+                case .route(let slot), .supersede(let slot, _), .expire(let slot), .waitForGate(let slot, _),
+                    .holdForAccount(let slot):
                     push(decision, recordAt: slot)
                 }
             }
@@ -165,7 +166,7 @@ extension LinkResolver {
                 outbox[index].link = link
             case .supersede(let slot, _):
                 push(decision, recordAt: slot)
-            case .route, .expire, .waitForGate:
+            case .route, .expire, .waitForGate, .holdForAccount:
                 preconditionFailure("staging never routes, expires or waits")
             }
         }
@@ -183,7 +184,10 @@ extension LinkResolver {
         private mutating func reserveEntry(terminal: Bool) -> Int {
             if !terminal, count > 0 {
                 let tail = (head + count - 1) % outbox.count
-                if case .waitForGate = outbox[tail].decision { return tail }
+                switch outbox[tail].decision {
+                case .waitForGate, .holdForAccount: return tail
+                default: break
+                }
             }
             precondition(count < outbox.count, "resolver outbox overflow: admission bound broken")
             let index = (head + count) % outbox.count

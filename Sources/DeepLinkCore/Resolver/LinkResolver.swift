@@ -70,6 +70,12 @@ public final class LinkResolver: Sendable {
         /// Capacity of the capture queue (rounded up to a power of two). It only holds captures that
         /// arrive while another thread drains; when it is full, captures go to the machine directly.
         public var queueCapacity: Int
+        /// The referrer field that names the account a link is meant for (for example
+        /// `"account"`), or `nil` (the default) to bind no link: per-account links are opt-in.
+        /// When set, ``captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
+        /// binds a link to the field's decoded value (``PendingLink/account``) and rejects the link
+        /// as ``LinkRejection/invalidAccount`` when that value is not an ``AccountID``.
+        public var referrerAccountKey: String?
 
         /// Seven days: longer than any install takes, short enough that a stale link is not routed.
         public static let defaultTimeToLiveNanos: UInt64 = 7 * 24 * 3600 * 1_000_000_000
@@ -78,12 +84,14 @@ public final class LinkResolver: Sendable {
             policy: RoutePolicy,
             timeToLiveNanos: UInt64 = defaultTimeToLiveNanos,
             pendingCapacity: Int = 4,
-            queueCapacity: Int = 16
+            queueCapacity: Int = 16,
+            referrerAccountKey: String? = nil
         ) {
             self.policy = policy
             self.timeToLiveNanos = timeToLiveNanos
             self.pendingCapacity = pendingCapacity
             self.queueCapacity = queueCapacity
+            self.referrerAccountKey = referrerAccountKey
         }
     }
 
@@ -99,6 +107,8 @@ public final class LinkResolver: Sendable {
     /// `observer.interests`, read once.
     let interests: ResolverDecision.Kinds
     let clock: any ResolverClock
+    /// ``Configuration/referrerAccountKey``.
+    let referrerAccountKey: String?
     let queue: PendingLinkQueue
     let core: Locked<_Core>
     /// Where ``launch()`` loads the store's pending links (reused across launches), and whether a
@@ -150,6 +160,7 @@ public final class LinkResolver: Sendable {
         self.interests = observer.interests
         self.clock = clock
         self.process = process
+        self.referrerAccountKey = configuration.referrerAccountKey
         var queueCapacity = 1
         while queueCapacity < configuration.queueCapacity,
             queueCapacity < PendingLinkQueue.maximumCapacity
@@ -433,6 +444,8 @@ public final class LinkResolver: Sendable {
             report(.duplicate, .duplicate(effect.pointee.link))
         case .waitForGate(_, let missing):
             report(.waitingForGate, .waitingForGate(effect.pointee.link, missing: missing))
+        case .holdForAccount:
+            report(.heldForAccount, .heldForAccount(effect.pointee.link))
         }
     }
 

@@ -2,7 +2,7 @@
 ///
 /// In a process that keeps running, each captured link ends in exactly one of `routed`,
 /// `superseded`, `expired` or `duplicate`; each rejected payload is reported once as `rejected`;
-/// `waitingForGate` and `routeDeclined` may precede any of them; `waitingForGate` is reported again
+/// `waitingForGate`, `heldForAccount` and `routeDeclined` may precede any of them; `waitingForGate` is reported again
 /// whenever what the newest link waits for changes.
 ///
 /// Thread safety: a value type; `Sendable`.
@@ -30,6 +30,10 @@ public enum ResolverDecision: Sendable, Equatable {
     case referrerRefused(ReferrerError)
     /// The newest pending link waits for `missing` (it always needs `appReady` too).
     case waitingForGate(PendingLink, missing: GateEvents)
+    /// The newest pending link is bound to an account (``PendingLink/account``) and a session
+    /// without that account is logged in: it stays pending for its own account's login (not
+    /// terminal; reported once per link).
+    case heldForAccount(PendingLink)
     /// A store operation failed. After a failed `markConsumed` the link is not routed (it stays
     /// pending in the store for the next launch); after a failed `save` it is still resolved in
     /// this process but would not survive a kill.
@@ -61,10 +65,11 @@ extension ResolverDecision {
         public static let routeDeclined = Kinds(rawValue: 1 << 10)
         public static let linklessReferrer = Kinds(rawValue: 1 << 11)
         public static let referrerRefused = Kinds(rawValue: 1 << 12)
+        public static let heldForAccount = Kinds(rawValue: 1 << 13)
         /// Every kind.
         public static let all: Kinds = [
             .routed, .superseded, .expired, .duplicate, .rejected, .waitingForGate, .storeFailed, .unreadableRecord,
-            .queueFull, .routeDeclined, .linklessReferrer, .referrerRefused,
+            .queueFull, .routeDeclined, .linklessReferrer, .referrerRefused, .heldForAccount,
         ]
     }
 
@@ -83,6 +88,7 @@ extension ResolverDecision {
         case .routeDeclined: .routeDeclined
         case .linklessReferrer: .linklessReferrer
         case .referrerRefused: .referrerRefused
+        case .heldForAccount: .heldForAccount
         }
     }
 }

@@ -5,6 +5,10 @@
 /// ## Rules
 /// - *Never early*: a link is routed only when every event its ``RoutePolicy`` requires (always
 ///   including `appReady`) is satisfied; `loggedOut` closes the gate again.
+/// - *Its own account*: a link bound to an account (``PendingLink/account``) also requires
+///   `loggedIn`, and routes only while ``loggedInAccount`` is that account; under another login
+///   (or a plain ``AppEvent/loggedIn``, which names none) it waits, reported once as
+///   ``Action/holdForAccount(_:)``.
 /// - *Latest wins*: only the newest pending link (greatest capture time, then latest arrival) is a
 ///   candidate. When its gate opens, every older pending link is superseded first, then it is
 ///   routed. Older links wait behind a newer one whose gate is closed.
@@ -52,6 +56,9 @@ public struct ResolverStateMachine: Sendable {
         case ignoreDuplicate(PendingLink, discardRecord: Bool)
         /// Report that the newest pending link waits for the `missing` events.
         case waitForGate(PendingLink, missing: GateEvents)
+        /// Report that the newest pending link's gate is open but it is bound to another account
+        /// than the one logged in: it waits for its own account's login.
+        case holdForAccount(PendingLink)
     }
 
     /// An ``Action`` that names its link by slot (see ``nextDecision(now:)``): a few words instead
@@ -62,6 +69,7 @@ public struct ResolverStateMachine: Sendable {
         case supersede(slot: Int, byID: UInt64)
         case expire(slot: Int)
         case waitForGate(slot: Int, missing: GateEvents)
+        case holdForAccount(slot: Int)
         /// Only from staging: the incoming link is a duplicate.
         case ignoreDuplicate(discardRecord: Bool)
         /// Only from staging: the incoming link is older than every link of the full pending set.
@@ -71,7 +79,7 @@ public struct ResolverStateMachine: Sendable {
         var isTerminal: Bool {
             switch self {
             case .route, .supersede, .expire, .ignoreDuplicate, .supersedeIncoming: true
-            case .none, .waitForGate: false
+            case .none, .waitForGate, .holdForAccount: false
             }
         }
     }
@@ -87,6 +95,8 @@ public struct ResolverStateMachine: Sendable {
         var identity = CaptureIdentity(id: 0, installBeginTimestamp: 0)
         /// The router declined this link: it is not offered again before the next signal.
         var deferred = false
+        /// The link names an account (``PendingLink/account``), compared at the gate.
+        var boundToAccount = false
 
         init() {}
 
@@ -96,11 +106,15 @@ public struct ResolverStateMachine: Sendable {
             self.arrival = arrival
             self.capturedAtNanos = link.capturedAtNanos
             self.identity = identity
+            self.boundToAccount = link.account != nil
         }
     }
 
     /// The process's state.
     public private(set) var state: State
+    /// The account of the current session: set by ``AppEvent/loggedInAs(_:)``, cleared by
+    /// ``AppEvent/loggedIn`` (a session that names no account) and ``AppEvent/loggedOut``.
+    public private(set) var loggedInAccount: AccountID?
     /// Whether the simulated process was killed: every input is then ignored, nothing is decided
     /// (simulation only; ``reset()`` clears it).
     package private(set) var isKilled = false
@@ -160,6 +174,7 @@ public struct ResolverStateMachine: Sendable {
     /// signalled), keeping the preallocated slots: allocates nothing.
     public mutating func reset() {
         state = .starting(satisfied: [])
+        loggedInAccount = nil
         isKilled = false
         for index in slots.indices { slots[index].occupied = false }
         pendingCount = 0
@@ -202,7 +217,8 @@ public struct ResolverStateMachine: Sendable {
         case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
         case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
-        case .route, .expire, .waitForGate: preconditionFailure("staging never routes, expires or waits")
+        case .route, .expire, .waitForGate, .holdForAccount:
+            preconditionFailure("staging never routes, expires or waits")
         }
     }
 
@@ -227,7 +243,9 @@ public struct ResolverStateMachine: Sendable {
             }
         }
         arrivals &+= 1
-        let slot = Slot(link, identity: identity, requires: policy.requirements(for: link.link), arrival: arrivals)
+        var requires = policy.requirements(for: link.link)
+        if link.account != nil { requires.insert(.loggedIn) }
+        let slot = Slot(link, identity: identity, requires: requires, arrival: arrivals)
         if let free = indexOfFreeSlot() {
             slots[free] = slot
             links[free] = link
@@ -261,13 +279,18 @@ public struct ResolverStateMachine: Sendable {
             for index in slots.indices where slots[index].deferred { slots[index].deferred = false }
             mayHoldDeferred = false
         }
+        switch event {
+        case .loggedInAs(let account): loggedInAccount = account
+        case .loggedIn, .loggedOut: loggedInAccount = nil
+        case .appReady, .custom: break
+        }
         switch state {
         case .starting(var satisfied):
             switch event {
             case .appReady:
                 satisfied.insert(.appReady)
                 state = .ready(satisfied: satisfied)
-            case .loggedIn:
+            case .loggedIn, .loggedInAs:
                 satisfied.insert(.loggedIn)
                 state = .starting(satisfied: satisfied)
             case .loggedOut:
@@ -281,7 +304,7 @@ public struct ResolverStateMachine: Sendable {
             switch event {
             case .appReady:
                 break
-            case .loggedIn:
+            case .loggedIn, .loggedInAs:
                 satisfied.insert(.loggedIn)
             case .loggedOut:
                 satisfied.remove(.loggedIn)
@@ -319,6 +342,7 @@ public struct ResolverStateMachine: Sendable {
         case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
         case .expire(let slot): .expire(links[slot])
         case .waitForGate(let slot, let missing): .waitForGate(links[slot], missing: missing)
+        case .holdForAccount(let slot): .holdForAccount(links[slot])
         case .ignoreDuplicate, .supersedeIncoming: preconditionFailure("nextDecision never reports a staging outcome")
         }
     }
@@ -333,7 +357,8 @@ public struct ResolverStateMachine: Sendable {
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
         case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
         case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
-        case .route, .expire, .waitForGate: preconditionFailure("restaging never routes, expires or waits")
+        case .route, .expire, .waitForGate, .holdForAccount:
+            preconditionFailure("restaging never routes, expires or waits")
         }
     }
 
@@ -387,6 +412,13 @@ public struct ResolverStateMachine: Sendable {
         // supersede.
         if candidate.deferred { return .none }
         let missing = candidate.requires.subtracting(satisfied)
+        if missing.isEmpty, candidate.boundToAccount, !isLoggedInAccount(ofLinkAt: newest) {
+            // Reported once per link (an empty `missing` marks the notice as this one).
+            if lastWait == candidate.identity, lastWaitMissing.isEmpty { return .none }
+            lastWait = candidate.identity
+            lastWaitMissing = []
+            return .holdForAccount(slot: newest)
+        }
         if missing.isEmpty {
             if let older = indexOfAnyPending(except: newest) {
                 vacate(older)
@@ -414,6 +446,12 @@ public struct ResolverStateMachine: Sendable {
     }
 
     // MARK: - Internals
+
+    /// Whether the session's account is the one the link in `slot` is bound to.
+    private func isLoggedInAccount(ofLinkAt slot: Int) -> Bool {
+        guard let loggedInAccount else { return false }
+        return links.withUnsafeBufferPointer { links in links[slot].account == loggedInAccount }
+    }
 
     /// Frees occupied slot `index` (its record's bytes stay until the slot is reused).
     private mutating func vacate(_ index: Int) {

@@ -33,7 +33,9 @@ public enum ExecProtocol {
         line += Array(#","ttlSeconds":"#.utf8)
         ProtocolJSON.appendInteger(UInt64(ttlSeconds), to: &line)
         line += Array(#","hosts":[""#.utf8) + Array(LinkCatalog.host.utf8)
-        line += Array(#""],"payloadKey":"deeplink","loginPrefixes":["/orders/","/account/"]}"#.utf8)
+        line += Array(
+            #""],"payloadKey":"deeplink","loginPrefixes":["/orders/","/account/"],"accountKey":"account"}"#.utf8
+        )
         line.append(UInt8(ascii: "\n"))
         return line
     }
@@ -111,7 +113,10 @@ public enum ExecProtocol {
             case .appReady:
                 if running { event("appReady", step: step, time: time) }
             case .loginSucceeded, .sessionRestored:
-                if running { event("loggedIn", step: step, time: time) }
+                if running {
+                    let account = LinkCatalog.accounts[Int(item.argument) % LinkCatalog.accounts.count]
+                    event("loggedIn", step: step, time: time) { appendMember("account", account, to: &$0) }
+                }
             case .logout:
                 if running { event("loggedOut", step: step, time: time) }
             case .clockJump:

@@ -45,7 +45,8 @@ final class ServeCore {
             policy: ExampleApp.policy,
             timeToLiveNanos: 86_400 * 1_000_000_000,
             pendingCapacity: 2,
-            queueCapacity: 2
+            queueCapacity: 2,
+            referrerAccountKey: ExampleApp.referrerAccountKey
         )
         memoryStore = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
         store = memoryStore
@@ -103,7 +104,16 @@ final class ServeCore {
             fill(.universalLink, capturedAtNanos: time &* 1_000_000_000, id: 200 &+ universalLinks)
             resolver.capture(scratch)
         case "appReady": if running { resolver.signal(.appReady) }
-        case "loggedIn": if running { resolver.signal(.loggedIn) }
+        case "loggedIn":
+            guard running else { break }
+            // A session that names its account opens that account's bound links too.
+            if let name = message.bytes("account"),
+                let account = try? name.withUnsafeBytes({ try AccountID(validating: $0) })
+            {
+                resolver.signal(.loggedInAs(account))
+            } else {
+                resolver.signal(.loggedIn)
+            }
         case "loggedOut": if running { resolver.signal(.loggedOut) }
         case "clock": if running { resolver.tick() }
         case "kill":
@@ -186,6 +196,8 @@ final class ServeCore {
         scratch.capturedAtNanos = capturedAtNanos
         scratch.id = id
         scratch.installBeginTimestamp = 0
+        // A referrer's account was read into the record; other sources name none.
+        if source != .installReferrer { scratch.account = nil }
     }
 
     /// Validates a clip or universal-link URL into `scratch.link`; a rejection is answered.
@@ -198,7 +210,10 @@ final class ServeCore {
 
     /// Parses a referrer into `scratch.link`; placeholders and rejections are answered.
     func parseReferrer(_ referrer: [UInt8]) -> Bool {
-        let verdict = referrer.withUnsafeBytes { parser.verdict(for: $0, validator: validator, into: &scratch.link) }
+        let accountKey = configuration.referrerAccountKey
+        let verdict = referrer.withUnsafeBytes {
+            parser.read($0, validator: validator, accountKey: accountKey, into: &scratch)
+        }
         switch verdict {
         case .link: return true
         case .organic: answers.drop(reason: "organic")

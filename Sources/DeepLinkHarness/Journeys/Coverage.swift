@@ -31,6 +31,8 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
     public static let routeDeclined = DecisionPaths(rawValue: 1 << 11)
     /// The capture queue and the machine were full: the link waits in the store.
     public static let queueFull = DecisionPaths(rawValue: 1 << 9)
+    /// A link bound to one account waited while another account was logged in.
+    public static let heldForAccount = DecisionPaths(rawValue: 1 << 12)
 
     /// Every path with its `coverage.csv` name, in report order.
     public static let named: [(path: DecisionPaths, name: String)] = [
@@ -46,6 +48,7 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
         (.racedCapture, "capture_raced_through_queue"),
         (.queueFull, "queue_full"),
         (.routeDeclined, "route_declined"),
+        (.heldForAccount, "held_for_account"),
     ]
 }
 

@@ -224,6 +224,9 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     case featureNotSupported
     /// The App Clip ran but the full app was never installed.
     case clipOnly
+    /// A link bound to one account (an invite for alice) on a device where another account logs
+    /// in first; alice logs in later, or never (Android).
+    case otherAccount
 
     public var name: String {
         switch self {
@@ -247,6 +250,7 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
         case .referrerDisconnected: "referrerDisconnected"
         case .featureNotSupported: "featureNotSupported"
         case .clipOnly: "clipOnly"
+        case .otherAccount: "otherAccount"
         }
     }
 
@@ -260,7 +264,7 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
         case .logout:
             platform != .ios
         case .organic, .notSet, .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable,
-            .referrerDisconnected, .featureNotSupported:
+            .referrerDisconnected, .featureNotSupported, .otherAccount:
             platform == .android
         case .clipOnly:
             platform == .ios

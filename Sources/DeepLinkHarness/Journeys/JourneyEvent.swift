@@ -6,7 +6,8 @@ public struct JourneyEvent: Sendable, Hashable {
     public var kind: Kind
     /// For ``Kind/tap``, ``Kind/clipInvoked``, ``Kind/clipHandoffWrite``, ``Kind/storeVisit`` and
     /// ``Kind/universalLinkOpen``: the tap slot (0 or 1). For ``Kind/referrerFetch`` and
-    /// ``Kind/referrerRetry``: a ``ReferrerResult`` raw value.
+    /// ``Kind/referrerRetry``: a ``ReferrerResult`` raw value. For ``Kind/loginSucceeded`` and
+    /// ``Kind/sessionRestored``: the account (an index into ``LinkCatalog/accounts``).
     public var argument: UInt8
     public var atSeconds: UInt32
 

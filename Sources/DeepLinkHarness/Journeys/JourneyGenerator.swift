@@ -136,6 +136,8 @@ private struct Builder {
     var now: UInt32 = 0
     /// The user's saved session (login state that survives a relaunch).
     var loggedIn = false
+    /// The account of that session (``LinkCatalog/accounts``), restored with it.
+    var sessionAccount = LinkCatalog.linkAccount
     /// The latest time the script reached (the clock may be set back).
     var highWater: UInt32 = 0
 
@@ -155,7 +157,9 @@ private struct Builder {
         now &+= random.uniform(delay)
         journey.append(JourneyEvent(kind, argument, at: now))
         switch kind {
-        case .loginSucceeded, .sessionRestored: loggedIn = true
+        case .loginSucceeded, .sessionRestored:
+            loggedIn = true
+            sessionAccount = argument
         case .logout, .appDeleted: loggedIn = false
         case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
             .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy,
@@ -192,6 +196,8 @@ private struct Builder {
             journey.links.0 = LinkCatalog.bareToken
         case .doubleEncoded:
             journey.links.0 = LinkCatalog.doubleEncoded
+        case .otherAccount:
+            journey.links.0 = random.element(LinkCatalog.accountLinks)
         case .logout, .lateLogin, .loginFailed:
             // The perturbation matters for links behind the login gate; mostly pick those.
             journey.links.0 = random.element(random.chance(0.8) ? LinkCatalog.loginLinks : LinkCatalog.openLinks)
@@ -215,7 +221,7 @@ private struct Builder {
         case .secondTap: journey.linkCount = 2
         case .none, .lateLogin, .loginFailed, .noLogin, .logout, .kill, .crashWindow, .duplicateDelivery, .clockJump,
             .hostile, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
-            .featureNotSupported, .clipOnly:
+            .featureNotSupported, .clipOnly, .otherAccount:
             journey.linkCount = 1
         }
     }
@@ -275,7 +281,7 @@ private struct Builder {
         emit(.launch, after: 0...0)
         emit(.appReady, after: 1...2)
         let alreadyLoggedIn = perturbation == .logout || random.chance(mix.alreadyLoggedInShare)
-        if alreadyLoggedIn { emit(.sessionRestored, after: 0...1) }
+        if alreadyLoggedIn { emit(.sessionRestored, LinkCatalog.linkAccount, after: 0...1) }
         if perturbation == .logout { emit(.logout, after: 10...600) }
         emit(.tap, 0, after: 10...600)
         emit(.universalLinkOpen, 0, after: 1...2)
@@ -349,6 +355,16 @@ private struct Builder {
             emit(.referrerFetch, ReferrerResult.featureNotSupported.rawValue, after: 0...2)
             emit(.appReady, after: 1...3)
             loginPlan()
+        case .otherAccount:
+            // Somebody else's session first (the link waits for alice); half the time they log out
+            // and alice logs in.
+            emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2)
+            emit(.appReady, after: 1...3)
+            emit(.loginSucceeded, LinkCatalog.otherAccount, after: 5...120)
+            if random.chance(0.5) {
+                emit(.logout, after: 10...600)
+                emit(.loginSucceeded, LinkCatalog.linkAccount, after: 5...120)
+            }
         case .none, .lateLogin, .loginFailed, .noLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump,
             .hostile, .organic, .notSet, .bareToken, .doubleEncoded, .clipOnly:
             if android { emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2) }
@@ -370,7 +386,7 @@ private struct Builder {
             relaunch()
         case .none, .lateLogin, .loginFailed, .noLogin, .logout, .secondTap, .clockJump, .hostile, .organic, .notSet,
             .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
-            .featureNotSupported, .clipOnly:
+            .featureNotSupported, .clipOnly, .otherAccount:
             break
         }
         finishPending()
@@ -403,9 +419,8 @@ private struct Builder {
             emit(.loginFailed, after: 10...120)
             if random.chance(0.5) { emit(.loginSucceeded, after: 30...600) }
         case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
-            .notSet,
-            .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
-            .featureNotSupported, .clipOnly:
+            .notSet, .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
+            .featureNotSupported, .clipOnly, .otherAccount:
             if needsLogin || random.chance(mix.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
         }
     }
@@ -418,7 +433,7 @@ private struct Builder {
 
     mutating func appendLaunchSequence() {
         emit(.launch, after: 1...60)
-        if loggedIn { emit(.sessionRestored, after: 0...1) }
+        if loggedIn { emit(.sessionRestored, sessionAccount, after: 0...1) }
         if platform == .android { emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2) }
         emit(.appReady, after: 1...3)
     }
@@ -429,9 +444,12 @@ private struct Builder {
         let position = Int(random.uniform(UInt32(launchIndex + 1)...UInt32(journey.eventCount)))
         // The session as of the cut: replay login events before it.
         var sessionAtCut = false
+        var accountAtCut = LinkCatalog.linkAccount
         for index in 0..<position {
             switch journey.events[index].kind {
-            case .loginSucceeded, .sessionRestored: sessionAtCut = true
+            case .loginSucceeded, .sessionRestored:
+                sessionAtCut = true
+                accountAtCut = journey.events[index].argument
             case .logout, .appDeleted: sessionAtCut = false
             case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
                 .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy,
@@ -449,7 +467,7 @@ private struct Builder {
         }
         put(.kill, 0, 1...600)
         put(.launch, 0, 1...30)
-        if sessionAtCut { put(.sessionRestored, 0, 0...1) }
+        if sessionAtCut { put(.sessionRestored, accountAtCut, 0...1) }
         if platform == .android { put(.referrerFetch, ReferrerResult.ok.rawValue, 0...2) }
         put(.appReady, 0, 1...3)
         let shift = time - start
@@ -463,6 +481,12 @@ private struct Builder {
         switch perturbation {
         case .noLogin, .loginFailed, .logout:
             if !loggedIn && needsLogin {
+                jumpPastTTL()
+                emit(.appReady, after: 0...1)
+            }
+        case .otherAccount:
+            // Alice never logged in: her link must expire, never route for somebody else.
+            if sessionAccount != LinkCatalog.linkAccount {
                 jumpPastTTL()
                 emit(.appReady, after: 0...1)
             }

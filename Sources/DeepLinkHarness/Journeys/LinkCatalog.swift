@@ -17,6 +17,10 @@ public enum LinkCatalog {
         public var verdict: Verdict
         /// Whether a naive `deeplink=` lookup (no double decoding, no validation) finds a payload.
         public var naiveFindsPayload: Bool
+        /// The account (an index into ``LinkCatalog/accounts``) the link is bound to, named by its
+        /// referrer's `account` field; `nil` for a link meant for anyone. A bound link routes only
+        /// while that account is logged in.
+        public var account: UInt8? = nil
     }
 
     /// What must happen to a payload.
@@ -62,6 +66,16 @@ public enum LinkCatalog {
     public static let bareToken: UInt8 = 17
     /// A double-encoded referrer for `/product/42` (Android).
     public static let doubleEncoded: UInt8 = 18
+    /// Ids of links bound to an account (``Entry/account``), as referrers (Android).
+    public static let accountLinks: [UInt8] = [19]
+
+    /// The accounts journeys log in as (a login event's argument indexes this): the user the
+    /// bound links are for, and somebody else on the same device.
+    public static let accounts = ["alice", "u-1842@example.org"]
+    /// The account bound links name.
+    public static let linkAccount: UInt8 = 0
+    /// Another account.
+    public static let otherAccount: UInt8 = 1
 
     public static let entries: [Entry] = [
         Entry(
@@ -197,6 +211,15 @@ public enum LinkCatalog {
             verdict: .route(canonical: "/product/42", needsLogin: false),
             naiveFindsPayload: false
         ),
+        Entry(
+            name: "teamInvite",
+            referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fteam-7&account=alice",
+            url: "https://nerdy.pro/invite/team-7",
+            // An open path, but bound to alice: it needs her login.
+            verdict: .route(canonical: "/invite/team-7", needsLogin: true),
+            naiveFindsPayload: true,
+            account: linkAccount
+        ),
     ]
 
     /// The entry with id `id` (ids are indices into ``entries``); ``unknown`` for any other id.
@@ -240,6 +263,8 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
     case unknownRoute
     /// The referrer itself could not be parsed (over a limit).
     case malformedReferrer
+    /// The link names an account that is not a valid account id.
+    case invalidAccount
 
     public var name: String {
         switch self {
@@ -255,6 +280,7 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
         case .backslash: "backslash"
         case .unknownRoute: "unknownRoute"
         case .malformedReferrer: "malformedReferrer"
+        case .invalidAccount: "invalidAccount"
         }
     }
 }

@@ -1,7 +1,8 @@
 /// The expected outcome of a journey, computed by a deliberately plain, sequential model of SPEC
 /// 3.4, written without DeepLinkCore's resolver: a handoff store (pending and consumed marks that
 /// survive a kill), the process's in-memory pending links and signals, and the gate rules —
-/// exactly once, never early (appReady and, for `/orders/`, loggedIn; logout closes the gate),
+/// exactly once, never early (appReady and, for `/orders/`, loggedIn; logout closes the gate; a
+/// link bound to an account, only while that account is logged in),
 /// latest wins, expiry after the time-to-live, duplicate suppression per install, durability
 /// across kills, at-most-once across a crash in the route call, and a router that may decline its
 /// first offer (the link is offered again at the next signal).
@@ -201,6 +202,8 @@ private struct Model {
     var running = false
     var ready = false
     var loggedIn = false
+    /// The account of the session (``LinkCatalog/accounts``), while `loggedIn`.
+    var account: UInt8 = 0
     var resolverPending: (Bool, Bool) = (false, false)
     var crashArmed = false
     /// The router declines the next offer (once per journey, ``Journey/routerNotReady``).
@@ -289,6 +292,7 @@ private struct Model {
         case .loginSucceeded, .sessionRestored:
             guard running else { break }
             loggedIn = true
+            account = event.argument
             deferredSlot = nil
             tryRoute(step: step)
         case .logout:
@@ -388,7 +392,7 @@ private struct Model {
         guard let slot = newest else { return }
         // Declined by the router: it (and every older link) waits for the next signal.
         if deferredSlot == slot { return }
-        guard !verdict(slot: slot).needsLogin || loggedIn else { return }
+        guard gateOpen(slot: slot) else { return }
         for other: UInt8 in 0...1 where other != slot && get(resolverPending, other) {
             sawSuperseded = true
             drop(other)
@@ -422,8 +426,16 @@ private struct Model {
     mutating func recordGates(step: Int) {
         guard running, ready, step < 64 else { return }
         let bit: UInt64 = 1 << UInt64(step)
-        if !verdict(slot: 0).needsLogin || loggedIn { gateMasks.0 |= bit }
-        if journey.linkCount >= 2, !verdict(slot: 1).needsLogin || loggedIn { gateMasks.1 |= bit }
+        if gateOpen(slot: 0) { gateMasks.0 |= bit }
+        if journey.linkCount >= 2, gateOpen(slot: 1) { gateMasks.1 |= bit }
+    }
+
+    /// Whether the login part of the gate of the link in `slot` is open (`appReady` is checked
+    /// apart): no login needed, or logged in, and for a link bound to an account, as that account.
+    func gateOpen(slot: UInt8) -> Bool {
+        let entry = LinkCatalog.entry(journey.link(slot: slot))
+        if let bound = entry.account { return loggedIn && account == bound }
+        return !entry.verdict.needsLogin || loggedIn
     }
 
     func conclusion() -> Expectation {

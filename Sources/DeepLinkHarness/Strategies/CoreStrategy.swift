@@ -112,7 +112,8 @@ public struct CoreStrategy: Strategy {
             policy: ExampleApp.policy,
             timeToLiveNanos: ttlSeconds * 1_000_000_000,
             pendingCapacity: 2,
-            queueCapacity: 2
+            queueCapacity: 2,
+            referrerAccountKey: ExampleApp.referrerAccountKey
         )
         self.faults = faults
         let process = SimulatedProcess()
@@ -244,7 +245,7 @@ public struct CoreStrategy: Strategy {
                     continue
                 }
             case .appReady, .loginSucceeded, .sessionRestored, .logout:
-                guard processRunning, let signal = Self.signal(for: event.kind) else { break }
+                guard processRunning, let signal = Self.signal(for: event) else { break }
                 if case .loggedOut = signal, resolver.pendingCount > 0 { observation.paths.insert(.logoutClosedGate) }
                 let routesBefore = router.count
                 let start = Runner.monotonicNanos()
@@ -307,7 +308,7 @@ public struct CoreStrategy: Strategy {
                 .sessionRestored, .logout, .kill, .crashArmed, .clockJump, .clipboardCopy, .appDeleted, .clipDataPurged:
                 isCapture = false
             }
-            guard isCapture, let signal = signal(for: events[step + 1].kind) else { continue }
+            guard isCapture, let signal = signal(for: events[step + 1]) else { continue }
             if case .loggedOut = signal { continue }
             return RacingPair(capture: step, signal: signal)
         }
@@ -325,11 +326,13 @@ public struct CoreStrategy: Strategy {
         scratch.capturedAtNanos = capturedAtNanos
         scratch.id = id
         scratch.installBeginTimestamp = installBeginTimestamp
-        // A referrer's campaign was parsed into the scratch record; other sources carry none.
+        // A referrer's campaign and account were read into the scratch record; other sources carry
+        // neither.
         if source == .installReferrer {
             scratch.attribution.clickTimestampSeconds = capturedAtNanos / 1_000_000_000
         } else {
             scratch.attribution = LinkAttribution()
+            scratch.account = nil
         }
     }
 
@@ -386,10 +389,11 @@ public struct CoreStrategy: Strategy {
         }
     }
 
-    static func signal(for kind: JourneyEvent.Kind) -> AppEvent? {
-        switch kind {
+    /// The signal an event makes the app send; a login names its account.
+    static func signal(for event: JourneyEvent) -> AppEvent? {
+        switch event.kind {
         case .appReady: .appReady
-        case .loginSucceeded, .sessionRestored: .loggedIn
+        case .loginSucceeded, .sessionRestored: ExampleApp.login(account: event.argument)
         case .logout: .loggedOut
         case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
             .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy, .appDeleted,
@@ -428,8 +432,8 @@ public struct CoreStrategy: Strategy {
         return true
     }
 
-    /// Parses and validates a referrer into `scratch.link`, and its campaign into
-    /// `scratch.attribution`; a referrer without a link goes to the resolver (which reports organic
+    /// Reads a referrer into `scratch` (its link, campaign and account; ``ReferrerParser/read(_:validator:accountKey:into:)``);
+    /// a referrer without a link goes to the resolver (which reports organic
     /// and not-set installs as decisions), a rejection is noted. Returns whether it carried a
     /// valid link.
     mutating func parseReferrer(
@@ -438,15 +442,9 @@ public struct CoreStrategy: Strategy {
         metrics: inout OperationHistograms
     ) -> Bool {
         let start = Runner.monotonicNanos()
-        let outcome = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes { bytes -> ReferrerOutcome in
-            let parsed = parser.withReferrer(in: bytes) { parsed -> ReferrerOutcome in
-                scratch.attribution.assign(from: parsed)
-                return parser.verdict(for: parsed, validator: validator, into: &scratch.link)
-            }
-            switch parsed {
-            case .success(let outcome): return outcome
-            case .failure(let error): return .error(error)
-            }
+        let accountKey = configuration.referrerAccountKey
+        let outcome = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes { bytes in
+            parser.read(bytes, validator: validator, accountKey: accountKey, into: &scratch)
         }
         metrics.parse.record(Runner.monotonicNanos() &- start)
         switch outcome {
@@ -675,6 +673,8 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
                 record.reported.insert(record.placeholderMisread ? .notSet : .organic)
             case .linklessReferrer(.notSet, _):
                 record.reported.insert(record.placeholderMisread ? .organic : .notSet)
+            case .heldForAccount:
+                record.paths.insert(.heldForAccount)
             case .linklessReferrer(.noPayload, _), .referrerRefused:
                 break
             case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
@@ -685,7 +685,7 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
 
     /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
     var interests: ResolverDecision.Kinds {
-        [.routed, .superseded, .expired, .duplicate, .queueFull, .routeDeclined, .linklessReferrer]
+        [.routed, .superseded, .expired, .duplicate, .queueFull, .routeDeclined, .linklessReferrer, .heldForAccount]
     }
 
     /// The simulation's own report (not a decision an app sees): killed after the consumed mark.
