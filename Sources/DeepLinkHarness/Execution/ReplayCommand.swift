@@ -112,6 +112,7 @@ public struct ReplayCommand: BenchCommand {
         case .childFailed: parts.append("exec: the child crashed or broke the protocol")
         case .childHung: parts.append("exec: the child did not finish in time")
         case .attributionLost: parts.append("audit: routed a referrer's link without its campaign")
+        case .scheduleHung: parts.append("schedule: the race deadlocked or livelocked (see the interleaving)")
         case nil: break
         }
         return parts

@@ -8,7 +8,8 @@ public struct RunCommand: BenchCommand {
         abstract: "Run synthetic journeys through the strategies, check them against the oracle, write reports.",
         usage:
             "run [--journeys N] [--seed S] [--threads T] [--strategies core,naive,fingerprint,clipboard] "
-            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet] [--rate R [--max-lag-ns N]] [--shard i/n] "
+            + "[--race-share X] [--schedule MODE [--max-points N]] [--out DIR] [--mix FILE] [--quiet] "
+            + "[--rate R [--max-lag-ns N]] [--shard i/n] "
             + "[--exec NAME=COMMAND ... [--kill message|signal] [--exec-timeout-ms MS] [--exec-log-dir DIR]]",
         discussion: """
             Defaults: 1,000,000 journeys, seed 1, one thread per core, all strategies, race share 0.1, \
@@ -42,7 +43,7 @@ public struct RunCommand: BenchCommand {
                 value: "MS",
                 help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
             ),
-        ] + scaleOptions + execOptions + [ReportCommand.noReportOption]
+        ] + ScheduleMode.options + scaleOptions + execOptions + [ReportCommand.noReportOption]
     )
 
     public var configurationToRun: RunConfiguration
@@ -105,6 +106,7 @@ public struct RunCommand: BenchCommand {
                 configurationToRun.coreFaults.insert(fault)
             }
         }
+        configurationToRun.schedule = try ScheduleMode.parse(arguments)
         configurationToRun.execAdapters = try Self.execAdapters(
             from: arguments,
             strategies: &configurationToRun.strategies,
