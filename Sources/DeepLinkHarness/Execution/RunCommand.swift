@@ -93,19 +93,7 @@ public struct RunCommand: BenchCommand {
         if let timeout = try arguments.integer("--journey-timeout-ms", in: 1...3_600_000) {
             configurationToRun.journeyTimeoutNanos = UInt64(timeout) * 1_000_000
         }
-        if let list = arguments.string("--core-faults") {
-            for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let fault = CoreStrategy.Faults.named.first(where: { $0.name == name })?.fault else {
-                    throw .invalidValue(
-                        option: "--core-faults",
-                        value: String(name),
-                        expected: "a comma-separated list of "
-                            + CoreStrategy.Faults.named.map(\.name).joined(separator: ", ")
-                    )
-                }
-                configurationToRun.coreFaults.insert(fault)
-            }
-        }
+        configurationToRun.coreFaults = try CoreStrategy.Faults.parse(arguments)
         configurationToRun.schedule = try ScheduleMode.parse(arguments)
         configurationToRun.execAdapters = try Self.execAdapters(
             from: arguments,

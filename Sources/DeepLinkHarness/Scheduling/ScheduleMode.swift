@@ -19,7 +19,7 @@ public enum ScheduleMode: Sendable, Equatable {
     public static let `default` = ScheduleMode.pct(depth: 3, steps: defaultPCTSteps)
     /// PCT's step bound when `steps=` is not given: about the schedule points of a racing journey
     /// of the default mix (a burst of captures against a signal), measured with `replay`.
-    public static let defaultPCTSteps = 96
+    public static let defaultPCTSteps = 192
     /// The largest `depth`, `steps` and `maxPoints` accepted.
     public static let maximumDepth = 16
     public static let maximumSteps = 1_000_000

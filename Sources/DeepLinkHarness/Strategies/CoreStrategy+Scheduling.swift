@@ -16,6 +16,8 @@ public struct RaceRecord: Sendable {
     public var interleaved: [UInt64] = []
     /// Exhaustive: the interleavings explored for the journey.
     public var interleavings = 0
+    /// The journey step whose input thread 0 delivered (thread 1: the next step's).
+    public var raceStep = -1
 }
 
 extension CoreStrategy {
@@ -72,7 +74,8 @@ extension CoreStrategy {
             steps: controlled.steps,
             hang: controlled.hang,
             reached: controlled.reached,
-            interleaved: controlled.interleaved
+            interleaved: controlled.interleaved,
+            raceStep: racedAt
         )
     }
 

@@ -175,6 +175,8 @@ public struct CoreStrategy: Strategy {
         partner = nil
         controlled?.stop()
         controlled = nil
+        // A queue the planted fault corrupted would fail the debug build's check when freed.
+        if faults.contains(.consumerReadsUnpublished) { resetQueues() }
     }
 
     /// One run of `journey` (``run(_:into:metrics:)`` repeats it under `exhaustive`).
