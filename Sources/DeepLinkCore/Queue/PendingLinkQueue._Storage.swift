@@ -51,6 +51,9 @@ extension PendingLinkQueue {
             self.mask = UInt(capacity - 1)
             let byteCount = Self.slotsOffset + capacity * Self.slotStride
             base = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: Self.positionLineSize)
+            // Zeroed once: a slot read before its first write (only ever by the planted fault
+            // `ConcurrencyFault.consumerReadsUnpublished`) holds an empty record, not garbage.
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
             (base).bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(startingPosition))
             (base + Self.dequeuePositionOffset).bindMemory(to: Atomic<UInt>.self, capacity: 1)
                 .initialize(to: Atomic(startingPosition))
@@ -189,13 +192,14 @@ extension PendingLinkQueue._UnsafeHandle {
     /// Producer side: wins the next free position, or returns `nil` when the queue is full (the
     /// slot one lap back still holds an element, or is still being read).
     @inlinable @inline(__always)
-    func claimEnqueuePosition() -> Claim? {
-        claimPosition(on: enqueuePosition, ready: Self.sequence(freeFor:))
+    func claimEnqueuePosition<Points: _SchedulePoints>(_ points: Points) -> Claim? {
+        claimPosition(on: enqueuePosition, ready: Self.sequence(freeFor:), points, counterPoint: .queueTailLoad)
     }
 
     /// Producer side: hands the payload written into `claim`'s slot to its consumer.
     @inlinable @inline(__always)
-    func publish(_ claim: Claim) {
+    func publish<Points: _SchedulePoints>(_ claim: Claim, _ points: Points) {
+        points.reach(.queuePublish)
         // Release: publishes the payload to the consumer that acquires `2p + 1`.
         claim.slot.sequence.pointee.store(Self.sequence(holding: claim.position), ordering: .releasing)
     }
@@ -203,24 +207,32 @@ extension PendingLinkQueue._UnsafeHandle {
     /// Consumer side (any number of consumers): wins the oldest published position, or returns
     /// `nil` when there is none (empty, or its producer has not published yet).
     @inlinable @inline(__always)
-    func claimDequeuePosition() -> Claim? {
-        claimPosition(on: dequeuePosition, ready: Self.sequence(holding:))
+    func claimDequeuePosition<Points: _SchedulePoints>(_ points: Points) -> Claim? {
+        claimPosition(on: dequeuePosition, ready: Self.sequence(holding:), points, counterPoint: .queueHeadLoad)
     }
 
     /// Either side's claim (Vyukov): wins the next position of `counter` (the tail for producers,
     /// the head for consumers) once its slot's sequence is `ready(position)` (free for a producer,
     /// holding for a consumer); `nil` when the slot is a lap behind (full, or empty).
     @inlinable @inline(__always)
-    func claimPosition(on counter: UnsafeMutablePointer<Atomic<UInt>>, ready: (UInt) -> UInt) -> Claim? {
+    func claimPosition<Points: _SchedulePoints>(
+        on counter: UnsafeMutablePointer<Atomic<UInt>>,
+        ready: (UInt) -> UInt,
+        _ points: Points,
+        counterPoint: SchedulePoint
+    ) -> Claim? {
+        points.reach(counterPoint)
         var position = counter.pointee.load(ordering: .relaxed)
         while true {
             let slot = slot(for: position)
+            points.reach(.queueSequenceLoad)
             // Acquire: pairs with the release by which the other side handed the slot over (a
             // consumer freeing it, a producer publishing it), so its access to the payload
             // happens before ours.
             let sequence = slot.sequence.pointee.load(ordering: .acquiring)
             let lead = Int(bitPattern: sequence &- ready(position))
             if lead == 0 {
+                points.reach(.queueClaim)
                 // Relaxed: the position publishes nothing; the slot's sequence does.
                 let (exchanged, current) = counter.pointee.weakCompareExchange(
                     expected: position,
@@ -236,6 +248,7 @@ extension PendingLinkQueue._UnsafeHandle {
                 return nil
             } else {
                 // Another thread of the same side took this position already; catch up.
+                points.reach(counterPoint)
                 position = counter.pointee.load(ordering: .relaxed)
             }
         }
@@ -244,20 +257,31 @@ extension PendingLinkQueue._UnsafeHandle {
     /// Consumer side, single consumer: as ``claimDequeuePosition()`` but the head is advanced
     /// with a plain store, since no other thread writes it.
     @inlinable @inline(__always)
-    func claimDequeuePositionAsSingleConsumer() -> Claim? {
+    func claimDequeuePositionAsSingleConsumer<Points: _SchedulePoints>(_ points: Points) -> Claim? {
         let head = dequeuePosition
+        points.reach(.queueHeadLoad)
         // Relaxed: this thread is the only writer of the head.
         let position = head.pointee.load(ordering: .relaxed)
         let slot = slot(for: position)
+        points.reach(.queueSequenceLoad)
         // Acquire: pairs with the producer's release of `2p + 1`, making its payload visible.
         let sequence = slot.sequence.pointee.load(ordering: .acquiring)
         let lead = Int(bitPattern: sequence &- Self.sequence(holding: position))
-        guard lead == 0 else {
+        guard lead == 0 || points.plants(.consumerReadsUnpublished) && isClaimedUnpublished(position, points) else {
             assert(lead < 0, "PendingLinkQueue.tryDequeueSingleConsumer raced with another consumer")
             return nil
         }
+        points.reach(.queueHeadStore)
         head.pointee.store(position &+ 1, ordering: .relaxed)
         return Claim(slot: slot, position: position)
+    }
+
+    /// The planted fault ``ConcurrencyFault/consumerReadsUnpublished``: whether a producer has
+    /// claimed `position` (the tail is past it), published or not.
+    @inlinable @inline(__always)
+    func isClaimedUnpublished<Points: _SchedulePoints>(_ position: UInt, _ points: Points) -> Bool {
+        points.reach(.queueTailLoad)
+        return Int(bitPattern: enqueuePosition.pointee.load(ordering: .relaxed) &- position) > 0
     }
 
     /// Debug builds: marks the start of a single-consumer dequeue, trapping when another one is
@@ -277,7 +301,8 @@ extension PendingLinkQueue._UnsafeHandle {
     /// Consumer side: frees `claim`'s slot (its payload already moved out) for the producer one
     /// lap later.
     @inlinable @inline(__always)
-    func free(_ claim: Claim) {
+    func free<Points: _SchedulePoints>(_ claim: Claim, _ points: Points) {
+        points.reach(.queueFree)
         // Release: orders our read of the payload before the next lap's producer writes it.
         claim.slot.sequence.pointee.store(
             Self.sequence(freeFor: claim.position &+ UInt(truncatingIfNeeded: capacity)),

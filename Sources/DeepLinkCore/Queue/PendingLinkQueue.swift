@@ -147,13 +147,20 @@ public final class PendingLinkQueue: Sendable {
     ///   copy of the record.
     @inlinable
     public func tryEnqueue(_ link: borrowing PendingLink) -> EnqueueResult {
+        _tryEnqueue(link, _Unscheduled())
+    }
+
+    /// ``tryEnqueue(_:)`` through `points` (the resolver's: its schedule points).
+    @inlinable @inline(__always)
+    package func _tryEnqueue<Points: _SchedulePoints>(_ link: borrowing PendingLink, _ points: Points) -> EnqueueResult
+    {
         // By address: a closure capturing the record would copy it into the closure's context
         // first (a borrowed parameter cannot be captured at all).
         withUnsafePointer(to: link) { source in
             _storage.withUnsafeHandle { handle in
-                guard let claim = handle.claimEnqueuePosition() else { return .full }
+                guard let claim = handle.claimEnqueuePosition(points) else { return .full }
                 claim.slot.payload.initialize(from: source, count: 1)
-                handle.publish(claim)
+                handle.publish(claim, points)
                 return .enqueued
             }
         }
@@ -184,7 +191,7 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1); one copy of the record.
     @inlinable
     public func tryDequeueSingleConsumer(into link: inout PendingLink) -> Bool {
-        _withSingleConsumerDequeueClaim { Self._move(from: $0, into: &link) } != nil
+        _withSingleConsumerDequeueClaim(_Unscheduled()) { Self._move(from: $0, into: &link) } != nil
     }
 
     // MARK: Dequeue by borrowing the slot
@@ -224,7 +231,18 @@ public final class PendingLinkQueue: Sendable {
     public func tryDequeueSingleConsumer<Result: ~Copyable, Failure: Error>(
         _ body: (borrowing PendingLink) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
-        try _withSingleConsumerDequeueClaim { payload throws(Failure) in try Self._consume(payload, body) }
+        try _withSingleConsumerDequeueClaim(_Unscheduled()) { payload throws(Failure) in
+            try Self._consume(payload, body)
+        }
+    }
+
+    /// ``tryDequeueSingleConsumer(_:)`` through `points` (the resolver's: its schedule points).
+    @inlinable @inline(__always)
+    package func _tryDequeueSingleConsumer<Points: _SchedulePoints, Result: ~Copyable, Failure: Error>(
+        _ points: Points,
+        _ body: (borrowing PendingLink) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        try _withSingleConsumerDequeueClaim(points) { payload throws(Failure) in try Self._consume(payload, body) }
     }
 
     // MARK: Dequeue returning the link
@@ -252,7 +270,7 @@ public final class PendingLinkQueue: Sendable {
     /// - Complexity: O(1).
     @inlinable
     public func tryDequeueSingleConsumer() -> PendingLink? {
-        _withSingleConsumerDequeueClaim { $0.move() }
+        _withSingleConsumerDequeueClaim(_Unscheduled()) { $0.move() }
     }
 
     /// Claims the oldest published position (any number of consumers) and calls `body` with its
@@ -263,9 +281,9 @@ public final class PendingLinkQueue: Sendable {
         _ body: (UnsafeMutablePointer<PendingLink>) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
         try _storage.withUnsafeHandle { handle throws(Failure) -> Result? in
-            guard let claim = handle.claimDequeuePosition() else { return nil }
+            guard let claim = handle.claimDequeuePosition(_Unscheduled()) else { return nil }
             // The slot is freed only after `body` is done with the payload.
-            defer { handle.free(claim) }
+            defer { handle.free(claim, _Unscheduled()) }
             return try body(claim.slot.payload)
         }
     }
@@ -273,7 +291,8 @@ public final class PendingLinkQueue: Sendable {
     /// ``_withDequeueClaim(_:)`` for the single consumer: no compare-exchange; debug builds trap
     /// when two single-consumer calls overlap.
     @inlinable @inline(__always)
-    func _withSingleConsumerDequeueClaim<Result: ~Copyable, Failure: Error>(
+    func _withSingleConsumerDequeueClaim<Points: _SchedulePoints, Result: ~Copyable, Failure: Error>(
+        _ points: Points,
         _ body: (UnsafeMutablePointer<PendingLink>) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
         try _storage.withUnsafeHandle { handle throws(Failure) -> Result? in
@@ -281,8 +300,8 @@ public final class PendingLinkQueue: Sendable {
             handle.enterSingleConsumer()
             defer { handle.leaveSingleConsumer() }
             #endif
-            guard let claim = handle.claimDequeuePositionAsSingleConsumer() else { return nil }
-            defer { handle.free(claim) }
+            guard let claim = handle.claimDequeuePositionAsSingleConsumer(points) else { return nil }
+            defer { handle.free(claim, points) }
             return try body(claim.slot.payload)
         }
     }
@@ -310,8 +329,13 @@ public final class PendingLinkQueue: Sendable {
     /// (for metrics and tests, never for deciding whether an operation will succeed).
     ///
     /// - Complexity: O(1).
-    public var approximateCount: Int {
-        _storage.withUnsafeHandle { handle in
+    public var approximateCount: Int { _approximateCount(_Unscheduled()) }
+
+    /// ``approximateCount`` through `points` (the resolver's: its schedule points).
+    @inline(__always)
+    package func _approximateCount<Points: _SchedulePoints>(_ points: Points) -> Int {
+        points.reach(.queueCount)
+        return _storage.withUnsafeHandle { handle in
             // Head first: the tail never trails the head, so a later tail read keeps the difference
             // non-negative; relaxed loads of two words may still disagree on weakly ordered CPUs,
             // hence the clamp.

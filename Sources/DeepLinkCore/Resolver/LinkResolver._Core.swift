@@ -38,9 +38,10 @@ extension LinkResolver {
                 // only defers a link whose producer is about to request a drain anyway (its `work`
                 // increment, after its publish, makes the next pull see it).
                 let staged =
-                    queue.approximateCount > 0
-                    && queue.tryDequeueSingleConsumer { link in
-                        stage(link, consumedBefore: store.wasConsumed(link))
+                    queue._approximateCount(_Scheduled()) > 0
+                    && queue._tryDequeueSingleConsumer(_Scheduled()) { link in
+                        ScheduleHook.reach(.storeWasConsumed)
+                        return stage(link, consumedBefore: store.wasConsumed(link))
                     } != nil
                 guard staged else {
                     pullBlocked = false
@@ -58,6 +59,7 @@ extension LinkResolver {
         /// Feeds `link` straight to the machine (queue full). Returns false when there is no room.
         mutating func admitDirectly(_ link: PendingLink, store: any HandoffStore, now: UInt64) -> Bool {
             guard canAdmit else { return false }
+            ScheduleHook.reach(.storeWasConsumed)
             stage(link, consumedBefore: store.wasConsumed(link))
             decide(now: now)
             return true
@@ -74,6 +76,7 @@ extension LinkResolver {
             // An index loop: `for link in links` allocates an iterator per call in debug builds.
             links.withUnsafeBufferPointer { links in
                 for index in links.indices {
+                    ScheduleHook.reach(.storeWasConsumed)
                     stage(links[index], consumedBefore: store.wasConsumed(links[index]))
                 }
             }

@@ -199,16 +199,19 @@ public final class LinkResolver: Sendable {
         guard process.isAlive else { return 0 }
         // A reused buffer (no allocation once it fits a load), owned by whoever flips the flag; a
         // concurrent launch just gets a fresh one. No lock is held while the store loads.
+        ScheduleHook.reach(.launchFlagTake)
         let ownsBuffer = !launchBufferTaken.exchange(true, ordering: .acquiring)
         var pending: [PendingLink] = []
         if ownsBuffer { swap(&pending, &launchBuffer.pointee) }
         defer {
             if ownsBuffer {
                 swap(&launchBuffer.pointee, &pending)
+                ScheduleHook.reach(.launchFlagRelease)
                 launchBufferTaken.store(false, ordering: .releasing)
             }
         }
         pending.removeAll(keepingCapacity: true)
+        ScheduleHook.reach(.storeLoad)
         let skipped = try store.loadPending(into: &pending)
         let count = pending.count
         if count > 0 {
@@ -230,6 +233,7 @@ public final class LinkResolver: Sendable {
     public func capture(_ link: PendingLink) {
         guard process.isAlive else { return }
         do throws(HandoffStoreError) {
+            ScheduleHook.reach(.storeSave)
             _ = try store.saveUnlessConsumed(link)
         } catch {
             report(.storeFailed, .storeFailed(link, operation: .save, error: error))
@@ -353,7 +357,7 @@ public final class LinkResolver: Sendable {
     /// Hands `link` to the machine: through the lock-free queue, or (queue full) directly.
     @inline(__always)  // one copy of the record fewer on every capture
     private func admit(_ link: PendingLink) {
-        switch queue.tryEnqueue(link) {
+        switch queue._tryEnqueue(link, _Scheduled()) {
         case .enqueued:
             break
         case .full:
@@ -370,6 +374,7 @@ public final class LinkResolver: Sendable {
 
     /// Counts one input; the caller that finds no drainer becomes it.
     private func requestDrain() {
+        ScheduleHook.reach(.workIncrement)
         if work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             drain()
         }
@@ -378,6 +383,7 @@ public final class LinkResolver: Sendable {
     /// Runs while this thread holds the drain role: carries out every action until it can give the
     /// role back with nothing left behind.
     private func drain() {
+        ScheduleHook.reach(.workLoad)
         var observed = work.load(ordering: .acquiring)
         while true {
             var more = true
@@ -395,6 +401,8 @@ public final class LinkResolver: Sendable {
                 guard popped else { break }
                 perform(drainScratch)
             }
+            ScheduleHook.reach(.workRelease)
+            if ScheduleHook.plants(.drainerSkipsRecheck) { return work.store(0, ordering: .releasing) }
             let remaining = work.subtract(observed, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }
             observed = remaining
@@ -411,6 +419,7 @@ public final class LinkResolver: Sendable {
             return
         case .route:
             do throws(HandoffStoreError) {
+                ScheduleHook.reach(.storeMarkConsumed)
                 try store.markConsumed(effect.pointee.link)
             } catch {
                 report(.storeFailed, .storeFailed(effect.pointee.link, operation: .markConsumed, error: error))
@@ -460,6 +469,7 @@ public final class LinkResolver: Sendable {
     /// out by this same drain.
     private func declined(_ link: PendingLink) {
         do throws(HandoffStoreError) {
+            ScheduleHook.reach(.storeRestore)
             try store.restorePending(link)
         } catch {
             // Still pending in this process; only a kill before it routes would lose it.
@@ -477,6 +487,7 @@ public final class LinkResolver: Sendable {
 
     private func discard(_ link: PendingLink) {
         do throws(HandoffStoreError) {
+            ScheduleHook.reach(.storeDiscard)
             try store.discard(link)
         } catch {
             report(.storeFailed, .storeFailed(link, operation: .discard, error: error))

@@ -53,8 +53,15 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     package func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        // Schedule points (Docs/Scheduling.md): one never-taken branch each without a controller.
+        if let controller = ScheduleHook.controller { controller.lock(mutex) } else { pthread_mutex_lock(mutex) }
+        defer {
+            if let controller = ScheduleHook.controller {
+                controller.unlock(mutex)
+            } else {
+                pthread_mutex_unlock(mutex)
+            }
+        }
         return try body(&value.pointee)
     }
 }

@@ -470,6 +470,7 @@ public struct ResolverStateMachine: Sendable {
     }
 
     private mutating func remember(_ link: Slot) {
+        if ScheduleHook.plants(.forgetRoutedRing) { return }
         routed[routedNext] = link
         routedNext = (routedNext + 1) % routed.count
     }

@@ -4,16 +4,20 @@ public struct ReplayCommand: BenchCommand {
     public static let configuration = CommandConfiguration(
         name: "replay",
         abstract: "Re-run one journey by seed and index: its event trace, expected and actual outcomes.",
-        usage: "replay --seed S --journey I [--strategies LIST] [--race-share X] [--mix FILE] [--json]",
-        discussion: "Pass the same --mix (and --race-share) as the run whose violations.csv row you replay.",
+        usage:
+            "replay --seed S --journey I [--strategies LIST] [--race-share X] [--schedule MODE [--max-points N]] "
+            + "[--core-faults LIST] [--mix FILE] [--json]",
+        discussion: "Pass the same --mix, --race-share, --schedule and --core-faults as the run whose "
+            + "violations.csv row you replay; a racing core journey also prints its interleaving.",
         options: [
             OptionSpec("--seed", value: "S", help: "Seed of the run."),
             OptionSpec("--journey", value: "I", help: "Journey index."),
             OptionSpec("--strategies", value: "LIST", help: "Comma-separated strategies (default all)."),
             OptionSpec("--race-share", value: "X", help: "The run's race share (default 0.1)."),
             OptionSpec("--mix", value: "FILE", help: "The run's JSON scenario mix."),
+            OptionSpec("--core-faults", value: "LIST", help: "The run's --core-faults."),
             .flag("--json", help: "One JSON object instead of text."),
-        ]
+        ] + ScheduleMode.options
     )
 
     public var seed: UInt64
@@ -22,6 +26,8 @@ public struct ReplayCommand: BenchCommand {
     public var raceShare: Double
     public var mix: ScenarioMix
     public var json: Bool
+    public var schedule: ScheduleMode = .default
+    public var coreFaults: CoreStrategy.Faults = []
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
@@ -47,6 +53,8 @@ public struct ReplayCommand: BenchCommand {
             }
         }
         json = arguments.has("--json")
+        schedule = try ScheduleMode.parse(arguments)
+        coreFaults = try CoreStrategy.Faults.parse(arguments)
     }
 
     /// The replayed journey and what each strategy did with it.
@@ -54,6 +62,8 @@ public struct ReplayCommand: BenchCommand {
         public var journey: Journey
         public var expectation: Expectation
         public var actual: [(StrategyKind, JourneyOutcome, StrategyObservation)]
+        /// `core`'s controlled race, when the journey raced.
+        public var race: RaceRecord? = nil
     }
 
     /// Regenerates and re-runs the journey.
@@ -62,12 +72,16 @@ public struct ReplayCommand: BenchCommand {
         let journey = generator.journey(at: index)
         let oracle = Oracle(mix: mix)
         let expectation = oracle.expect(journey)
-        let context = StrategyContext(mix: mix)
+        var context = StrategyContext(mix: mix)
+        context.schedule = schedule
+        context.coreFaults = coreFaults
         var actual: [(StrategyKind, JourneyOutcome, StrategyObservation)] = []
+        var race: RaceRecord?
         for kind in strategies {
             var strategy = kind.make(context: context)
             var observation = StrategyObservation()
             strategy.run(journey, into: &observation)
+            if let core = strategy as? CoreStrategy, core.lastRaceRecord.mode != nil { race = core.lastRaceRecord }
             strategy.finish()
             let outcome = oracle.classify(
                 observation,
@@ -77,7 +91,7 @@ public struct ReplayCommand: BenchCommand {
             )
             actual.append((kind, outcome, observation))
         }
-        return Replay(journey: journey, expectation: expectation, actual: actual)
+        return Replay(journey: journey, expectation: expectation, actual: actual, race: race)
     }
 
     public mutating func run(io: CommandIO) throws -> Int32 {
@@ -112,6 +126,7 @@ public struct ReplayCommand: BenchCommand {
         case .childFailed: parts.append("exec: the child crashed or broke the protocol")
         case .childHung: parts.append("exec: the child did not finish in time")
         case .attributionLost: parts.append("audit: routed a referrer's link without its campaign")
+        case .scheduleHung: parts.append("schedule: the race deadlocked or livelocked (see the interleaving)")
         case nil: break
         }
         return parts
@@ -158,6 +173,7 @@ public struct ReplayCommand: BenchCommand {
             if !account.isEmpty { text += "  reported " + account.joined(separator: ", ") }
             text += "\n"
         }
+        if let race = replay.race { text += Self.interleaving(race, journey: journey) }
         return text
     }
 

@@ -8,7 +8,8 @@ public struct RunCommand: BenchCommand {
         abstract: "Run synthetic journeys through the strategies, check them against the oracle, write reports.",
         usage:
             "run [--journeys N] [--seed S] [--threads T] [--strategies core,naive,fingerprint,clipboard] "
-            + "[--race-share X] [--out DIR] [--mix FILE] [--quiet] [--rate R [--max-lag-ns N]] [--shard i/n] "
+            + "[--race-share X] [--schedule MODE [--max-points N]] [--out DIR] [--mix FILE] [--quiet] "
+            + "[--rate R [--max-lag-ns N]] [--shard i/n] "
             + "[--exec NAME=COMMAND ... [--kill message|signal] [--exec-timeout-ms MS] [--exec-log-dir DIR]]",
         discussion: """
             Defaults: 1,000,000 journeys, seed 1, one thread per core, all strategies, race share 0.1, \
@@ -42,7 +43,7 @@ public struct RunCommand: BenchCommand {
                 value: "MS",
                 help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
             ),
-        ] + scaleOptions + execOptions + [ReportCommand.noReportOption]
+        ] + ScheduleMode.options + scaleOptions + execOptions + [ReportCommand.noReportOption]
     )
 
     public var configurationToRun: RunConfiguration
@@ -92,19 +93,8 @@ public struct RunCommand: BenchCommand {
         if let timeout = try arguments.integer("--journey-timeout-ms", in: 1...3_600_000) {
             configurationToRun.journeyTimeoutNanos = UInt64(timeout) * 1_000_000
         }
-        if let list = arguments.string("--core-faults") {
-            for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let fault = CoreStrategy.Faults.named.first(where: { $0.name == name })?.fault else {
-                    throw .invalidValue(
-                        option: "--core-faults",
-                        value: String(name),
-                        expected: "a comma-separated list of "
-                            + CoreStrategy.Faults.named.map(\.name).joined(separator: ", ")
-                    )
-                }
-                configurationToRun.coreFaults.insert(fault)
-            }
-        }
+        configurationToRun.coreFaults = try CoreStrategy.Faults.parse(arguments)
+        configurationToRun.schedule = try ScheduleMode.parse(arguments)
         configurationToRun.execAdapters = try Self.execAdapters(
             from: arguments,
             strategies: &configurationToRun.strategies,

@@ -32,6 +32,8 @@ public struct RunConfiguration: Sendable {
     public var journeyTimeoutNanos: UInt64 = 10_000_000_000
     /// Deliberate miswirings of `core`, for tests of the harness itself.
     public var coreFaults: CoreStrategy.Faults = []
+    /// How `core`'s racing journeys are interleaved (`--schedule`).
+    public var schedule: ScheduleMode = .default
     /// The child processes of the run's `exec:NAME` strategies (`run --exec`).
     public var execAdapters: [ExecAdapter] = []
     /// Journeys a strategy trapped on in an earlier attempt of a supervised run: counted as
@@ -371,6 +373,7 @@ private struct Worker {
         let configuration = shared.configuration
         var context = StrategyContext(mix: configuration.mix)
         context.coreFaults = configuration.coreFaults
+        context.schedule = configuration.schedule
         for adapter in configuration.execAdapters { context.execAdapters[adapter.name] = adapter }
         let oracle = Oracle(mix: configuration.mix)
         var strategies = configuration.strategies.map { $0.make(context: context) }

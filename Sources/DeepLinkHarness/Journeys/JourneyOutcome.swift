@@ -216,5 +216,8 @@ public struct StrategyObservation: Sendable {
         case childHung
         /// A referrer's link reached the router without the campaign it was captured with.
         case attributionLost
+        /// The controlled scheduler found the race deadlocked (every logical thread blocked) or
+        /// livelocked (past its step bound) (judged `hung`; `replay` prints the interleaving).
+        case scheduleHung
     }
 }

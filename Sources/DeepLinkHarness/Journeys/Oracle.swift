@@ -69,7 +69,7 @@ public struct Oracle: Sendable {
         if observation.auditFinding == .strandedCapture { return .lost }
         // An exec child that failed the journey told us nothing to judge.
         if observation.auditFinding == .childFailed { return .trapped }
-        if observation.auditFinding == .childHung { return .hung }
+        if observation.auditFinding == .childHung || observation.auditFinding == .scheduleHung { return .hung }
         // The right destination with the wrong campaign is not the link that was captured.
         if observation.auditFinding == .attributionLost { return .misrouted }
         guard observation.routeCount > 0 else {

@@ -55,11 +55,29 @@ public struct CoreStrategy: Strategy {
         public static let stall = Faults(rawValue: 1 << 10)
         /// One journey in 4,096 traps (a precondition failure): the trap supervisor's test subject.
         public static let trap = Faults(rawValue: 1 << 11)
+        /// The drainer lets go of the drain role without re-checking for work (a concurrency bug
+        /// in the core: `ConcurrencyFault.drainerSkipsRecheck`).
+        public static let drainerSkipsRecheck = Faults(rawValue: 1 << 12)
+        /// The resolver forgets its ring of routed links (`ConcurrencyFault.forgetRoutedRing`).
+        public static let forgetRoutedRing = Faults(rawValue: 1 << 13)
+        /// The queue's consumer reads a slot its producer has not published yet
+        /// (`ConcurrencyFault.consumerReadsUnpublished`).
+        public static let consumerReadsUnpublished = Faults(rawValue: 1 << 14)
+        /// The faults planted in the core's concurrent paths: they show only in racing journeys.
+        public static let concurrency: Faults = [.drainerSkipsRecheck, .forgetRoutedRing, .consumerReadsUnpublished]
 
         /// Every fault by name (`run --core-faults`).
         public static var named: [(name: String, fault: Faults)] {
-            catalogue.map { ($0.name, $0.fault) } + [("stall", .stall), ("trap", .trap)]
+            (catalogue + concurrencyCatalogue).map { ($0.name, $0.fault) } + [("stall", .stall), ("trap", .trap)]
         }
+
+        /// The concurrency faults with the outcome class the harness must report for each in
+        /// racing journeys under a controlled `--schedule`.
+        public static let concurrencyCatalogue: [(fault: Faults, name: String, expected: JourneyOutcome)] = [
+            (.drainerSkipsRecheck, "drainerSkipsRecheck", .lost),
+            (.forgetRoutedRing, "forgetRoutedRing", .duplicated),
+            (.consumerReadsUnpublished, "consumerReadsUnpublished", .lost),
+        ]
 
         /// Every fault with the outcome class the harness must report for it.
         public static let catalogue: [(fault: Faults, name: String, expected: JourneyOutcome)] = [
@@ -97,6 +115,14 @@ public struct CoreStrategy: Strategy {
     /// The resolver of the current journey.
     var resolver: LinkResolver
     var partner: RacePartner?
+    /// How racing journeys interleave, and the controlled races' threads (created on first use).
+    let schedule: ScheduleMode
+    var controlled: ControlledRace?
+    /// The last controlled race of this strategy (``lastRace``), for `replay` and coverage.
+    var lastRace = RaceRecord()
+    /// Exhaustive: the choices the next race replays before it explores.
+    var explorationPrefix: [UInt8] = []
+    let mix: ScenarioMix
     /// Copies each racing capture is delivered as (the first and its duplicates, one after the
     /// other on this thread while the partner signals): bursts fill the capture queue.
     static let burstCopies = 4
@@ -116,6 +142,8 @@ public struct CoreStrategy: Strategy {
             referrerAccountKey: ExampleApp.referrerAccountKey
         )
         self.faults = faults
+        self.schedule = context.schedule
+        self.mix = context.mix
         let process = SimulatedProcess()
         self.process = process
         self.store = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
@@ -146,15 +174,22 @@ public struct CoreStrategy: Strategy {
     public mutating func finish() {
         partner?.stop()
         partner = nil
+        controlled?.stop()
+        controlled = nil
+        // A queue the planted fault corrupted would fail the debug build's check when freed.
+        if faults.contains(.consumerReadsUnpublished) { resetQueues() }
     }
 
-    public mutating func run(
+    /// One run of `journey` (``run(_:into:metrics:)`` repeats it under `exhaustive`).
+    mutating func runOnce(
         _ journey: Journey,
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) {
         router.reset(journey: journey, twice: faults.contains(.routeTwice), late: faults.contains(.lateRoute))
         racedAt = -1
+        lastRace = RaceRecord()
+        if faults.contains(.consumerReadsUnpublished) { resetQueues() }
         let narrow = journey.index & 1 == 1
         resolver = narrow ? resolvers.narrow : resolvers.wide
         observer.reset(
@@ -279,6 +314,9 @@ public struct CoreStrategy: Strategy {
         // Audit before the process ends: a live process whose capture queue still holds a link
         // left that capture undecided (nothing else will ever drain it).
         if processRunning, resolver.queuedCount > 0 { observation.auditFinding = .strandedCapture }
+        // A racing journey's queue must also be sound: a record published into a slot its
+        // consumer already freed is stranded there too (no position reads it again).
+        if racedAt >= 0, resolver.queueInvariantViolation != nil { observation.auditFinding = .strandedCapture }
         if resolver.capturesPastFullQueue != fullBefore { observation.paths.insert(.queueFull) }
         // The process ends with the journey (the next journey's first launch relaunches it).
         process.kill()
@@ -286,6 +324,7 @@ public struct CoreStrategy: Strategy {
         observer.copy(into: &observation)
         observation.raceStep = racedAt
         if racedAt >= 0 { observation.paths.insert(.racedCapture) }
+        if lastRace.hang != nil { observation.auditFinding = .scheduleHung }
     }
 
     /// The first capture in the journey that is immediately followed by a gate signal, preferring
@@ -382,8 +421,12 @@ public struct CoreStrategy: Strategy {
         router.step.store(pair.capture + 1, ordering: .relaxed)
         racedAt = pair.capture
         clock.set(nanos: UInt64(journey.events[pair.capture + 1].atSeconds) &* 1_000_000_000)
-        if partner == nil { partner = RacePartner() }
-        partner?.race(on: resolver, mine: capture, theirs: theirs ?? .signal(pair.signal))
+        if schedule.isControlled || !faults.isDisjoint(with: .concurrency) {
+            race(capture, theirs ?? .signal(pair.signal), journey: journey)
+        } else {
+            if partner == nil { partner = RacePartner() }
+            partner?.race(on: resolver, mine: capture, theirs: theirs ?? .signal(pair.signal))
+        }
         if faults.contains(.ignoreLoginGate), journey.events[pair.capture].kind == .launch {
             resolver.signal(.loggedIn)
         }

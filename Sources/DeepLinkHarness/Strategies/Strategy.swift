@@ -119,6 +119,8 @@ public struct StrategyContext: Sendable {
     public var fingerprintWindowSeconds: UInt32
     /// Deliberate miswirings of `core`, for tests of the harness itself (none in a real run).
     public var coreFaults: CoreStrategy.Faults = []
+    /// How `core`'s racing journeys are interleaved (`--schedule`, Docs/Scheduling.md).
+    public var schedule: ScheduleMode = .default
     /// The child processes `exec:NAME` strategies drive (`run --exec`), by name.
     public var execAdapters: [String: ExecAdapter] = [:]
 

@@ -1,0 +1,75 @@
+import DeepLinkCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The harness's ``ScheduleController``, installed once per process: it finds the calling
+/// thread's ``ControlledRace`` through a thread-specific key and forwards the core's schedule
+/// points to it; threads outside a race pass straight through.
+///
+/// Thread safety: stateless apart from the thread-specific key, which each thread sets for
+/// itself.
+final class ControlledScheduling: ScheduleController {
+    /// The one instance, installed on first use.
+    static let shared: ControlledScheduling = {
+        let scheduling = ControlledScheduling()
+        ScheduleHook.install(scheduling)
+        return scheduling
+    }()
+
+    private let key: pthread_key_t
+
+    private init() {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        self.key = key
+    }
+
+    /// Makes the calling thread logical thread `thread` of `race` (`nil`: no race), until the
+    /// next call. The race must outlive the setting.
+    func enter(_ race: ControlledRace?, as thread: Int) {
+        guard let race else {
+            pthread_setspecific(key, nil)
+            return
+        }
+        let raw = UnsafeMutableRawPointer(Unmanaged.passUnretained(race).toOpaque())
+        // The low bits of an object address are zero: the logical thread rides in them.
+        pthread_setspecific(key, raw + thread)
+    }
+
+    @inline(__always)
+    private func current() -> (race: ControlledRace, thread: Int)? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        let thread = Int(bitPattern: UInt(bitPattern: raw) & 7)
+        let race = Unmanaged<ControlledRace>.fromOpaque(raw - thread).takeUnretainedValue()
+        return (race, thread)
+    }
+
+    func reach(_ point: SchedulePoint) {
+        guard let (race, thread) = current() else { return }
+        race.reach(point, thread: thread)
+    }
+
+    func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        guard let (race, thread) = current() else {
+            pthread_mutex_lock(mutex)
+            return
+        }
+        race.lock(mutex, thread: thread)
+    }
+
+    func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        guard let (race, thread) = current() else {
+            pthread_mutex_unlock(mutex)
+            return
+        }
+        race.unlock(mutex, thread: thread)
+    }
+
+    func plants(_ fault: ConcurrencyFault) -> Bool {
+        guard let (race, _) = current() else { return false }
+        return race.plants(fault)
+    }
+}

@@ -1,0 +1,95 @@
+/// The choices of one controlled race: which runnable logical thread runs at each schedule
+/// point, from a ``ScheduleMode`` and the race's seed (random and PCT) or a prefix of choices
+/// (exhaustive).
+///
+/// Thread safety: a value type; used under its race's lock.
+struct ScheduleDecider: Sendable {
+    let mode: ScheduleMode
+    private var random: SplitMix64
+    /// PCT: each thread's priority (higher runs); the change points, ascending.
+    private var priorities: [Int] = []
+    private var changePoints: [Int] = []
+    private var nextChange = 0
+    /// Exhaustive: the choices to replay, the choices made and how many options each had.
+    var prefix: [UInt8] = []
+    private(set) var choices: [UInt8] = []
+    private(set) var branching: [UInt8] = []
+
+    /// A decider for a race of `threads` logical threads, seeded from `seed` (derive it from the
+    /// run's seed and the journey index so that sharding and thread counts do not change it).
+    init(mode: ScheduleMode, seed: UInt64, threads: Int) {
+        self.mode = mode
+        random = SplitMix64(seed: seed ^ 0x5343_4845_4455_4C45, index: UInt64(threads))
+        if case .pct(let depth, let steps) = mode {
+            // Initial priorities depth ... depth + n - 1, in a random order.
+            var order = Array(depth..<(depth + threads))
+            for index in stride(from: order.count - 1, to: 0, by: -1) {
+                order.swapAt(index, Int(random.next() % UInt64(index + 1)))
+            }
+            priorities = order
+            changePoints = (0..<max(0, depth - 1)).map { _ in 1 + Int(random.next() % UInt64(steps)) }.sorted()
+        }
+    }
+
+    /// The thread to run at step `step` (1-based; 0 for the race's start), given the thread now
+    /// running (`current`, or -1) and the runnable ones (a bit per thread, never empty).
+    mutating func choose(current: Int, runnable: UInt32, step: Int) -> Int {
+        switch mode {
+        case .os:
+            return current >= 0 && runnable & (1 << current) != 0 ? current : runnable.trailingZeroBitCount
+        case .random:
+            let count = runnable.nonzeroBitCount
+            return Self.thread(atRank: Int(random.next() % UInt64(count)), in: runnable)
+        case .pct:
+            // At the i-th change point the running thread drops to priority i (below every
+            // initial one), so whatever it was about to do now waits for the others.
+            while nextChange < changePoints.count, changePoints[nextChange] <= step {
+                if current >= 0 { priorities[current] = changePoints.count - nextChange }
+                nextChange += 1
+            }
+            var best = -1
+            var remaining = runnable
+            while remaining != 0 {
+                let thread = remaining.trailingZeroBitCount
+                remaining &= remaining - 1
+                if best < 0 || priorities[thread] > priorities[best] { best = thread }
+            }
+            return best
+        case .exhaustive(let maxPoints):
+            // Options: the running thread first (no preemption), then the others by number.
+            var options: [Int] = []
+            if current >= 0, runnable & (1 << current) != 0 { options.append(current) }
+            var remaining = runnable
+            while remaining != 0 {
+                let thread = remaining.trailingZeroBitCount
+                remaining &= remaining - 1
+                if thread != current { options.append(thread) }
+            }
+            guard options.count > 1, step <= maxPoints else { return options[0] }
+            let index = choices.count
+            let choice = index < prefix.count ? Int(prefix[index]) : 0
+            choices.append(UInt8(choice))
+            branching.append(UInt8(options.count))
+            return options[min(choice, options.count - 1)]
+        }
+    }
+
+    /// Exhaustive: the prefix of the next interleaving after this one (depth-first), or `nil`
+    /// when every one was explored.
+    func nextPrefix() -> [UInt8]? {
+        var index = choices.count - 1
+        while index >= 0 {
+            if choices[index] + 1 < branching[index] {
+                return Array(choices[..<index]) + [choices[index] + 1]
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    static func thread(atRank rank: Int, in set: UInt32) -> Int {
+        var remaining = set
+        for _ in 0..<rank { remaining &= remaining - 1 }
+        return remaining.trailingZeroBitCount
+    }
+}

@@ -1,0 +1,113 @@
+/// How a racing journey's logical threads are interleaved (`--schedule`, Docs/Scheduling.md).
+///
+/// Thread safety: a value type; `Sendable`.
+public enum ScheduleMode: Sendable, Equatable {
+    /// The operating system decides (today's race partner; not reproducible).
+    case os
+    /// A seeded random walk: at every schedule point, any runnable logical thread runs next.
+    case random
+    /// Probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010): random distinct
+    /// priorities and `depth - 1` priority change points over the first `steps` schedule points;
+    /// the highest-priority runnable thread runs. Finds a bug of depth `depth` in a race of `n`
+    /// threads and `steps` points with probability at least `1 / (n * steps^(depth - 1))`.
+    case pct(depth: Int, steps: Int)
+    /// Every interleaving of the first `maxPoints` schedule points (depth-first, each execution
+    /// replayed from its prefix of choices); after them the running thread keeps running.
+    case exhaustive(maxPoints: Int)
+
+    /// The default for racing journeys: `pct:depth=3`.
+    public static let `default` = ScheduleMode.pct(depth: 3, steps: defaultPCTSteps)
+    /// PCT's step bound when `steps=` is not given: about the schedule points of a racing journey
+    /// of the default mix (a burst of captures against a signal), measured with `replay`.
+    public static let defaultPCTSteps = 192
+    /// The largest `depth`, `steps` and `maxPoints` accepted.
+    public static let maximumDepth = 16
+    public static let maximumSteps = 1_000_000
+    public static let maximumExhaustivePoints = 24
+
+    /// Whether the harness's scheduler (not the OS) decides.
+    public var isControlled: Bool { self != .os }
+
+    /// The spelling `--schedule` accepts and reports print.
+    public var name: String {
+        switch self {
+        case .os: "os"
+        case .random: "random"
+        case .pct(let depth, let steps):
+            steps == Self.defaultPCTSteps ? "pct:depth=\(depth)" : "pct:depth=\(depth),steps=\(steps)"
+        case .exhaustive(let maxPoints): "exhaustive:max-points=\(maxPoints)"
+        }
+    }
+
+    /// Parses `os`, `random`, `pct`, `pct:depth=D`, `pct:depth=D,steps=K` or `exhaustive`
+    /// (`maxPoints` comes from `--max-points`). Returns what was wrong on failure.
+    public static func parse(_ text: String, maxPoints: Int?) -> Result<ScheduleMode, ScheduleModeError> {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        let name = parts.first ?? ""
+        let options = parts.count > 1 ? parts[1] : ""
+        switch name {
+        case "os", "random":
+            guard options.isEmpty else { return .failure(.unexpectedOptions(text)) }
+            if maxPoints != nil { return .failure(.maxPointsWithoutExhaustive(text)) }
+            return .success(name == "os" ? .os : .random)
+        case "pct":
+            if maxPoints != nil { return .failure(.maxPointsWithoutExhaustive(text)) }
+            var depth = 3
+            var steps = defaultPCTSteps
+            for option in options.split(separator: ",", omittingEmptySubsequences: false) where !options.isEmpty {
+                let pair = option.split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2, let value = Int(pair[1]) else { return .failure(.badOption(String(option))) }
+                switch pair[0] {
+                case "depth":
+                    guard (1...maximumDepth).contains(value) else { return .failure(.badOption(String(option))) }
+                    depth = value
+                case "steps":
+                    guard (1...maximumSteps).contains(value) else { return .failure(.badOption(String(option))) }
+                    steps = value
+                default: return .failure(.badOption(String(option)))
+                }
+            }
+            return .success(.pct(depth: depth, steps: steps))
+        case "exhaustive":
+            guard options.isEmpty else { return .failure(.unexpectedOptions(text)) }
+            guard let maxPoints else { return .failure(.missingMaxPoints) }
+            guard (1...maximumExhaustivePoints).contains(maxPoints) else { return .failure(.badMaxPoints(maxPoints)) }
+            return .success(.exhaustive(maxPoints: maxPoints))
+        default:
+            return .failure(.unknownMode(text))
+        }
+    }
+}
+
+/// Why a `--schedule` value was refused; ``message`` says what was found and what to pass.
+///
+/// Thread safety: a value type; `Sendable`.
+public enum ScheduleModeError: Error, Sendable, Equatable {
+    case unknownMode(String)
+    case unexpectedOptions(String)
+    case badOption(String)
+    case missingMaxPoints
+    case badMaxPoints(Int)
+    case maxPointsWithoutExhaustive(String)
+    case missingExhaustive
+
+    public var message: String {
+        switch self {
+        case .unknownMode(let text):
+            "unknown schedule '\(text)'; pass os, random, pct[:depth=D[,steps=K]] or exhaustive"
+        case .unexpectedOptions(let text):
+            "schedule '\(text)' takes no options; only pct takes depth= and steps="
+        case .badOption(let option):
+            "bad pct option '\(option)'; pass depth=D (1...\(ScheduleMode.maximumDepth)) or steps=K "
+                + "(1...\(ScheduleMode.maximumSteps))"
+        case .missingMaxPoints:
+            "--schedule exhaustive needs --max-points N (1...\(ScheduleMode.maximumExhaustivePoints))"
+        case .badMaxPoints(let value):
+            "--max-points \(value) is outside 1...\(ScheduleMode.maximumExhaustivePoints)"
+        case .maxPointsWithoutExhaustive(let text):
+            "--max-points applies only to --schedule exhaustive, not '\(text)'"
+        case .missingExhaustive:
+            "--max-points applies only to --schedule exhaustive; pass --schedule exhaustive too"
+        }
+    }
+}

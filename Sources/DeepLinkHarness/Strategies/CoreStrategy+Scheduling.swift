@@ -1,0 +1,105 @@
+import DeepLinkCore
+
+/// What one controlled race did: its schedule, its steps and how it ended.
+///
+/// Thread safety: a value type; `Sendable`.
+public struct RaceRecord: Sendable {
+    /// The mode the race ran under (`nil`: no controlled race in the journey).
+    public var mode: ScheduleMode?
+    /// The steps, in order (the first ``ControlledRace/traceCapacity``).
+    public var trace: [ScheduleStep] = []
+    /// Schedule points passed (all of them, past the trace's capacity too).
+    public var steps = 0
+    public var hang: ScheduleHang?
+    /// Schedule points reached and interleaved pairs (bit sets, see ``ControlledRace``).
+    public var reached: UInt64 = 0
+    public var interleaved: [UInt64] = []
+    /// Exhaustive: the interleavings explored for the journey.
+    public var interleavings = 0
+    /// The journey step whose input thread 0 delivered (thread 1: the next step's).
+    public var raceStep = -1
+}
+
+extension CoreStrategy {
+    /// The last racing journey's controlled race.
+    public var lastRaceRecord: RaceRecord { lastRace }
+
+    public mutating func run(
+        _ journey: Journey,
+        into observation: inout StrategyObservation,
+        metrics: inout OperationHistograms
+    ) {
+        guard case .exhaustive = schedule, journey.racing else {
+            runOnce(journey, into: &observation, metrics: &metrics)
+            return
+        }
+        // Every interleaving of the race's first points, each a fresh run of the whole journey
+        // replayed from its prefix of choices; the first violating one is the journey's outcome.
+        let oracle = Oracle(mix: mix)
+        let expectation = oracle.expect(journey)
+        var prefix: [UInt8] = []
+        var interleavings = 0
+        while true {
+            var attempt = StrategyObservation()
+            explorationPrefix = prefix
+            runOnce(journey, into: &attempt, metrics: &metrics)
+            interleavings += 1
+            observation = attempt
+            let outcome = oracle.classify(
+                attempt,
+                expectation: expectation,
+                journey: journey,
+                distinctions: distinctions
+            )
+            guard !outcome.isViolation, lastRace.mode != nil, let controlled,
+                let next = controlled.lastDecider.nextPrefix()
+            else { break }
+            prefix = next
+        }
+        explorationPrefix = []
+        lastRace.interleavings = interleavings
+    }
+
+    /// Runs `mine` here and `theirs` on a partner thread under the strategy's schedule, seeded by
+    /// the journey (`os` with a concurrency fault: the OS interleaves the same two threads).
+    mutating func race(_ mine: RaceInput, _ theirs: RaceInput, journey: Journey) {
+        if controlled == nil { controlled = ControlledRace() }
+        guard let controlled else { return }
+        var decider = ScheduleDecider(mode: schedule, seed: Self.scheduleSeed(of: journey), threads: 2)
+        decider.prefix = explorationPrefix
+        controlled.run(on: resolver, inputs: [mine, theirs], decider: decider, faults: plantedCoreFaults)
+        lastRace = RaceRecord(
+            mode: schedule,
+            trace: controlled.trace,
+            steps: controlled.steps,
+            hang: controlled.hang,
+            reached: controlled.reached,
+            interleaved: controlled.interleaved,
+            raceStep: racedAt
+        )
+    }
+
+    /// The schedule's seed: from the run's seed and the journey index alone, so that sharding
+    /// and thread counts do not change it.
+    static func scheduleSeed(of journey: Journey) -> UInt64 {
+        SplitMix64.mix(journey.seed ^ SplitMix64.mix(journey.index &+ 0x5343_4845_4455_4C45))
+    }
+
+    /// The core's concurrency faults this strategy plants, as `ConcurrencyFault` bits.
+    var plantedCoreFaults: UInt8 {
+        var bits: UInt8 = 0
+        if faults.contains(.drainerSkipsRecheck) { bits |= 1 << ConcurrencyFault.drainerSkipsRecheck.rawValue }
+        if faults.contains(.forgetRoutedRing) { bits |= 1 << ConcurrencyFault.forgetRoutedRing.rawValue }
+        if faults.contains(.consumerReadsUnpublished) {
+            bits |= 1 << ConcurrencyFault.consumerReadsUnpublished.rawValue
+        }
+        return bits
+    }
+
+    /// Resets both resolvers' capture queues as new: a queue a planted fault corrupted must not
+    /// carry into the next journey (each journey then replays alone as it ran in the run).
+    func resetQueues() {
+        resolvers.wide.resetQueueAsNew()
+        resolvers.narrow.resetQueueAsNew()
+    }
+}

@@ -1,0 +1,228 @@
+import DeepLinkCore
+import DeepLinkHarness
+import Testing
+
+/// The controlled scheduler (Docs/Scheduling.md): exhaustive exploration proves exactly-once for
+/// every interleaving of small races; PCT reports each planted concurrency fault on every run
+/// with the same seed, and a violating journey replays to the same violation.
+@Suite struct ControlledSchedulerTests {
+    /// Counts routes by link id.
+    final class CountingRouter: Router {
+        let routes = Locked([UInt64: Int]())
+        func route(_ link: PendingLink) -> RouteResult {
+            routes.withLock { $0[link.id, default: 0] += 1 }
+            return .handled
+        }
+        var counts: [UInt64: Int] { routes.withLock { $0 } }
+    }
+
+    struct Scenario {
+        let resolver: LinkResolver
+        let router = CountingRouter()
+        let store: InMemoryHandoffStore
+
+        init() {
+            let process = SimulatedProcess()
+            store = InMemoryHandoffStore(process: process)
+            resolver = LinkResolver(
+                configuration: .init(policy: ExampleApp.policy),
+                store: store,
+                router: router,
+                clock: ManualClock(nanos: 1_000),
+                process: process
+            )
+        }
+    }
+
+    static func link(_ path: String, id: UInt64) -> PendingLink {
+        PendingLink(link: DeepLink(validated: path)!, source: .appClip, capturedAtNanos: 500, id: id)
+    }
+
+    /// Explores `build`'s race and expects exactly one route of link 1 in every interleaving.
+    static func expectExactlyOnce(
+        maxPoints: Int,
+        plants faults: [ConcurrencyFault] = [],
+        _ build: @escaping () -> Scenario,
+        inputs: [InterleavingExplorer.Input]
+    ) -> (explored: Int, checked: Int, wrong: Int) {
+        var current: Scenario?
+        var checked = 0
+        var wrong = 0
+        let explored = InterleavingExplorer.explore(
+            maxPoints: maxPoints,
+            plants: faults,
+            scenario: {
+                let scenario = build()
+                current = scenario
+                return (scenario.resolver, inputs)
+            },
+            check: { execution, hang in
+                #expect(execution == checked)
+                checked += 1
+                let counts = current?.router.counts ?? [:]
+                if hang != nil || counts[1, default: 0] != 1 || counts.count != 1
+                    || current?.resolver.queuedCount != 0
+                {
+                    wrong += 1
+                }
+            }
+        )
+        return (explored, checked, wrong)
+    }
+
+    @Test func everyInterleavingOfACaptureRacingALoginRoutesOnce() {
+        let result = Self.expectExactlyOnce(
+            maxPoints: 12,
+            {
+                let scenario = Scenario()
+                scenario.resolver.signal(.appReady)
+                return scenario
+            },
+            inputs: [.captures(Self.link("/orders/7", id: 1), copies: 1), .signal(.loggedIn)]
+        )
+        #expect(result.explored > 1)
+        #expect(result.explored == result.checked)
+        #expect(result.wrong == 0, "\(result.wrong) of \(result.explored) interleavings did not route exactly once")
+    }
+
+    @Test func everyInterleavingOfTwoCapturesRacingADrainRoutesOnce() {
+        let link = Self.link("/orders/7", id: 1)
+        let result = Self.expectExactlyOnce(
+            maxPoints: 7,
+            {
+                let scenario = Scenario()
+                scenario.resolver.signal(.appReady)
+                return scenario
+            },
+            inputs: [.captures(link, copies: 1), .captures(link, copies: 1), .signal(.loggedIn)]
+        )
+        #expect(result.explored > 1)
+        #expect(result.explored == result.checked)
+        #expect(result.wrong == 0, "\(result.wrong) of \(result.explored) interleavings did not route exactly once")
+    }
+
+    @Test func everyInterleavingOfARelaunchRacingACaptureRoutesOnce() {
+        let link = Self.link("/product/42", id: 1)
+        let result = Self.expectExactlyOnce(
+            maxPoints: 12,
+            {
+                let scenario = Scenario()
+                try? scenario.store.save(link)
+                scenario.resolver.signal(.appReady)
+                return scenario
+            },
+            inputs: [.launch, .captures(link, copies: 1)]
+        )
+        #expect(result.explored > 1)
+        #expect(result.explored == result.checked)
+        #expect(result.wrong == 0, "\(result.wrong) of \(result.explored) interleavings did not route exactly once")
+    }
+
+    /// The same exploration finds the planted fault: some interleaving routes the link twice.
+    @Test func exhaustiveExplorationFindsAForgottenRoutedRing() {
+        let link = Self.link("/product/42", id: 1)
+        let result = Self.expectExactlyOnce(
+            maxPoints: 12,
+            plants: [.forgetRoutedRing],
+            {
+                let scenario = Scenario()
+                try? scenario.store.save(link)
+                scenario.resolver.signal(.appReady)
+                return scenario
+            },
+            inputs: [.launch, .captures(link, copies: 1)]
+        )
+        #expect(result.wrong > 0, "no interleaving of \(result.explored) showed the planted fault")
+    }
+
+    /// Runs racing journeys through `core` under `schedule` and counts outcomes by name.
+    static func outcomes(faults: CoreStrategy.Faults, schedule: ScheduleMode, journeys: UInt64) -> [String: Int] {
+        var context = StrategyContext(mix: .default)
+        context.schedule = schedule
+        var core = CoreStrategy(context: context, faults: faults)
+        let generator = JourneyGenerator(seed: 11, raceShare: 1)
+        let oracle = Oracle()
+        var counts: [String: Int] = [:]
+        for index in 0..<journeys {
+            let journey = generator.journey(at: index)
+            var observation = StrategyObservation()
+            core.run(journey, into: &observation)
+            let outcome = oracle.classify(observation, expectation: oracle.expect(journey), journey: journey)
+            counts[outcome.name, default: 0] += 1
+        }
+        core.finish()
+        return counts
+    }
+
+    static var journeys: UInt64 { Sanitizer.isActive ? 300 : 2_000 }
+
+    @Test func correctCoreHasNoViolationsUnderPCT() {
+        let counts = Self.outcomes(faults: [], schedule: .default, journeys: Self.journeys)
+        for violation in JourneyOutcome.violations {
+            #expect(counts[violation.name, default: 0] == 0, "core \(violation.name) under pct: \(counts)")
+        }
+        #expect(counts["routed", default: 0] > 0)
+    }
+
+    @Test(arguments: CoreStrategy.Faults.concurrencyCatalogue.map(\.name))
+    func concurrencyFaultIsReportedOnEveryRunWithTheSameSeed(fault name: String) throws {
+        let entry = try #require(CoreStrategy.Faults.concurrencyCatalogue.first { $0.name == name })
+        let first = Self.outcomes(faults: entry.fault, schedule: .default, journeys: Self.journeys)
+        let second = Self.outcomes(faults: entry.fault, schedule: .default, journeys: Self.journeys)
+        #expect(first[entry.expected.name, default: 0] > 0, "\(name): \(entry.expected.name) not flagged: \(first)")
+        #expect(first == second, "\(name): two runs of one seed differ: \(first) vs \(second)")
+    }
+
+    @Test(arguments: CoreStrategy.Faults.concurrencyCatalogue.map(\.name))
+    func concurrencyViolationReplaysToTheSameViolation(fault name: String) throws {
+        let entry = try #require(CoreStrategy.Faults.concurrencyCatalogue.first { $0.name == name })
+        var context = StrategyContext(mix: .default)
+        context.schedule = .default
+        var core = CoreStrategy(context: context, faults: entry.fault)
+        let generator = JourneyGenerator(seed: 11, raceShare: 1)
+        let oracle = Oracle()
+        var violating: UInt64?
+        for index in 0..<Self.journeys where violating == nil {
+            let journey = generator.journey(at: index)
+            var observation = StrategyObservation()
+            core.run(journey, into: &observation)
+            if oracle.classify(observation, expectation: oracle.expect(journey), journey: journey) == entry.expected {
+                violating = index
+            }
+        }
+        core.finish()
+        let index = try #require(violating, "\(name): no journey showed \(entry.expected.name)")
+        var texts: [String] = []
+        for _ in 0..<2 {
+            var command = try ReplayCommand(
+                arguments: ArgumentParser.parse(
+                    [
+                        "--seed", "11", "--journey", String(index), "--strategies", "core", "--race-share", "1",
+                        "--schedule", "pct", "--core-faults", name,
+                    ],
+                    options: ReplayCommand.configuration.options
+                )
+            )
+            var text = ""
+            #expect(try command.run(io: CommandIO(stdout: { text += $0 }, stderr: { _ in })) == 0)
+            texts.append(text)
+        }
+        #expect(texts[0].contains("core:        \(entry.expected.name)"), "\(texts[0])")
+        #expect(texts[0].contains("interleaving (pct:depth=3"))
+        #expect(texts[0] == texts[1])
+    }
+
+    @Test func scheduleModesParseAndRefuseBadInput() {
+        #expect(ScheduleMode.parse("pct", maxPoints: nil) == .success(.default))
+        #expect(ScheduleMode.parse("pct:depth=5,steps=50", maxPoints: nil) == .success(.pct(depth: 5, steps: 50)))
+        #expect(ScheduleMode.parse("random", maxPoints: nil) == .success(.random))
+        #expect(ScheduleMode.parse("os", maxPoints: nil) == .success(.os))
+        #expect(ScheduleMode.parse("exhaustive", maxPoints: 8) == .success(.exhaustive(maxPoints: 8)))
+        #expect(ScheduleMode.parse("exhaustive", maxPoints: nil) == .failure(.missingMaxPoints))
+        #expect(ScheduleMode.parse("exhaustive", maxPoints: 99) == .failure(.badMaxPoints(99)))
+        #expect(ScheduleMode.parse("pct:depth=0", maxPoints: nil) == .failure(.badOption("depth=0")))
+        #expect(ScheduleMode.parse("pct:width=2", maxPoints: nil) == .failure(.badOption("width=2")))
+        #expect(ScheduleMode.parse("fifo", maxPoints: nil) == .failure(.unknownMode("fifo")))
+        #expect(ScheduleMode.parse("random", maxPoints: 3) == .failure(.maxPointsWithoutExhaustive("random")))
+    }
+}
