@@ -86,7 +86,9 @@ import Testing
         #expect(rejection("/a\u{202E}\n") == .controlCharacter)
         #expect(rejection("/a\u{202E}\\") == .invisibleCharacter, "named before the backslash")
         // Neighbours that are visible stay: U+2010 (hyphen), U+FE10, U+00AE, an encoded lead alone.
-        for payload in ["/a\u{2010}", "/a\u{FE10}", "/a\u{AE}", "/a%E2%80", "/a%E2/%80%AE", "/%C2%A9%41"] {
+        for payload in [
+            "/a\u{2010}", "/a\u{FE10}", "/a\u{AE}", "/a%E2%80", "/a%E2/%80%AE", "/%C2%A9%41", "/a%E0%82%AD",
+        ] {
             #expect(rejection(payload) != .invisibleCharacter, "\(payload)")
         }
         #expect(rejection("/%C2%AD") == .invisibleCharacter, "U+00AD soft hyphen, encoded")

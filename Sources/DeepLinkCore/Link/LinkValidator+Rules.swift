@@ -90,10 +90,12 @@ extension LinkValidator {
         var sawInvisible = false
         var sawBackslash = false
         var sawMalformedEscape = false
-        // A UTF-8 sequence spelled in escapes (`%E2%80%AE`, `%C2%85`): the code point so far and how
-        // many continuation escapes it still needs (0: none is open). Any other unit closes it.
+        // A UTF-8 sequence spelled in escapes (`%E2%80%AE`, `%C2%85`): the code point so far, how
+        // many continuation escapes it still needs (0: none is open) and the smallest code point
+        // its length may encode (an overlong form is no character). Any other unit closes it.
         var escapedScalar: UInt32 = 0
         var escapedPending = 0
+        var escapedMinimum: UInt32 = 0
         var index = 0
         while index < count {
             // Eight plain bytes at a time (printable ASCII other than `%` and `\`): most links are
@@ -126,15 +128,21 @@ extension LinkValidator {
                 } else if escapedPending > 0, decoded & 0xC0 == 0x80 {
                     escapedScalar = escapedScalar << 6 | UInt32(decoded & 0x3F)
                     escapedPending -= 1
-                    if escapedPending == 0 {
+                    let isScalar =
+                        escapedScalar >= escapedMinimum && escapedScalar <= 0x10_FFFF
+                        && !(escapedScalar >= 0xD800 && escapedScalar <= 0xDFFF)
+                    if escapedPending == 0, isScalar {
                         if _isC1Control(escapedScalar) { sawControl = true }
                         if _isInvisible(escapedScalar) { sawInvisible = true }
                     }
                 } else {
                     switch decoded {
-                    case 0xC2...0xDF: (escapedScalar, escapedPending) = (UInt32(decoded & 0x1F), 1)
-                    case 0xE0...0xEF: (escapedScalar, escapedPending) = (UInt32(decoded & 0x0F), 2)
-                    case 0xF0...0xF4: (escapedScalar, escapedPending) = (UInt32(decoded & 0x07), 3)
+                    case 0xC2...0xDF:
+                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x1F), 1, 0x80)
+                    case 0xE0...0xEF:
+                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x0F), 2, 0x800)
+                    case 0xF0...0xF4:
+                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x07), 3, 0x1_0000)
                     default: escapedPending = 0  // not a lead byte: no character to judge
                     }
                 }

@@ -14,9 +14,9 @@ public enum ReferrerError: Error, Sendable, Hashable {
     case tooManyFields(count: Int, limit: Int)
 
     /// The payload key (``ReferrerParser/Configuration/payloadKey``) names `count` (at least two)
-    /// effective fields. Which one is meant is ambiguous: `URLSearchParams.get` and Play's own
-    /// examples take the first, some routers the last, so a referrer can smuggle a second link
-    /// past a check that reads the other one. Refused; nothing is routed.
+    /// effective fields. Which one is meant is ambiguous: `URLSearchParams.get` takes the first, a
+    /// dictionary built from the pairs (`dict(parse_qsl(…))`) the last, so a referrer can smuggle a
+    /// second link past a check that reads the other one. Refused; nothing is routed.
     case duplicatePayloadKey(count: Int)
 
     /// The error's stable name, as written in reports and `inspect --jsonl` (`"inputTooLong"`).
