@@ -11,6 +11,7 @@ enum FuzzTarget: String, CaseIterable {
     case arguments
     case inspect
     case histogram
+    case canonical
 
     /// The target named by `DEEPLINK_FUZZ_TARGET`; exits with a list of names when it is unset or unknown.
     static let selected: FuzzTarget = {
@@ -31,6 +32,7 @@ enum FuzzTarget: String, CaseIterable {
         case .arguments: ArgumentsFuzzer.run(input)
         case .inspect: InspectFuzzer.run(input)
         case .histogram: HistogramFuzzer.run(input)
+        case .canonical: CanonicalFuzzer.run(input)
         }
     }
 }

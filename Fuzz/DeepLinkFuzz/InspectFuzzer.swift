@@ -55,7 +55,7 @@ enum InspectFuzzer {
             return fuzzCheck(false, "not a JSON object: \(String(decoding: json, as: UTF8.self))")
         }
         fuzzCheck(
-            Set(object.keys) == ["fields", "payload", "link", "verdict", "reason"],
+            Set(object.keys) == ["fields", "payload", "link", "verdict", "reason", "requires"],
             "unexpected keys \(object.keys.sorted())"
         )
         let verdict = line.withUnsafeBytes { parser.verdict(for: $0, validator: validator) }
@@ -63,6 +63,15 @@ enum InspectFuzzer {
         fuzzCheck(verdictNames.contains(verdict.name), "unknown verdict name")
         fuzzCheck(optionalString(object["link"]) == .some(verdict.link?.string), "link differs")
         fuzzCheck(optionalString(object["reason"]) == .some(verdict.reason), "reason differs")
+        if let link = verdict.link {
+            let requires = ExampleApp.policy.requirements(for: link)
+            var expected = ["appReady"]
+            if requires.contains(.loggedIn) { expected.append("loggedIn") }
+            fuzzCheck(requires.subtracting([.appReady, .loggedIn]).isEmpty, "the example policy names other events")
+            fuzzCheck(object["requires"] as? [String] == expected, "requires differs from the policy's")
+        } else {
+            fuzzCheck(object["requires"] is NSNull, "requires is not null without a link")
+        }
 
         guard let fields = object["fields"] as? [[String]] else { return fuzzCheck(false, "fields is not [[String]]") }
         if case .error = verdict {

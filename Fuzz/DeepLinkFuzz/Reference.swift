@@ -136,4 +136,66 @@ enum Reference {
         }
         return output
     }
+
+    // MARK: - The canonical form and the prefix rule, restated plainly
+
+    /// RFC 3986 `unreserved`.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "~")
+    }
+
+    /// Percent-encoding normalisation (RFC 3986 6.2.2.1–2), left to right: an escape of an
+    /// unreserved byte becomes that byte, any other escape gets uppercase hex, everything else is
+    /// kept (a `%` without two hex digits too).
+    static func canonical(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = hexDigit(bytes[index + 1]), let low = hexDigit(bytes[index + 2])
+            {
+                let value = high << 4 | low
+                if isUnreserved(value) {
+                    output.append(value)
+                } else {
+                    output += Array(("%" + String(value, radix: 16, uppercase: true).leftPadded(to: 2)).utf8)
+                }
+                index += 3
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return output
+    }
+
+    /// Whether `scalar` is refused as invisible: the standard library's Default_Ignorable_Code_Point
+    /// property, plus U+FFF9…U+FFFB.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isDefaultIgnorableCodePoint || (0xFFF9...0xFFFB).contains(scalar.value)
+    }
+
+    /// The prefix rule, as a string comparison: both sides canonical and ASCII-lowercased, trailing
+    /// slashes dropped from the prefix (`/` stays), then the path starts with the prefix and ends
+    /// there or continues with `/` or `;`. `/` matches every path starting with `/`.
+    static func pathIsUnder(_ path: [UInt8], prefix: [UInt8]) -> Bool {
+        func folded(_ bytes: [UInt8]) -> [UInt8] {
+            canonical(bytes).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        }
+        var rule = folded(prefix)
+        while rule.count > 1, rule.last == UInt8(ascii: "/") { rule.removeLast() }
+        let path = folded(path)
+        guard rule.first == UInt8(ascii: "/"), path.starts(with: rule) else { return false }
+        if rule == [UInt8(ascii: "/")] || path.count == rule.count { return true }
+        return path[rule.count] == UInt8(ascii: "/") || path[rule.count] == UInt8(ascii: ";")
+    }
+}
+
+extension String {
+    /// The string with zeros in front, to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
 }

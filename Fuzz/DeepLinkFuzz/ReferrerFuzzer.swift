@@ -74,6 +74,13 @@ enum ReferrerFuzzer {
         }
 
         let key = Array(configuration.payloadKey.utf8)
+        // After the limits: the payload key naming two fields is refused, never "the first wins".
+        let named = effective.filter { Reference.formDecoded($0.name) == key }.count
+        if named > 1 {
+            let expected = ReferrerError.duplicatePayloadKey(count: named)
+            fuzzCheck(verdict == .error(expected), "expected \(expected), got \(verdict)")
+            return
+        }
         let payload = effective.first { Reference.formDecoded($0.name) == key }
         let lent = parser.withReferrer(in: bytes) { parsed in
             checkParsed(parsed, outer: outer, effective: effective, doubleEncoded: doubleEncoded, referrer: referrer)

@@ -1,8 +1,9 @@
 import DeepLinkCore
 import DeepLinkHarness
 
-/// `LinkValidator`: every accepted link satisfies the documented invariants and re-validates to
-/// itself; rejections follow the documented precedence where it can be judged from outside.
+/// `LinkValidator`: every accepted link satisfies the documented invariants, is the reference
+/// canonical form of its payload and re-validates to itself; rejections follow the documented
+/// precedence where it can be judged from outside.
 ///
 /// Input: one byte picks the configuration (hosts, routes), the rest is the decoded payload.
 enum ValidatorFuzzer {
@@ -42,7 +43,14 @@ enum ValidatorFuzzer {
         fuzzCheck(link.string == text, "string differs from the bytes")
         for scalar in text.unicodeScalars {
             fuzzCheck(!Reference.isControl(scalar.value), "link holds control U+\(scalar.value)")
+            fuzzCheck(!Reference.isInvisible(scalar), "link holds invisible U+\(scalar.value)")
         }
+        let unescapedText = String(decoding: Reference.percentUnescaped(bytes), as: UTF8.self)
+        fuzzCheck(
+            !unescapedText.unicodeScalars.contains(where: Reference.isInvisible),
+            "link holds an encoded invisible"
+        )
+        fuzzCheck(Reference.canonical(bytes) == bytes, "the link is not in canonical form")
         fuzzCheck(!bytes.contains(UInt8(ascii: "\\")), "link holds a backslash")
         fuzzCheck(!bytes.contains(UInt8(ascii: "#")), "link keeps a fragment")
         let unescaped = Reference.percentUnescaped(bytes)
@@ -57,6 +65,10 @@ enum ValidatorFuzzer {
         fuzzCheck(link.path == String(decoding: path, as: UTF8.self), "path differs")
         fuzzCheck(link.hasQuery == (path.count < bytes.count), "hasQuery differs")
         fuzzCheck(!Reference.hasDotSegment(path), "link has a dot segment")
+        let pathText = String(decoding: path, as: UTF8.self).uppercased()
+        for delimiter in ["%2F", "%3F", "%23", "%3B"] {
+            fuzzCheck(!pathText.contains(delimiter), "the path holds the encoded delimiter \(delimiter)")
+        }
         let secondIsSlash =
             path.count >= 2
             && (path[1] == UInt8(ascii: "/")
@@ -64,7 +76,10 @@ enum ValidatorFuzzer {
                     && (path[3] == UInt8(ascii: "F") || path[3] == UInt8(ascii: "f"))))
         fuzzCheck(!secondIsSlash, "link is scheme-relative")
         if let routes = validator.configuration.routes {
-            fuzzCheck(routes.contains { matches(path, route: Array($0.utf8)) }, "link matches no route")
+            fuzzCheck(
+                routes.contains { Reference.pathIsUnder(path, prefix: Array($0.utf8)) },
+                "link matches no route"
+            )
         }
         checkReduction(bytes, payload: payload)
 
@@ -77,17 +92,15 @@ enum ValidatorFuzzer {
         fuzzCheck(path.withUnsafeBytes { link.hasPathPrefix(bytes: $0) }, "own path is not a prefix")
     }
 
-    /// The route rule from `LinkValidator.Configuration.routes`.
-    static func matches(_ path: [UInt8], route: [UInt8]) -> Bool {
-        guard !route.isEmpty, path.starts(with: route) else { return false }
-        return route.last == UInt8(ascii: "/") || path.count == route.count || path[route.count] == UInt8(ascii: "/")
-    }
-
-    /// A path payload keeps everything before `#`; an `https` URL keeps what follows its authority.
+    /// A path payload keeps everything before `#`; an `https` URL keeps what follows its authority;
+    /// either way in canonical form.
     static func checkReduction(_ link: [UInt8], payload: [UInt8]) {
         let beforeFragment = Array(payload.prefix { $0 != UInt8(ascii: "#") })
         if payload.first == UInt8(ascii: "/") {
-            fuzzCheck(link == beforeFragment, "a path payload was changed beyond dropping its fragment")
+            fuzzCheck(
+                link == Reference.canonical(beforeFragment),
+                "a path payload was changed beyond dropping its fragment and canonicalising"
+            )
             return
         }
         let scheme = String(decoding: payload.prefix(8), as: UTF8.self).lowercased()
@@ -95,7 +108,7 @@ enum ValidatorFuzzer {
         let afterScheme = beforeFragment.dropFirst(8)
         let rest = Array(afterScheme.drop { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") })
         let expected = rest.first == UInt8(ascii: "/") ? rest : [UInt8(ascii: "/")] + rest
-        fuzzCheck(link == expected, "an https payload did not reduce to its path and query")
+        fuzzCheck(link == Reference.canonical(expected), "an https payload did not reduce to its path and query")
     }
 
     static func checkRejected(_ rejection: LinkRejection, payload: [UInt8], isUTF8: Bool) {
@@ -116,6 +129,27 @@ enum ValidatorFuzzer {
         }
         if rejection == .backslash {
             fuzzCheck(Reference.percentUnescaped(payload).contains(UInt8(ascii: "\\")), "backslash without one")
+        }
+        if rejection == .malformedPercentEscape {
+            let malformed = payload.indices.contains { index in
+                payload[index] == UInt8(ascii: "%")
+                    && !(index + 2 < payload.count && Reference.hexDigit(payload[index + 1]) != nil
+                        && Reference.hexDigit(payload[index + 2]) != nil)
+            }
+            fuzzCheck(malformed, "malformedPercentEscape without a % lacking two hex digits")
+        }
+        if rejection == .invisibleCharacter {
+            let unescaped = String(decoding: Reference.percentUnescaped(payload), as: UTF8.self)
+            let raw = String(decoding: payload, as: UTF8.self)
+            fuzzCheck(
+                raw.unicodeScalars.contains(where: Reference.isInvisible)
+                    || unescaped.unicodeScalars.contains(where: Reference.isInvisible),
+                "invisibleCharacter without one"
+            )
+        }
+        if rejection == .encodedDelimiter {
+            let text = String(decoding: payload, as: UTF8.self).uppercased()
+            fuzzCheck(["%2F", "%3F", "%23", "%3B"].contains { text.contains($0) }, "encodedDelimiter without one")
         }
         if payload.first == UInt8(ascii: "/") {
             let structural: [LinkRejection] = [.notAPath, .disallowedScheme, .foreignHost]

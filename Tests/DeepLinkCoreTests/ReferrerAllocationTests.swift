@@ -19,6 +19,15 @@ let realisticReferrerCorpus: [[UInt8]] = [
     "utm_term=caf%C3%A9+cr%C3%A8me&utm_campaign=%FF%FE%zz%4&deeplink=%2Fsearch%3Fq%3Dcaf%C3%A9",
     "utm_source=x&utm_source=y&deeplink=&deeplink=%2Fsecond",
     "utm_source=partner&deeplink=https%3A%2F%2Fshop.example.com%2Fproduct%2F7%3Fsize%3DM&utm_medium=referral",
+    // Canonicalised, or refused by the validator's content and path rules.
+    "deeplink=%2F%256Frders%2F42%3Fx%3D%25c3%25a9",
+    "deeplink=%2Forders%252F42",
+    "deeplink=%2Forders%E2%80%AE%2F42&utm_source=a",
+    "deeplink=%2For%25E2%2580%258Bders",
+    "deeplink=%2Forders%2F42%25",
+    // The payload key twice: refused, counted over the whole input.
+    "deeplink=%2Fproduct%2F1&utm_source=a&deeplink=%2Forders%2F42",
+    "deeplink%3D%252Fa%26deeplink%3D%252Fb",
 ].map { Array($0.utf8) }
 
 @Suite struct ReferrerAllocationTests {

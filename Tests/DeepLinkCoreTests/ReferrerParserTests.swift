@@ -53,10 +53,24 @@ func summarize(_ input: String, parser: ReferrerParser = ReferrerParser()) -> Re
         #expect(try result.get())
     }
 
-    @Test func payloadKeyIsConfigurableAndFirstOccurrenceWins() throws {
+    /// A payload key named twice was once "the first wins"; it is now refused as ambiguous.
+    @Test func payloadKeyIsConfigurableAndNamedOnlyOnce() throws {
         let parser = ReferrerParser(configuration: .init(payloadKey: "link"))
-        #expect(try summarize("deeplink=%2Fa&link=%2Fb&link=%2Fc", parser: parser).get().payload == Array("/b".utf8))
-        #expect(try summarize("deeplink=%2Fa&deeplink=%2Fz").get().payload == Array("/a".utf8))
+        #expect(try summarize("deeplink=%2Fa&link=%2Fb", parser: parser).get().payload == Array("/b".utf8))
+        #expect(
+            summarize("deeplink=%2Fa&link=%2Fb&link=%2Fc", parser: parser) == .failure(.duplicatePayloadKey(count: 2))
+        )
+        #expect(summarize("deeplink=%2Fa&deeplink=%2Fz") == .failure(.duplicatePayloadKey(count: 2)))
+        #expect(summarize("deeplink=%2Fa&deep%6Cink=%2Fz&deeplink") == .failure(.duplicatePayloadKey(count: 3)))
+        #expect(summarize("deeplink=%2Fa&deeplink=") == .failure(.duplicatePayloadKey(count: 2)), "empty counts")
+        // Double-encoded: counted after decoding once.
+        #expect(summarize("deeplink%3D%252Fa%26deeplink%3D%252Fb") == .failure(.duplicatePayloadKey(count: 2)))
+        // Limits come first; other keys may repeat.
+        let small = ReferrerParser(configuration: .init(maxFields: 1))
+        #expect(summarize("deeplink=%2Fa&deeplink=%2Fz", parser: small) == .failure(.tooManyFields(count: 2, limit: 1)))
+        #expect(try summarize("utm_source=a&utm_source=b&deeplink=%2Fa").get().payload == Array("/a".utf8))
+        #expect(ReferrerError.duplicatePayloadKey(count: 2).name == "duplicatePayloadKey")
+        #expect("\(ReferrerError.duplicatePayloadKey(count: 2))".contains("names 2 fields"))
         #expect(try summarize("deep%6Cink=%2Fa").get().payload == Array("/a".utf8))
         #expect(try summarize("deeplink=").get().payload == [])
         #expect(try summarize("deeplink").get().payload == [])
@@ -83,16 +97,23 @@ func summarize(_ input: String, parser: ReferrerParser = ReferrerParser()) -> Re
                     let found = bytes.withUnsafeBytes { raw in
                         parser.withReferrer(in: raw) { parsed in parsed.payload.map { Array($0.rawField) } }
                     }
-                    let expected = bytes.withUnsafeBytes { raw in
-                        ReferrerFields(unsafeBytes: raw).first(named: key).map { Array($0.rawField) }
+                    let (expected, named) = bytes.withUnsafeBytes { raw in
+                        let fields = ReferrerFields(unsafeBytes: raw)
+                        return (
+                            fields.first(named: key).map { Array($0.rawField) }, fields.count { $0.nameEquals(key) }
+                        )
                     }
-                    #expect(try found.get() == expected, "key \(key), input \(input)")
+                    if named > 1 {
+                        #expect(found == .failure(.duplicatePayloadKey(count: named)), "key \(key), input \(input)")
+                    } else {
+                        #expect(try found.get() == expected, "key \(key), input \(input)")
+                    }
                     checked += 1
                 }
             }
         }
         #expect(checked == keys.count * names.count * 4)
-        #expect(try summarize("deep%6Cink=%2Fa&deeplink=%2Fb").get().payload == Array("/a".utf8))
+        #expect(summarize("deep%6Cink=%2Fa&deeplink=%2Fb") == .failure(.duplicatePayloadKey(count: 2)))
     }
 
     /// `decode(_:into:)` copies whole words where it can; it must still produce exactly what the

@@ -68,8 +68,10 @@ import Testing
     }
 
     @Test func payloadIsDecodedExactlyOnce() throws {
-        // Decoded twice, `%252F` would become `/`; once, it is the three bytes `%2F`.
-        #expect(verdict("deeplink=%2Fa%252Fb") == (try link("/a%2Fb")))
+        // Decoded twice, `%2520` would become a space; once, it is the three bytes `%20`.
+        #expect(verdict("deeplink=%2Fa%2520b") == (try link("/a%20b")))
+        // Decoded twice, `%252F` would become `/`; once, it is `%2F`, an encoded delimiter in the path.
+        #expect(verdict("deeplink=%2Fa%252Fb") == .rejected(.encodedDelimiter))
         // An encoded dot segment one level down is still caught (the validator looks through it).
         #expect(verdict("deeplink=%2F%252e%252e%2Fadmin") == .rejected(.dotSegment))
     }

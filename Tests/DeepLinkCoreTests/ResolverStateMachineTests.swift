@@ -177,7 +177,9 @@ import Testing
         for open in ["/accountant", "/accounts/7", "/acc", "/"] {
             #expect(account.requirements(for: DeepLink(validated: open)!) == .appReady, "\(open)")
         }
-        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/orders")!) == .appReady, "`/orders/` is below")
+        // A trailing `/` once left `/orders` itself open; the rule `/orders/` now gates it too.
+        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/orders")!) == [.appReady, .loggedIn])
+        #expect(TestApp.policy.requirements(for: DeepLink(validated: "/ordersfoo")!) == .appReady)
         #expect(TestApp.policy.requirements(for: DeepLink(validated: "/product/1")!) == .appReady)
     }
 }

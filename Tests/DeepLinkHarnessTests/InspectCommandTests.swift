@@ -1,5 +1,6 @@
 import DeepLinkCore
 import DeepLinkHarness
+import Foundation
 import Testing
 
 /// Runs the real `deeplink-bench` entry point with captured standard streams.
@@ -49,6 +50,7 @@ struct CapturedRun {
                      raw "deeplink=%2Fproduct%2F42"
                 payload ("deeplink") "/product/42"
                 verdict link "/product/42"
+                requires appReady
 
                 """
         )
@@ -75,6 +77,7 @@ struct CapturedRun {
                      raw "deeplink=%2Fa"
                 payload ("deeplink") "/a"
                 verdict link "/a"
+                requires appReady
 
                 referrer "1234567" (7 bytes)
                 fields (1):
@@ -111,16 +114,16 @@ struct CapturedRun {
         #expect(run.status == 0)
         #expect(run.err.isEmpty)
         let expected = [
-            #"{"fields":[["utm_source","google"],["deeplink","/product/42"]],"payload":"/product/42","link":"/product/42","verdict":"link","reason":null}"#,
-            #"{"fields":[],"payload":null,"link":null,"verdict":"error","reason":"inputTooLong"}"#,
-            #"{"fields":[["utm_source","google-play"],["utm_medium","organic"]],"payload":null,"link":null,"verdict":"organic","reason":null}"#,
-            #"{"fields":[["utm_source","(not set)"],["utm_medium","(not set)"]],"payload":null,"link":null,"verdict":"notSet","reason":null}"#,
-            #"{"fields":[["1234567",""]],"payload":null,"link":null,"verdict":"noPayload","reason":null}"#,
-            #"{"fields":[["\#u{FFFD}","\#u{FFFD}"],["q","\u0001\"\\"]],"payload":null,"link":null,"verdict":"noPayload","reason":null}"#,
-            #"{"fields":[["a","\#u{FFFD}é\n\t"],["deeplink",""]],"payload":"","link":null,"verdict":"rejected","reason":"empty"}"#,
-            #"{"fields":[["utm_source=x&deeplink=%2Fcart%3Fid%3D1",""]],"payload":"/cart?id=1","link":"/cart?id=1","verdict":"link","reason":null}"#,
-            #"{"fields":[],"payload":null,"link":null,"verdict":"noPayload","reason":null}"#,
-            #"{"fields":[["",""],["x\ry",""]],"payload":null,"link":null,"verdict":"noPayload","reason":null}"#,
+            #"{"fields":[["utm_source","google"],["deeplink","/product/42"]],"payload":"/product/42","link":"/product/42","verdict":"link","reason":null,"requires":["appReady"]}"#,
+            #"{"fields":[],"payload":null,"link":null,"verdict":"error","reason":"inputTooLong","requires":null}"#,
+            #"{"fields":[["utm_source","google-play"],["utm_medium","organic"]],"payload":null,"link":null,"verdict":"organic","reason":null,"requires":null}"#,
+            #"{"fields":[["utm_source","(not set)"],["utm_medium","(not set)"]],"payload":null,"link":null,"verdict":"notSet","reason":null,"requires":null}"#,
+            #"{"fields":[["1234567",""]],"payload":null,"link":null,"verdict":"noPayload","reason":null,"requires":null}"#,
+            #"{"fields":[["\#u{FFFD}","\#u{FFFD}"],["q","\u0001\"\\"]],"payload":null,"link":null,"verdict":"noPayload","reason":null,"requires":null}"#,
+            #"{"fields":[["a","\#u{FFFD}é\n\t"],["deeplink",""]],"payload":"","link":null,"verdict":"rejected","reason":"empty","requires":null}"#,
+            #"{"fields":[["utm_source=x&deeplink=%2Fcart%3Fid%3D1",""]],"payload":"/cart?id=1","link":"/cart?id=1","verdict":"link","reason":null,"requires":["appReady"]}"#,
+            #"{"fields":[],"payload":null,"link":null,"verdict":"noPayload","reason":null,"requires":null}"#,
+            #"{"fields":[["",""],["x\ry",""]],"payload":null,"link":null,"verdict":"noPayload","reason":null,"requires":null}"#,
         ]
         #expect(run.outLines.count == expected.count)
         for (actual, wanted) in zip(run.outLines, expected) { #expect(actual == wanted) }
@@ -133,8 +136,8 @@ struct CapturedRun {
         )
         #expect(
             run.outLines == [
-                #"{"fields":[],"payload":null,"link":null,"verdict":"error","reason":"tooManyFields"}"#,
-                #"{"fields":[["deeplink","/ok"]],"payload":"/ok","link":"/ok","verdict":"link","reason":null}"#,
+                #"{"fields":[],"payload":null,"link":null,"verdict":"error","reason":"tooManyFields","requires":null}"#,
+                #"{"fields":[["deeplink","/ok"]],"payload":"/ok","link":"/ok","verdict":"link","reason":null,"requires":["appReady"]}"#,
             ]
         )
     }
@@ -149,10 +152,10 @@ struct CapturedRun {
         let defaults = CapturedRun(["inspect", "--jsonl"], stdin: lines)
         #expect(
             defaults.outLines == [
-                #"{"fields":[["deeplink","/../admin"]],"payload":"/../admin","link":null,"verdict":"rejected","reason":"dotSegment"}"#,
-                #"{"fields":[["deeplink","/a\#u{FFFD}"]],"payload":"/a\#u{FFFD}","link":null,"verdict":"rejected","reason":"invalidUTF8"}"#,
-                #"{"fields":[["deeplink","https://shop.example/p/1"]],"payload":"https://shop.example/p/1","link":null,"verdict":"rejected","reason":"foreignHost"}"#,
-                #"{"fields":[["deeplink","/settings"]],"payload":"/settings","link":"/settings","verdict":"link","reason":null}"#,
+                #"{"fields":[["deeplink","/../admin"]],"payload":"/../admin","link":null,"verdict":"rejected","reason":"dotSegment","requires":null}"#,
+                #"{"fields":[["deeplink","/a\#u{FFFD}"]],"payload":"/a\#u{FFFD}","link":null,"verdict":"rejected","reason":"invalidUTF8","requires":null}"#,
+                #"{"fields":[["deeplink","https://shop.example/p/1"]],"payload":"https://shop.example/p/1","link":null,"verdict":"rejected","reason":"foreignHost","requires":null}"#,
+                #"{"fields":[["deeplink","/settings"]],"payload":"/settings","link":"/settings","verdict":"link","reason":null,"requires":["appReady"]}"#,
             ]
         )
         let configured = CapturedRun(
@@ -161,12 +164,54 @@ struct CapturedRun {
         )
         #expect(
             configured.outLines == [
-                #"{"fields":[["deeplink","https://shop.example/p/1"]],"payload":"https://shop.example/p/1","link":"/p/1","verdict":"link","reason":null}"#,
-                #"{"fields":[["deeplink","/settings"]],"payload":"/settings","link":null,"verdict":"rejected","reason":"unknownRoute"}"#,
+                #"{"fields":[["deeplink","https://shop.example/p/1"]],"payload":"https://shop.example/p/1","link":"/p/1","verdict":"link","reason":null,"requires":["appReady"]}"#,
+                #"{"fields":[["deeplink","/settings"]],"payload":"/settings","link":null,"verdict":"rejected","reason":"unknownRoute","requires":null}"#,
             ]
         )
         let readable = CapturedRun(["inspect", "deeplink=%2F..%2Fadmin"])
-        #expect(readable.out.hasSuffix("payload (\"deeplink\") \"/../admin\"\nverdict rejected (dotSegment)\n"))
+        #expect(
+            readable.out.hasSuffix(
+                "payload (\"deeplink\") \"/../admin\"\nverdict rejected (\(LinkRejection.dotSegment))\n"
+            )
+        )
+        #expect(readable.out.contains("verdict rejected (dotSegment: a . or .. path segment"))
+    }
+
+    /// The issue's four gate bypasses through the real command: each is refused or needs `loggedIn`
+    /// under the example app's policy; an open link needs only `appReady`.
+    @Test func jsonLinesShowWhatEachLinkRequires() throws {
+        let referrers = [
+            "deeplink=%2F%256Frders%2F42", "deeplink=%2Forders%3Fid%3D42", "deeplink=%2Forders",
+            "deeplink=%2Forders%252F42", "deeplink=%2FOrders%2F42", "deeplink=%2Fproduct%2F42",
+            "deeplink=%2Fproduct%2F1&deeplink=%2Forders%2F42", "deeplink=%2Forders%E2%80%AE", "deeplink=%2Forders%25",
+        ]
+        let run = CapturedRun(["inspect", "--jsonl"], stdin: referrers.map { Array($0.utf8) })
+        #expect(run.status == 0 && run.err.isEmpty)
+        let verdicts = try run.outLines.map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return (object["link"] as? String, object["reason"] as? String, object["requires"] as? [String])
+        }
+        try #require(verdicts.count == referrers.count)
+        let login = ["appReady", "loggedIn"]
+        #expect(verdicts[0].0 == "/orders/42" && verdicts[0].2 == login, "an encoded letter is decoded, then gated")
+        #expect(verdicts[1].0 == "/orders?id=42" && verdicts[1].2 == login)
+        #expect(verdicts[2].0 == "/orders" && verdicts[2].2 == login)
+        #expect(verdicts[3].0 == nil && verdicts[3].1 == "encodedDelimiter")
+        #expect(verdicts[4].0 == "/Orders/42" && verdicts[4].2 == login, "case is kept, the gate folds it")
+        #expect(verdicts[5].0 == "/product/42" && verdicts[5].2 == ["appReady"])
+        #expect(verdicts[6].0 == nil && verdicts[6].1 == "duplicatePayloadKey")
+        #expect(verdicts[7].0 == nil && verdicts[7].1 == "invisibleCharacter")
+        #expect(verdicts[8].0 == nil && verdicts[8].1 == "malformedPercentEscape")
+        for (index, verdict) in verdicts.enumerated() where verdict.0 == nil {
+            #expect(run.outLines[index].hasSuffix(#""requires":null}"#))
+        }
+        let custom = CapturedRun(
+            ["inspect", "--jsonl", "--login-prefixes", "/product/"],
+            stdin: [Array("deeplink=%2FPRODUCT".utf8)]
+        )
+        #expect(custom.out.contains(#""requires":["appReady","loggedIn"]"#))
+        let readable = CapturedRun(["inspect", "deeplink=%2F%256Frders%2F42"])
+        #expect(readable.out.hasSuffix("verdict link \"/orders/42\"\nrequires appReady, loggedIn\n"))
     }
 
     @Test func helpAndUsageErrors() {
@@ -180,6 +225,7 @@ struct CapturedRun {
             ["inspect", "--bogus", "a=1"], ["inspect"], ["inspect", "--jsonl", "a=1"],
             ["inspect", "--max-fields", "x", "a"], ["inspect", "--max-input-bytes", "9000", "a"],
             ["inspect", "--jsonl=1"], ["inspect", "--routes", "product", "a"],
+            ["inspect", "--login-prefixes", "/a%2Fb", "a"], ["inspect", "--login-prefixes", "/a,/a/", "a"],
         ] {
             let run = CapturedRun(arguments)
             #expect(run.status == 2, "\(arguments)")

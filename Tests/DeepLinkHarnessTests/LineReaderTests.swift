@@ -91,9 +91,9 @@ import Glibc
         #expect(run.err.isEmpty)
         #expect(
             run.outLines == [
-                #"{"fields":[["deeplink","/a"]],"payload":"/a","link":"/a","verdict":"link","reason":null}"#,
-                #"{"fields":[],"payload":null,"link":null,"verdict":"error","reason":"inputTooLong"}"#,
-                #"{"fields":[["utm_source","google-play"],["utm_medium","organic"]],"payload":null,"link":null,"verdict":"organic","reason":null}"#,
+                #"{"fields":[["deeplink","/a"]],"payload":"/a","link":"/a","verdict":"link","reason":null,"requires":["appReady"]}"#,
+                #"{"fields":[],"payload":null,"link":null,"verdict":"error","reason":"inputTooLong","requires":null}"#,
+                #"{"fields":[["utm_source","google-play"],["utm_medium","organic"]],"payload":null,"link":null,"verdict":"organic","reason":null,"requires":null}"#,
             ]
         )
     }

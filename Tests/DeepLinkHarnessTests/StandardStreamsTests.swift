@@ -18,7 +18,8 @@ import Glibc
         return path
     }
 
-    static let tooLong = #"{"fields":[],"payload":null,"link":null,"verdict":"error","reason":"inputTooLong"}"#
+    static let tooLong =
+        #"{"fields":[],"payload":null,"link":null,"verdict":"error","reason":"inputTooLong","requires":null}"#
 
     /// Reading stops buffering at --max-input-bytes and the time is linear in the input: 16
     /// times the bytes take well under 64 times as long (the quadratic reader took 256 times).
@@ -51,10 +52,12 @@ import Glibc
         let answers = output.fileHandleForReading.fileDescriptor
         input.fileHandleForWriting.write(Data("a=1\n".utf8))
         let first = BenchProcess.readLine(answers, within: 20)
-        #expect(first == #"{"fields":[["a","1"]],"payload":null,"link":null,"verdict":"noPayload","reason":null}"#)
+        let noPayload = #"{"fields":[["a","1"]],"payload":null,"link":null,"verdict":"noPayload","reason":null,"#
+        #expect(first == noPayload + #""requires":null}"#)
         input.fileHandleForWriting.write(Data("deeplink=%2Fb\r\n".utf8))
         let second = BenchProcess.readLine(answers, within: 20)
-        #expect(second == #"{"fields":[["deeplink","/b"]],"payload":"/b","link":"/b","verdict":"link","reason":null}"#)
+        let link = #"{"fields":[["deeplink","/b"]],"payload":"/b","link":"/b","verdict":"link","reason":null,"#
+        #expect(second == link + #""requires":["appReady"]}"#)
         try input.fileHandleForWriting.close()
         #expect(BenchProcess.readLine(answers, within: 20) == nil)
         process.waitUntilExit()

@@ -4,8 +4,11 @@
 ///
 /// A `DeepLink` is only ever produced by ``LinkValidator`` (or by ``init(validatedUTF8:)`` from
 /// bytes that already passed it), so holding one is proof that the payload was checked: it is
-/// valid UTF-8, free of control characters, backslashes and dot segments, and at most
-/// ``capacity`` bytes long.
+/// valid UTF-8, free of control and invisible characters, backslashes, dot segments, malformed
+/// escapes and encoded path delimiters, and at most ``capacity`` bytes long. Its bytes are the
+/// canonical form (see ``LinkValidator``): no escaped unreserved character, uppercase hex in every
+/// other escape. So every consumer (the route table, the gate, the router, the store) sees one
+/// spelling of the link, and validating a link's bytes again yields the same link.
 ///
 /// Thread safety: a value type with no references; `Sendable`, safe to copy across threads.
 ///
@@ -73,9 +76,9 @@ public struct DeepLink: Sendable {
         }
     }
 
-    /// Whether the path lies under `prefix` at a segment boundary: `/account` matches
-    /// `/account` and `/account/7`, not `/accountant` (the rule of ``RoutePolicy`` and
-    /// ``LinkValidator/Configuration/routes``). No allocation.
+    /// Whether the path lies under `prefix` at a segment boundary: `/account` (or `/account/`)
+    /// matches `/account`, `/account/7` and `/Account`, not `/accountant` (the rule of
+    /// ``RoutePolicy`` and ``LinkValidator/Configuration/routes``). No allocation.
     ///
     /// - Complexity: O(m) where m is the prefix length.
     public func hasPathPrefix(_ prefix: StaticString) -> Bool {

@@ -6,13 +6,14 @@
 ///
 /// 1. ``empty``
 /// 2. ``invalidUTF8`` — nothing else can be judged in bytes that are not text;
-/// 3. ``controlCharacter``, then ``backslash`` — byte content, checked over the whole payload
-///    (fragment included), raw and percent-encoded, before its structure is interpreted, because
-///    browsers and routers disagree about how these bytes split a URL;
+/// 3. ``controlCharacter``, ``invisibleCharacter``, ``backslash``, then ``malformedPercentEscape``
+///    — byte content, checked over the whole payload (fragment included), raw and
+///    percent-encoded, before its structure is interpreted, because browsers and routers disagree
+///    about how these bytes split a URL;
 /// 4. the payload's form: ``schemeRelative``, ``disallowedScheme``, ``foreignHost`` or
 ///    ``notAPath`` (mutually exclusive: each describes what the payload is instead of a link);
-/// 5. ``dotSegment`` in the reduced path;
-/// 6. ``tooLong`` — the reduced link (path and query) exceeds ``DeepLink/capacity``;
+/// 5. ``dotSegment``, then ``encodedDelimiter``, in the reduced path;
+/// 6. ``tooLong`` — the canonical link (path and query) exceeds ``DeepLink/capacity``;
 /// 7. ``unknownRoute`` — a route table is configured and no route matches;
 /// 8. ``invalidAccount`` — not the validator's: the link itself is valid, but the account it names
 ///    is not an ``AccountID`` (checked by ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
@@ -22,7 +23,7 @@
 public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
     /// The payload has no bytes.
     case empty
-    /// The reduced link (path and query) is longer than ``DeepLink/capacity`` bytes.
+    /// The canonical link (path and query) is longer than ``DeepLink/capacity`` bytes.
     case tooLong
     /// Neither an app-internal path (starting with `/`) nor a URL with a scheme: `product/42`,
     /// `?x=1`, `#top`, or an `https:` URL without `//`.
@@ -49,6 +50,27 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
     case backslash
     /// A route table is configured and no route prefix matches the path.
     case unknownRoute
+    /// A `%` not followed by two hex digits (`50%`, `%4`, `%zz`), anywhere in the payload: routers
+    /// disagree about such bytes (one keeps the `%`, one drops it, one fails), so the link has no
+    /// single meaning. A literal percent sign is written `%25`.
+    case malformedPercentEscape
+    /// A Unicode character that renders as nothing or reorders the text around it, raw or
+    /// percent-encoded (`%E2%80%AE`): what a person reads in the link is not what the router gets,
+    /// and a router that strips it sees another path. Exactly the Default_Ignorable_Code_Point set
+    /// (Unicode 15.1), which holds every bidirectional control, plus the interlinear annotation
+    /// controls:
+    /// U+00AD, U+034F, U+061C, U+115F–U+1160, U+17B4–U+17B5, U+180B–U+180F, U+200B–U+200F (zero
+    /// width space, non-joiner, joiner, LRM, RLM), U+202A–U+202E (LRE, RLE, PDF, LRO, RLO),
+    /// U+2060–U+206F (word joiner, invisible operators, LRI, RLI, FSI, PDI, deprecated format
+    /// controls), U+3164, U+FE00–U+FE0F, U+FEFF, U+FFA0, U+FFF0–U+FFFB, U+1BCA0–U+1BCA3,
+    /// U+1D173–U+1D17A and U+E0000–U+E0FFF.
+    case invisibleCharacter
+    /// An encoded delimiter in the path: `%2F` (`/`), `%3F` (`?`), `%23` (`#`) or `%3B` (`;`). A
+    /// router that decodes before it splits reads `/orders%2F42` as `/orders/42` and `/orders%3Fx`
+    /// as `/orders`, while the gate sees one segment `orders%2F42`. (In the query they stay
+    /// allowed; an encoded backslash anywhere is ``backslash``; `/%2F…` at the start is
+    /// ``schemeRelative``.)
+    case encodedDelimiter
     /// The link names an account (``LinkResolver/Configuration/referrerAccountKey``) that is not a
     /// valid ``AccountID``: refused rather than routed for anyone.
     case invalidAccount
@@ -67,6 +89,9 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
         case .dotSegment: "dotSegment"
         case .backslash: "backslash"
         case .unknownRoute: "unknownRoute"
+        case .malformedPercentEscape: "malformedPercentEscape"
+        case .invisibleCharacter: "invisibleCharacter"
+        case .encodedDelimiter: "encodedDelimiter"
         case .invalidAccount: "invalidAccount"
         }
     }
@@ -77,12 +102,15 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
         .empty,
         .invalidUTF8,
         .controlCharacter,
+        .invisibleCharacter,
         .backslash,
+        .malformedPercentEscape,
         .schemeRelative,
         .disallowedScheme,
         .foreignHost,
         .notAPath,
         .dotSegment,
+        .encodedDelimiter,
         .tooLong,
         .unknownRoute,
         .invalidAccount,

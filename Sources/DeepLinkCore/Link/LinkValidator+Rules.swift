@@ -8,6 +8,8 @@ internal struct _ReducedLink {
     var needsLeadingSlash: Bool
     var start: Int
     var end: Int
+    /// Bytes the canonical form drops: two per escaped unreserved character (`%6F` becomes `o`).
+    var decodedEscapeBytes: Int = 0
 
     init(needsLeadingSlash: Bool, start: Int, end: Int) {
         self.needsLeadingSlash = needsLeadingSlash
@@ -15,8 +17,11 @@ internal struct _ReducedLink {
         self.end = end
     }
 
-    /// The canonical link's length in bytes.
+    /// The reduced link's length in the payload, in bytes (the implied `/` included).
     var utf8Count: Int { (needsLeadingSlash ? 1 : 0) + end - start }
+
+    /// The canonical link's length in bytes.
+    var canonicalUTF8Count: Int { utf8Count - decodedEscapeBytes }
 }
 
 extension LinkValidator {
@@ -45,17 +50,20 @@ extension LinkValidator {
         if Self._hasDotSegment(payload, from: reduced.start, to: pathEnd) {
             return .failure(.dotSegment)
         }
-        guard reduced.utf8Count <= DeepLink.capacity else { return .failure(.tooLong) }
+        var canonical = reduced
+        guard let decodedEscapeBytes = Self._escapes(payload, reduced, pathEnd: pathEnd) else {
+            return .failure(.encodedDelimiter)
+        }
+        canonical.decodedEscapeBytes = decodedEscapeBytes
+        guard canonical.canonicalUTF8Count <= DeepLink.capacity else { return .failure(.tooLong) }
         if let routes = _routes, !Self._matchesRoute(payload, reduced, pathEnd: pathEnd, routes: routes) {
             return .failure(.unknownRoute)
         }
-        return .success(reduced)
+        return .success(canonical)
     }
 
-    // MARK: - Content: UTF-8, control characters, backslashes
+    // MARK: - Content: UTF-8, control and invisible characters, backslashes, escapes
 
-    /// One pass over the whole payload: strict UTF-8 (Unicode Table 3-7), then control characters,
-    /// then backslashes, each raw or percent-encoded. Returns the first reason by precedence.
     /// Whether all eight bytes of `word` are printable ASCII (0x20…0x7E) other than `%` and `\`
     /// (SWAR: a byte's high bit in each mask marks a byte that is not).
     @inline(__always)
@@ -73,41 +81,74 @@ extension LinkValidator {
         return nonASCII | belowSpace | delete | percent | backslash == 0
     }
 
+    /// One pass over the whole payload: strict UTF-8 (Unicode Table 3-7), then control characters,
+    /// invisible characters, backslashes (each raw or percent-encoded) and malformed escapes.
+    /// Returns the first reason by precedence.
     internal static func _contentRejection(_ bytes: UnsafeRawBufferPointer) -> LinkRejection? {
         let count = bytes.count
         var sawControl = false
+        var sawInvisible = false
         var sawBackslash = false
-        // The byte the previous `%XX` escape decoded to, to catch an encoded C1 (`%C2%85`); -1 when
-        // the previous unit was not an escape.
-        var previousEscape = -1
+        var sawMalformedEscape = false
+        // A UTF-8 sequence spelled in escapes (`%E2%80%AE`, `%C2%85`): the code point so far, how
+        // many continuation escapes it still needs (0: none is open) and the smallest code point
+        // its length may encode (an overlong form is no character). Any other unit closes it.
+        var escapedScalar: UInt32 = 0
+        var escapedPending = 0
+        var escapedMinimum: UInt32 = 0
         var index = 0
         while index < count {
             // Eight plain bytes at a time (printable ASCII other than `%` and `\`): most links are
             // nothing else, and none of these bytes changes any of the state below.
             if index + 8 <= count, Self._arePlain(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                previousEscape = -1
+                escapedPending = 0
                 index += 8
                 continue
             }
             let byte = bytes[index]
             if byte < 0x80 {
-                if byte == UInt8(ascii: "%"), index + 2 < count,
-                    let decoded = _hexValue(bytes[index + 1], bytes[index + 2])
-                {
-                    if decoded < 0x20 || decoded == 0x7F { sawControl = true }
-                    if decoded == UInt8(ascii: "\\") { sawBackslash = true }
-                    if previousEscape == 0xC2, decoded >= 0x80, decoded <= 0x9F { sawControl = true }
-                    previousEscape = Int(decoded)
-                    index += 3
+                guard byte == UInt8(ascii: "%") else {
+                    if byte < 0x20 || byte == 0x7F { sawControl = true }
+                    if byte == UInt8(ascii: "\\") { sawBackslash = true }
+                    escapedPending = 0
+                    index += 1
                     continue
                 }
-                if byte < 0x20 || byte == 0x7F { sawControl = true }
-                if byte == UInt8(ascii: "\\") { sawBackslash = true }
-                previousEscape = -1
-                index += 1
+                guard index + 2 < count, let decoded = _hexValue(bytes[index + 1], bytes[index + 2]) else {
+                    sawMalformedEscape = true
+                    escapedPending = 0
+                    index += 1
+                    continue
+                }
+                index += 3
+                if decoded < 0x80 {
+                    if decoded < 0x20 || decoded == 0x7F { sawControl = true }
+                    if decoded == UInt8(ascii: "\\") { sawBackslash = true }
+                    escapedPending = 0
+                } else if escapedPending > 0, decoded & 0xC0 == 0x80 {
+                    escapedScalar = escapedScalar << 6 | UInt32(decoded & 0x3F)
+                    escapedPending -= 1
+                    let isScalar =
+                        escapedScalar >= escapedMinimum && escapedScalar <= 0x10_FFFF
+                        && !(escapedScalar >= 0xD800 && escapedScalar <= 0xDFFF)
+                    if escapedPending == 0, isScalar {
+                        if _isC1Control(escapedScalar) { sawControl = true }
+                        if _isInvisible(escapedScalar) { sawInvisible = true }
+                    }
+                } else {
+                    switch decoded {
+                    case 0xC2...0xDF:
+                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x1F), 1, 0x80)
+                    case 0xE0...0xEF:
+                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x0F), 2, 0x800)
+                    case 0xF0...0xF4:
+                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x07), 3, 0x1_0000)
+                    default: escapedPending = 0  // not a lead byte: no character to judge
+                    }
+                }
                 continue
             }
-            previousEscape = -1
+            escapedPending = 0
             let length: Int
             let secondLow: UInt8
             let secondHigh: UInt8
@@ -124,17 +165,42 @@ extension LinkValidator {
             guard index + length <= count else { return .invalidUTF8 }
             let second = bytes[index + 1]
             guard second >= secondLow, second <= secondHigh else { return .invalidUTF8 }
+            let leadBits: UInt8 = length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07
+            var scalar = UInt32(byte & leadBits) << 6 | UInt32(second & 0x3F)
             var continuation = index + 2
             while continuation < index + length {
-                guard bytes[continuation] & 0xC0 == 0x80 else { return .invalidUTF8 }
+                let next = bytes[continuation]
+                guard next & 0xC0 == 0x80 else { return .invalidUTF8 }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
                 continuation += 1
             }
-            if byte == 0xC2, second <= 0x9F { sawControl = true }  // U+0080…U+009F
+            if _isC1Control(scalar) { sawControl = true }
+            if _isInvisible(scalar) { sawInvisible = true }
             index += length
         }
         if sawControl { return .controlCharacter }
+        if sawInvisible { return .invisibleCharacter }
         if sawBackslash { return .backslash }
+        if sawMalformedEscape { return .malformedPercentEscape }
         return nil
+    }
+
+    /// U+0080…U+009F.
+    @inline(__always)
+    internal static func _isC1Control(_ scalar: UInt32) -> Bool { scalar >= 0x80 && scalar <= 0x9F }
+
+    /// The characters of ``LinkRejection/invisibleCharacter``: Unicode's Default_Ignorable_Code_Point
+    /// (every bidirectional control is one) and the interlinear annotation controls U+FFF9…U+FFFB.
+    /// (A test compares this table with the standard library's property over every scalar.)
+    @inline(__always)
+    internal static func _isInvisible(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x00AD, 0x034F, 0x061C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F: true
+        case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F, 0x3164: true
+        case 0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0...0xFFFB: true
+        case 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF: true
+        default: false
+        }
     }
 
     // MARK: - Form: path, scheme, host
@@ -299,6 +365,43 @@ extension LinkValidator {
         return dots == 1 || dots == 2
     }
 
+    // MARK: - Escapes: encoded delimiters, the canonical length
+
+    /// Over the reduced link (path and query): `nil` when the path holds an encoded delimiter
+    /// (``LinkRejection/encodedDelimiter``), otherwise how many bytes the canonical form drops (two
+    /// per escaped unreserved character). Every `%` starts a valid escape here (the content pass
+    /// refused the others).
+    internal static func _escapes(_ bytes: UnsafeRawBufferPointer, _ reduced: _ReducedLink, pathEnd: Int) -> Int? {
+        var dropped = 0
+        var index = reduced.start
+        while index < reduced.end {
+            guard bytes[index] == UInt8(ascii: "%"), index + 2 < reduced.end,
+                let decoded = _hexValue(bytes[index + 1], bytes[index + 2])
+            else {
+                index += 1
+                continue
+            }
+            if index < pathEnd, _isPathDelimiter(decoded) { return nil }
+            if _isUnreserved(decoded) { dropped += 2 }
+            index += 3
+        }
+        return dropped
+    }
+
+    /// `/`, `?`, `#` and `;`: the bytes a router splits a path at, once it has decoded them.
+    @inline(__always)
+    internal static func _isPathDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: ";")
+    }
+
+    /// RFC 3986 `unreserved`: ALPHA / DIGIT / `-` / `.` / `_` / `~`. Its escapes decode in the
+    /// canonical form (RFC 3986 6.2.2.2).
+    @inline(__always)
+    internal static func _isUnreserved(_ byte: UInt8) -> Bool {
+        _isASCIILetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+    }
+
     // MARK: - Routes
 
     internal static func _matchesRoute(
@@ -382,12 +485,12 @@ extension DeepLink {
         _assign(reduced, of: payload)
     }
 
-    /// Overwrites this link, in place, with the reduced link of `payload`. Bytes past the new count
-    /// keep what was there (nothing reads them: equality and hashing use the first `utf8Count`).
+    /// Overwrites this link, in place, with the canonical form of the reduced link of `payload`:
+    /// escaped unreserved characters decoded, the hex digits of the other escapes uppercased
+    /// (RFC 3986 6.2.2.1–2). Bytes past the new count keep what was there (nothing reads them:
+    /// equality and hashing use the first `utf8Count`).
     internal mutating func _assign(_ reduced: _ReducedLink, of payload: UnsafeRawBufferPointer) {
-        self._count = UInt16(reduced.utf8Count)
-        self._pathCount = UInt16(reduced.utf8Count)
-        var pathCount = reduced.utf8Count
+        var pathCount = -1
         var written = 0
         var span = _storage.mutableSpan
         span.withUnsafeMutableBytes { destination in
@@ -395,17 +498,41 @@ extension DeepLink {
                 destination[0] = UInt8(ascii: "/")
                 written = 1
             }
-            for index in reduced.start..<reduced.end {
+            var index = reduced.start
+            while index < reduced.end {
                 let byte = payload[index]
-                if byte == UInt8(ascii: "?"), pathCount == reduced.utf8Count { pathCount = written }
+                if byte == UInt8(ascii: "?"), pathCount < 0 { pathCount = written }
+                if byte == UInt8(ascii: "%"), index + 2 < reduced.end,
+                    let decoded = LinkValidator._hexValue(payload[index + 1], payload[index + 2])
+                {
+                    if LinkValidator._isUnreserved(decoded) {
+                        destination[written] = decoded
+                        written += 1
+                    } else {
+                        destination[written] = byte
+                        destination[written + 1] = Self._uppercasedHex(payload[index + 1])
+                        destination[written + 2] = Self._uppercasedHex(payload[index + 2])
+                        written += 3
+                    }
+                    index += 3
+                    continue
+                }
                 destination[written] = byte
                 written += 1
+                index += 1
             }
         }
-        self._pathCount = UInt16(pathCount)
+        self._count = UInt16(written)
+        self._pathCount = UInt16(pathCount < 0 ? written : pathCount)
         #if DEBUG
         _checkReducedInvariants()
         #endif
+    }
+
+    /// `a`…`f` as `A`…`F`; any other byte unchanged.
+    @inline(__always)
+    internal static func _uppercasedHex(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f") ? byte - 0x20 : byte
     }
 
     #if DEBUG
@@ -416,6 +543,21 @@ extension DeepLink {
             assert(bytes.count <= DeepLink.capacity, "a link fits inline")
             for byte in bytes {
                 assert(byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "\\"), "no control byte, no backslash")
+            }
+            var index = 0
+            while index < bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == UInt8(ascii: "%") else { continue }
+                assert(index + 2 < bytes.count, "an escape has two hex digits")
+                let high = bytes[index + 1]
+                let low = bytes[index + 2]
+                assert(
+                    DeepLink._uppercasedHex(high) == high && DeepLink._uppercasedHex(low) == low,
+                    "escapes are uppercase"
+                )
+                let decoded = LinkValidator._hexValue(high, low)
+                assert(decoded.map { !LinkValidator._isUnreserved($0) } == true, "unreserved bytes are not escaped")
+                index += 2
             }
         }
     }

@@ -1,9 +1,9 @@
 /// Turns a decoded deep-link payload into a canonical ``DeepLink`` or a named ``LinkRejection``.
 ///
 /// The input is the payload as the referrer parser (or the App Clip handoff) delivers it: already
-/// form-decoded exactly once. The validator never percent-decodes it again; it only *looks through*
+/// form-decoded exactly once. The validator never decodes it as a whole again; it *looks through*
 /// percent-encoding where an encoded byte would be dangerous once a router decodes the path
-/// (`%2e%2e`, `%5C`, `%0A`, `/%2F`).
+/// (`%2e%2e`, `%5C`, `%0A`, `%E2%80%AE`, `%2F`), and it writes the link in its canonical form.
 ///
 /// Accepted, as the app's ``Configuration`` states (nothing beyond plain paths by default):
 /// - an app-internal path: `/product/42?ref=share`;
@@ -17,10 +17,23 @@
 /// - a URL with one of ``Configuration/customSchemes`` (`myapp://product/42`): everything after
 ///   `scheme://` is the path, so it becomes `/product/42` (`myapp:///product/42` too).
 ///
-/// The canonical form is the path plus an optional `?query`; the fragment (`#…`) is dropped. Every
-/// accepted link starts with `/` (but not `//`), is strict UTF-8, holds no control character, no
-/// backslash and no dot segment, and fits in ``DeepLink/capacity`` bytes. When a route table is
-/// configured, its path also matches one route.
+/// The canonical form is the path plus an optional `?query`; the fragment (`#…`) is dropped, and
+/// RFC 3986's percent-encoding normalisation applies to path and query (6.2.2.1–2): an escaped
+/// unreserved character (ALPHA / DIGIT / `-` / `.` / `_` / `~`) is decoded (`/%6Frders/42` becomes
+/// `/orders/42`, `/file%2Ejson` becomes `/file.json`), and the hex digits of every other escape are
+/// uppercased (`%c3%a9` becomes `%C3%A9`). Nothing else changes: reserved characters stay as they
+/// are, encoded or not (decoding `%26` in a query would change its meaning), and case is kept —
+/// RFC 3986 paths are case-sensitive (`/invite/AbC` is not `/invite/abc`); the policy matcher folds
+/// ASCII case instead, see ``RoutePolicy``. Refused instead of normalised: an encoded delimiter in
+/// the path (`%2F`, `%3F`, `%23`, `%3B`: ``LinkRejection/encodedDelimiter``), an encoded backslash
+/// (``LinkRejection/backslash``), dot segments raw or encoded (``LinkRejection/dotSegment``), a
+/// `%` without two hex digits (``LinkRejection/malformedPercentEscape``), and bidirectional or
+/// invisible characters (``LinkRejection/invisibleCharacter``). Every accepted link starts with
+/// `/` (but not `//`), is strict UTF-8, holds none of these and no control character, and fits in
+/// ``DeepLink/capacity`` bytes. When a route table is configured, its path also matches one route.
+///
+/// Canonicalisation is idempotent, and the validator's output is a fixed point: validating an
+/// accepted link's bytes again accepts them unchanged (the fuzz target `canonical` checks it).
 ///
 /// Which reason is reported when several apply is fixed; see ``LinkRejection``.
 ///
@@ -30,6 +43,8 @@
 /// )
 /// validator.validate("/product/42?ref=share")   // .success(/product/42?ref=share)
 /// validator.validate("/%2e%2e/admin")            // .failure(.dotSegment)
+/// validator.validate("/%6Frders/42")             // .success(/orders/42)
+/// validator.validate("/orders%2F42")             // .failure(.encodedDelimiter)
 /// ```
 ///
 /// Thread safety: an immutable value; `Sendable`, one validator may be shared by all threads.
@@ -61,10 +76,11 @@ public struct LinkValidator: Sendable {
         public var acceptsAppClipDefaultLinks: Bool
 
         /// Path prefixes the app can route, e.g. `["/product", "/orders"]`; `nil` accepts any
-        /// path. A prefix matches a path that starts with it byte for byte and continues with `/`
-        /// or ends there, unless the prefix itself ends with `/`: `/product` matches `/product`
-        /// and `/product/42`, not `/productivity`. The query is not part of the path. The same
-        /// rule decides ``RoutePolicy``'s gates.
+        /// path. A prefix matches the canonical path at a segment boundary: `/product` (or
+        /// `/product/`) matches `/product`, `/product/42`, `/product?x=1` and `/Product/42`, not
+        /// `/productivity`; escaped unreserved characters compare as themselves and ASCII case is
+        /// ignored. The query is not part of the path. The same rule decides ``RoutePolicy``'s
+        /// gates.
         public var routes: [String]?
 
         /// The host of Apple's default App Clip links.

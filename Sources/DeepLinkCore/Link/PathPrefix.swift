@@ -2,10 +2,19 @@
 /// ``RoutePolicy``'s gates and ``DeepLink/hasPathPrefix(_:)``, so that what the validator accepts
 /// and what the gate protects can never disagree.
 ///
-/// A prefix matches a path that starts with it byte for byte and continues with `/` or ends there,
-/// unless the prefix itself ends with `/`: `/account` matches `/account` and `/account/7`, never
-/// `/accountant`; `/orders/` matches `/orders/7` but not `/orders`. An empty prefix matches
-/// nothing. Paths are compared without their query.
+/// Both sides are compared in the canonical form (see ``LinkValidator``): an escaped unreserved
+/// character is that character (`/%6Frders` is `/orders`), and ASCII letters match in either case
+/// (`/Orders` is under `/orders`), so a router that decodes or folds case cannot open a screen the
+/// gate did not see. The prefix must end at a segment boundary of the path: where the path ends,
+/// or at `/` or `;` (servlet-style routers strip `;parameters`). A trailing `/` in the prefix is
+/// ignored, so `/orders/` and `/orders` are the same rule: both match `/orders`, `/orders/42`,
+/// `/orders?x` and `/orders;p/42`, never `/ordersfoo`. `/` alone matches every path; an empty
+/// prefix (or one not starting with `/`) matches nothing. Paths are compared without their query.
+///
+/// Why case-insensitive although RFC 3986 paths are case-sensitive (and ``DeepLink`` keeps the
+/// case it was given): Jetpack Navigation compiles its deep-link patterns with
+/// `Pattern.CASE_INSENSITIVE`, so `/ORDERS/42` opens the orders screen there. A gate that folds
+/// case only ever asks for more events, never fewer.
 ///
 /// Thread safety: stateless.
 enum PathPrefix {
@@ -20,19 +29,39 @@ enum PathPrefix {
         isUnder prefix: UnsafeRawBufferPointer
     ) -> Bool {
         let slash = UInt8(ascii: "/")
-        let implied = impliedLeadingSlash ? 1 : 0
-        let pathCount = implied + path.count
-        guard !prefix.isEmpty, prefix.count <= pathCount else { return false }
-        var offset = 0
-        if implied == 1 {
-            guard prefix[0] == slash else { return false }
-            offset = 1
+        var prefixCount = prefix.count
+        while prefixCount > 1, prefix[prefixCount - 1] == slash { prefixCount -= 1 }
+        guard prefixCount > 0, prefix[0] == slash else { return false }
+        var prefixIndex = 0
+        var pathIndex = 0
+        if impliedLeadingSlash {
+            prefixIndex = 1
         }
-        while offset < prefix.count {
-            guard path[offset - implied] == prefix[offset] else { return false }
-            offset += 1
+        while prefixIndex < prefixCount {
+            guard pathIndex < path.count else { return false }
+            let expected = unit(prefix, at: prefixIndex, end: prefixCount)
+            let actual = unit(path, at: pathIndex, end: path.count)
+            guard foldedASCII(expected.byte) == foldedASCII(actual.byte) else { return false }
+            prefixIndex += expected.width
+            pathIndex += actual.width
         }
-        if prefix[prefix.count - 1] == slash || prefix.count == pathCount { return true }
-        return path[prefix.count - implied] == slash
+        if prefixCount == 1 || pathIndex == path.count { return true }
+        let next = path[pathIndex]
+        return next == slash || next == UInt8(ascii: ";")
     }
+
+    /// The byte at `index` of `bytes[..<end]` as the canonical form has it: an escape of an
+    /// unreserved character (`%6F`) is that character (width 3); any other byte is itself (width 1).
+    @inline(__always)
+    static func unit(_ bytes: UnsafeRawBufferPointer, at index: Int, end: Int) -> (byte: UInt8, width: Int) {
+        let byte = bytes[index]
+        guard byte == UInt8(ascii: "%"), index + 2 < end,
+            let decoded = LinkValidator._hexValue(bytes[index + 1], bytes[index + 2]),
+            LinkValidator._isUnreserved(decoded)
+        else { return (byte, 1) }
+        return (decoded, 3)
+    }
+
+    @inline(__always)
+    static func foldedASCII(_ byte: UInt8) -> UInt8 { LinkValidator._asciiLowercased(byte) }
 }

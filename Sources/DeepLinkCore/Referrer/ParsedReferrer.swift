@@ -21,7 +21,8 @@ public struct ParsedReferrer {
     /// The number of ``effectiveFields`` (at most ``ReferrerParser/Configuration/maxFields``).
     public let fieldCount: Int
 
-    /// The first effective field named by ``ReferrerParser/Configuration/payloadKey``, or `nil`.
+    /// The one effective field named by ``ReferrerParser/Configuration/payloadKey``, or `nil` (a
+    /// referrer naming it twice is refused before it is lent).
     public let payload: ReferrerField?
 
     @usableFromInline

@@ -3,6 +3,8 @@ extension ReferrerError: CustomStringConvertible {
         switch self {
         case .inputTooLong(let length, let limit): "inputTooLong (\(length) bytes, limit \(limit))"
         case .tooManyFields(let count, let limit): "tooManyFields (\(count) fields, limit \(limit))"
+        case .duplicatePayloadKey(let count):
+            "duplicatePayloadKey (the payload key names \(count) fields; send the link in exactly one)"
         }
     }
 }

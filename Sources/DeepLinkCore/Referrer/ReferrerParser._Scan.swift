@@ -1,6 +1,6 @@
 /// The parser's single pass over a referrer: counts the fields, notes whether a raw `=` or `&`
-/// occurs (which rules out double encoding) and finds the first field whose decoded name is the
-/// payload key, reading eight bytes at a time where it can.
+/// occurs (which rules out double encoding), finds the first field whose decoded name is the
+/// payload key and counts the fields so named, reading eight bytes at a time where it can.
 ///
 /// It finds exactly what ``ReferrerFields`` iteration, ``ReferrerFields/count`` and
 /// ``ReferrerFields/first(named:)-(String)`` would find, in one pass instead of three.
@@ -21,6 +21,10 @@ internal struct _ReferrerScan {
     /// Where the payload field ends (its `&` or the end of the input).
     @usableFromInline
     internal var payloadEnd: Int = -1
+
+    /// How many fields are named by the key (more than one is refused).
+    @usableFromInline
+    internal var payloadCount: Int = 0
 
     /// Whether a raw `=` or `&` occurs anywhere in the input.
     @usableFromInline
@@ -47,7 +51,7 @@ internal struct _ReferrerScan {
         )
     }
 
-    /// Scans `input` for the fields and the first one whose decoded name is `key`.
+    /// Scans `input` for the fields, the first one whose decoded name is `key` and how many are.
     ///
     /// - Complexity: O(n) in `input.count`, one pass; O(k) more per name of a plausible length.
     @usableFromInline
@@ -56,6 +60,8 @@ internal struct _ReferrerScan {
         guard let base = input.baseAddress else { return result }
         let count = input.count
         var position = 0
+        // Every name is compared, also past the payload: a second field with the key makes the
+        // referrer ambiguous (`ReferrerError.duplicatePayloadKey`).
         while position < count {
             let start = position
             var end = _firstNameTerminator(base, from: start, count: count)
@@ -72,19 +78,13 @@ internal struct _ReferrerScan {
             result.fieldCount += 1
             let nameEnd = separator < 0 ? end : separator
             if _decodedEquals(base + start, count: nameEnd - start, key: key) {
-                result.payloadStart = start
-                result.payloadSeparator = separator
-                result.payloadEnd = end
-                break
+                result.payloadCount += 1
+                if result.payloadStart < 0 {
+                    result.payloadStart = start
+                    result.payloadSeparator = separator
+                    result.payloadEnd = end
+                }
             }
-        }
-        // Past the payload only the count is left to find, and `&` alone bounds a piece. (A raw
-        // separator has been seen already unless the payload ended the input.)
-        while position < count {
-            let start = position
-            let end = _firstAmpersand(base, from: start, count: count)
-            position = end + 1
-            if end > start { result.fieldCount += 1 }
         }
         return result
     }

@@ -20,8 +20,10 @@
 /// else and reported as a named ``ReferrerError``. Any byte sequence at all is safe to pass.
 ///
 /// When a referrer carries a payload *and* a placeholder, the payload wins: the placeholders are
-/// what Play sends instead of a campaign, not alongside one. When the payload key occurs more than
-/// once, the first occurrence counts (as `URLSearchParams.get` does).
+/// what Play sends instead of a campaign, not alongside one. When the payload key names more than
+/// one effective field, the referrer is refused as ``ReferrerError/duplicatePayloadKey(count:)``
+/// (after the limits): readers disagree about which occurrence counts, so no link is taken from it.
+/// Other keys may repeat; ``ParsedReferrer/field(_:)`` reads their first occurrence.
 ///
 /// Thread safety: an immutable value; `Sendable`. One parser may serve any number of threads.
 ///
@@ -93,6 +95,8 @@ public struct ReferrerParser: Sendable {
         guard scan.fieldCount <= configuration.maxFields else {
             return .failure(.tooManyFields(count: scan.fieldCount, limit: configuration.maxFields))
         }
+        // (Two fields need a raw `&`, so a double-encoded input cannot fail this outer check.)
+        guard scan.payloadCount <= 1 else { return .failure(.duplicatePayloadKey(count: scan.payloadCount)) }
         // A raw `=` or `&` rules double encoding out without a second pass.
         guard !scan.sawRawSeparator && FormDecoding.isDoubleEncoded(input) else {
             let fields = ReferrerFields(unsafeBytes: input)
@@ -129,6 +133,7 @@ public struct ReferrerParser: Sendable {
             guard inner.fieldCount <= configuration.maxFields else {
                 return .failure(.tooManyFields(count: inner.fieldCount, limit: configuration.maxFields))
             }
+            guard inner.payloadCount <= 1 else { return .failure(.duplicatePayloadKey(count: inner.payloadCount)) }
             let parsed = ParsedReferrer(
                 fields: ReferrerFields(unsafeBytes: input),
                 effectiveFields: ReferrerFields(unsafeBytes: decoded),

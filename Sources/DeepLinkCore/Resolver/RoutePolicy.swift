@@ -3,9 +3,12 @@
 ///
 /// The longest matching prefix wins; a path that matches no rule needs ``defaultRequirements``.
 /// Every route also needs ``GateEvents/appReady``, whether a rule names it or not. Prefixes match
-/// at path-segment boundaries, by the same rule as ``LinkValidator/Configuration/routes``:
-/// `/account` gates `/account` and `/account/settings`, never `/accountant`; `/orders/` gates
-/// `/orders/42` but not `/orders` itself (write `/orders` to gate both).
+/// the link's canonical form at path-segment boundaries, by the same rule as
+/// ``LinkValidator/Configuration/routes``: `/orders` gates `/orders`, `/orders/42`, `/orders?id=42`
+/// and `/Orders/42`, never `/ordersfoo`. A trailing `/` names the same rule (`/orders/` is
+/// `/orders`, so it gates `/orders` too), and prefixes are stored canonical: `/%6Frders/` becomes
+/// `/orders`. (The validator has already made every link canonical, so `/%6Frders/42` arrives as
+/// `/orders/42`, and `/orders%2F42` never arrives: it is ``LinkRejection/encodedDelimiter``.)
 ///
 /// ```swift
 /// let policy = try RoutePolicy(rules: [
@@ -23,7 +26,8 @@
 public struct RoutePolicy: Sendable {
     /// One prefix and what it requires.
     public struct Rule: Sendable, Hashable {
-        /// The path prefix, e.g. `/orders`.
+        /// The path prefix in canonical form without a trailing `/` (except `/` itself), e.g.
+        /// `/orders`.
         public let prefix: DeepLink
         /// The events a link under `prefix` needs (besides `appReady`).
         public let requires: GateEvents
@@ -41,8 +45,11 @@ public struct RoutePolicy: Sendable {
 
     /// Creates a policy.
     ///
-    /// - Throws: ``RoutePolicyError/invalidPrefix(_:)`` for a prefix that is not a path without a
-    ///   query (`/...`, no `?`), ``RoutePolicyError/duplicatePrefix(_:)`` for a prefix named twice.
+    /// - Throws: ``RoutePolicyError/invalidPrefix(_:)`` for a prefix that is not a path the
+    ///   validator accepts without a query or fragment (`/...`, no `?` or `#`, no dot segment,
+    ///   encoded delimiter or malformed escape, see ``LinkValidator``),
+    ///   ``RoutePolicyError/duplicatePrefix(_:)`` for a prefix named twice (after canonicalisation,
+    ///   ignoring a trailing `/` and ASCII case: `/orders`, `/orders/` and `/Orders` are one rule).
     public init(
         rules: [(prefix: String, requires: GateEvents)],
         defaultRequirements: GateEvents = []
@@ -50,10 +57,10 @@ public struct RoutePolicy: Sendable {
         var built: [Rule] = []
         built.reserveCapacity(rules.count)
         for rule in rules {
-            guard !rule.prefix.utf8.contains(UInt8(ascii: "?")), let prefix = DeepLink(validated: rule.prefix) else {
-                throw .invalidPrefix(rule.prefix)
+            guard let prefix = Self.canonicalPrefix(rule.prefix) else { throw .invalidPrefix(rule.prefix) }
+            guard !built.contains(where: { Self.isSameRule($0.prefix, prefix) }) else {
+                throw .duplicatePrefix(rule.prefix)
             }
-            guard !built.contains(where: { $0.prefix == prefix }) else { throw .duplicatePrefix(rule.prefix) }
             built.append(Rule(prefix: prefix, requires: rule.requires))
         }
         built.sort { $0.prefix.utf8Count > $1.prefix.utf8Count }
@@ -68,6 +75,29 @@ public struct RoutePolicy: Sendable {
         self.prefixBytes = bytes
         self.prefixEnds = ends
         self.prefixRequirements = built.map(\.requires)
+    }
+
+    /// `prefix` in canonical form without trailing `/` (but `/` stays `/`), or `nil` when the
+    /// validator (with no hosts) refuses it or it has a query or fragment.
+    static func canonicalPrefix(_ prefix: String) -> DeepLink? {
+        guard !prefix.utf8.contains(UInt8(ascii: "#")),
+            case .success(let link) = LinkValidator(configuration: .init(allowedHosts: [])).validate(prefix),
+            !link.hasQuery
+        else { return nil }
+        var count = link.utf8Count
+        link.withUTF8Bytes { bytes in
+            while count > 1, bytes[count - 1] == UInt8(ascii: "/") { count -= 1 }
+        }
+        guard count < link.utf8Count else { return link }
+        return link.withUTF8Bytes { DeepLink(validatedUTF8: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// Whether two canonical prefixes are one rule: the same length, and each under the other.
+    private static func isSameRule(_ first: DeepLink, _ second: DeepLink) -> Bool {
+        guard first.utf8Count == second.utf8Count else { return false }
+        return first.withUTF8Bytes { first in
+            second.withUTF8Bytes { second in PathPrefix.path(first, impliedLeadingSlash: false, isUnder: second) }
+        }
     }
 
     /// Everything `link` needs before it may be routed, `appReady` included.
@@ -97,8 +127,11 @@ public struct RoutePolicy: Sendable {
 
 /// Why a ``RoutePolicy`` could not be built.
 public enum RoutePolicyError: Error, Sendable, Hashable {
-    /// The prefix is not a path (must start with `/`, fit a ``DeepLink``, and hold no `?`).
+    /// The prefix is not a path the validator accepts (must start with `/`, fit a ``DeepLink``,
+    /// hold no `?` or `#`, no dot segment, encoded delimiter, malformed escape, control or
+    /// invisible character).
     case invalidPrefix(String)
-    /// The same prefix appears in two rules.
+    /// The same prefix appears in two rules (compared canonical, without a trailing `/`,
+    /// ignoring ASCII case).
     case duplicatePrefix(String)
 }

@@ -221,7 +221,7 @@ final class ServeCore {
         case .noPayload: break
         case .rejected(let rejection):
             answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
-        case .error: answers.drop(rejection: .malformedReferrer)
+        case .error(let error): answers.drop(rejection: CoreStrategy.rejectionReason(for: error))
         }
         return false
     }

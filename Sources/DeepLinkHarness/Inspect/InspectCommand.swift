@@ -9,7 +9,10 @@ import DeepLinkCore
 /// - `inspect --jsonl` reads referrers from standard input, one per line (the bytes up to `\n`, or
 ///   `\r\n`, any bytes at all; a line over `--max-input-bytes` is never buffered whole), and writes
 ///   one JSON object per line, flushed before the next line is awaited:
-///   `{"fields":[["name","value"],…],"payload":…,"link":…,"verdict":…,"reason":…}`. Names and values
+///   `{"fields":[["name","value"],…],"payload":…,"link":…,"verdict":…,"reason":…,"requires":…}`.
+///   `requires` lists the gate events the link needs under the policy (the example app's, or
+///   `--login-prefixes`), in bit order (`["appReady","loggedIn"]`), or is `null` when nothing is
+///   routed. `link` is the canonical form the router gets. Names and values
 ///   are decoded per WHATWG with U+FFFD for invalid UTF-8, so for valid UTF-8 input `fields` equals
 ///   Python's `urllib.parse.parse_qsl(line, keep_blank_values=True)`. `fields` lists the input's
 ///   own fields (before undoing double encoding); `payload` is the decoded payload the verdict was
@@ -26,8 +29,10 @@ public struct InspectCommand: BenchCommand {
             Without --jsonl, prints each referrer's fields (raw and decoded), payload and verdict.
             With --jsonl, reads one referrer per line (LF or CRLF) from standard input and writes one JSON
             object per line, flushed before the next line is awaited:
-            {"fields":[[name,value],...],"payload":...,"link":...,"verdict":...,"reason":...} where
-            verdict is link, organic, notSet, noPayload, rejected or error. A line longer than
+            {"fields":[[name,value],...],"payload":...,"link":...,"verdict":...,"reason":...,"requires":...}
+            where verdict is link, organic, notSet, noPayload, rejected or error, link is the canonical
+            link and requires the gate events it needs under the route policy (["appReady","loggedIn"]),
+            null when nothing is routed. A line longer than
             --max-input-bytes is answered "error"/"inputTooLong" without being read into memory.
             Exit 2 when standard input cannot be read (e.g. it is a directory) or standard output
             cannot be written.
@@ -52,6 +57,11 @@ public struct InspectCommand: BenchCommand {
                 value: "list",
                 help: "Comma-separated route prefixes; other paths are unknownRoute."
             ),
+            OptionSpec(
+                "--login-prefixes",
+                value: "list",
+                help: "Comma-separated prefixes that need loggedIn (default: the example app's /orders,/account)."
+            ),
         ]
     )
 
@@ -66,6 +76,8 @@ public struct InspectCommand: BenchCommand {
     let input: Input
     let parser: ReferrerParser
     let validator: LinkValidator
+    /// What a link needs before it is routed (`requires`).
+    let policy: RoutePolicy
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         var configuration = ReferrerParser.Configuration()
@@ -92,6 +104,38 @@ public struct InspectCommand: BenchCommand {
             }
         }
         validator = LinkValidator(configuration: validation)
+        policy = try Self.policy(from: arguments.string("--login-prefixes"))
+    }
+
+    /// The example app's policy, or one where each listed prefix needs `loggedIn`.
+    private static func policy(from list: String?) throws(CLIError) -> RoutePolicy {
+        guard let list else { return ExampleApp.policy }
+        do {
+            return try RoutePolicy(rules: Self.list(list).map { (prefix: $0, requires: .loggedIn) })
+        } catch {
+            let detail =
+                switch error {
+                case .invalidPrefix(let prefix):
+                    "'\(prefix)' is not a path the link validator accepts (no query, dot segment or encoded delimiter)"
+                case .duplicatePrefix(let prefix): "'\(prefix)' names a rule twice"
+                }
+            throw .invalidValue(
+                option: "--login-prefixes",
+                value: list,
+                expected: "comma-separated path prefixes such as /orders,/account (\(detail))"
+            )
+        }
+    }
+
+    /// The names of the events in `events`, in bit order: `appReady`, `loggedIn`, `custom0`, ….
+    static func eventNames(_ events: GateEvents) -> [String] {
+        var names: [String] = []
+        if events.contains(.appReady) { names.append("appReady") }
+        if events.contains(.loggedIn) { names.append("loggedIn") }
+        for id in 0..<CustomEvent.capacity {
+            if let event = CustomEvent(id: id), events.contains(.custom(event)) { names.append("custom\(id)") }
+        }
+        return names
     }
 
     /// The non-empty items of a comma-separated list.
@@ -144,7 +188,7 @@ public struct InspectCommand: BenchCommand {
                 }
                 let verdict = parser.verdict(for: parsed, validator: validator)
                 json += "],\"payload\":" + JSONString.quotedOrNull(parsed.payload?.decodedValue)
-                json += Self.jsonTail(verdict)
+                json += Self.jsonTail(verdict, requires: verdict.link.map { policy.requirements(for: $0) })
                 return json
             }
         }
@@ -156,12 +200,16 @@ public struct InspectCommand: BenchCommand {
 
     /// The JSON object of a referrer the parser refused (a limit).
     static func jsonLine(for error: ReferrerError) -> String {
-        "{\"fields\":[],\"payload\":null" + jsonTail(.error(error))
+        "{\"fields\":[],\"payload\":null" + jsonTail(.error(error), requires: nil)
     }
 
-    private static func jsonTail(_ verdict: ReferrerVerdict) -> String {
-        ",\"link\":" + JSONString.quotedOrNull(verdict.link?.string) + ",\"verdict\":"
-            + JSONString.quoted(verdict.name) + ",\"reason\":" + JSONString.quotedOrNull(verdict.reason) + "}"
+    private static func jsonTail(_ verdict: ReferrerVerdict, requires: GateEvents?) -> String {
+        var tail =
+            ",\"link\":" + JSONString.quotedOrNull(verdict.link?.string) + ",\"verdict\":"
+            + JSONString.quoted(verdict.name) + ",\"reason\":" + JSONString.quotedOrNull(verdict.reason)
+        guard let requires else { return tail + ",\"requires\":null}" }
+        tail += ",\"requires\":[" + eventNames(requires).map(JSONString.quoted).joined(separator: ",") + "]}"
+        return tail
     }
 
     /// The readable breakdown of one referrer (several lines, ending with a newline).
@@ -181,7 +229,12 @@ public struct InspectCommand: BenchCommand {
                 } else {
                     text += "payload (\(key)) none\n"
                 }
-                return text + "verdict " + Self.describe(parser.verdict(for: parsed, validator: validator)) + "\n"
+                let verdict = parser.verdict(for: parsed, validator: validator)
+                text += "verdict " + Self.describe(verdict) + "\n"
+                if let link = verdict.link {
+                    text += "requires " + Self.eventNames(policy.requirements(for: link)).joined(separator: ", ") + "\n"
+                }
+                return text
             }
         }
         switch result {
@@ -207,7 +260,7 @@ public struct InspectCommand: BenchCommand {
         case .organic: "organic (Play placeholder: organic install)"
         case .notSet: "notSet (Play placeholder: referrer not set)"
         case .noPayload: "noPayload (no payload field)"
-        case .rejected(let rejection): "rejected (\(rejection.name))"
+        case .rejected(let rejection): "rejected (\(rejection))"
         case .error(let error): "error (\(error))"
         }
     }

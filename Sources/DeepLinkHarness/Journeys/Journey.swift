@@ -224,6 +224,11 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     case featureNotSupported
     /// The App Clip ran but the full app was never installed.
     case clipOnly
+    /// A gate-bypass link: the orders screen spelled so that a byte-prefix gate misses it (an
+    /// encoded letter, no trailing slash, a query instead of a segment, upper case), or a payload
+    /// that must be refused (an encoded slash, a bidi or zero-width character, a lone `%`, the
+    /// payload key twice). Half the users never log in.
+    case gateBypass
     /// A link bound to one account (an invite for alice) on a device where another account logs
     /// in first; alice logs in later, or never (Android).
     case otherAccount
@@ -250,6 +255,7 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
         case .referrerDisconnected: "referrerDisconnected"
         case .featureNotSupported: "featureNotSupported"
         case .clipOnly: "clipOnly"
+        case .gateBypass: "gateBypass"
         case .otherAccount: "otherAccount"
         }
     }
@@ -257,7 +263,7 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     /// Whether the perturbation can happen on `platform`.
     public func applies(to platform: Platform) -> Bool {
         switch self {
-        case .none, .lateLogin, .loginFailed, .noLogin, .hostile:
+        case .none, .lateLogin, .loginFailed, .noLogin, .hostile, .gateBypass:
             true
         case .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump:
             platform != .installed

@@ -188,6 +188,10 @@ private struct Builder {
             journey.links.0 = random.element(
                 platform == .android ? LinkCatalog.hostileLinks : LinkCatalog.hostileURLLinks
             )
+        case .gateBypass:
+            journey.links.0 = random.element(
+                platform == .android ? LinkCatalog.gateBypassLinks : LinkCatalog.gateBypassURLLinks
+            )
         case .organic:
             journey.links.0 = LinkCatalog.organic
         case .notSet:
@@ -221,7 +225,7 @@ private struct Builder {
         case .secondTap: journey.linkCount = 2
         case .none, .lateLogin, .loginFailed, .noLogin, .logout, .kill, .crashWindow, .duplicateDelivery, .clockJump,
             .hostile, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
-            .featureNotSupported, .clipOnly, .otherAccount:
+            .featureNotSupported, .clipOnly, .gateBypass, .otherAccount:
             journey.linkCount = 1
         }
     }
@@ -366,7 +370,7 @@ private struct Builder {
                 emit(.loginSucceeded, LinkCatalog.linkAccount, after: 5...120)
             }
         case .none, .lateLogin, .loginFailed, .noLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump,
-            .hostile, .organic, .notSet, .bareToken, .doubleEncoded, .clipOnly:
+            .hostile, .organic, .notSet, .bareToken, .doubleEncoded, .clipOnly, .gateBypass:
             if android { emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2) }
             emit(.appReady, after: 1...3)
             if perturbation == .clockJump && !jumpBeforeLaunch { jumpPastTTL() }
@@ -386,7 +390,7 @@ private struct Builder {
             relaunch()
         case .none, .lateLogin, .loginFailed, .noLogin, .logout, .secondTap, .clockJump, .hostile, .organic, .notSet,
             .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
-            .featureNotSupported, .clipOnly, .otherAccount:
+            .featureNotSupported, .clipOnly, .gateBypass, .otherAccount:
             break
         }
         finishPending()
@@ -418,6 +422,9 @@ private struct Builder {
         case .loginFailed:
             emit(.loginFailed, after: 10...120)
             if random.chance(0.5) { emit(.loginSucceeded, after: 30...600) }
+        case .gateBypass:
+            // Half the users of a gated link never log in: a gate the link slips past routes it anyway.
+            if random.chance(needsLogin ? 0.5 : mix.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
         case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
             .notSet, .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly, .otherAccount:
@@ -479,7 +486,7 @@ private struct Builder {
     /// failed login) end with the clock past the time-to-live, so the expected outcome is decided.
     mutating func finishPending() {
         switch perturbation {
-        case .noLogin, .loginFailed, .logout:
+        case .noLogin, .loginFailed, .logout, .gateBypass:
             if !loggedIn && needsLogin {
                 jumpPastTTL()
                 emit(.appReady, after: 0...1)

@@ -25,7 +25,7 @@ public enum LinkCatalog {
 
     /// What must happen to a payload.
     public enum Verdict: Sendable, Hashable {
-        /// Route to this canonical link; `needsLogin` per the route policy (`/orders/`).
+        /// Route to this canonical link; `needsLogin` per the route policy (`/orders` and below).
         case route(canonical: String, needsLogin: Bool)
         /// Reject with this reason; route nowhere.
         case reject(RejectionReason)
@@ -52,7 +52,7 @@ public enum LinkCatalog {
 
     /// Ids of entries routed without login.
     public static let openLinks: [UInt8] = [0, 1, 2, 3]
-    /// Ids of entries that need `loggedIn` (`/orders/`).
+    /// Ids of entries that need `loggedIn` (`/orders` and below).
     public static let loginLinks: [UInt8] = [4, 5]
     /// Ids of every entry that routes (open and login links).
     public static let routableLinks: [UInt8] = [0, 1, 2, 3, 4, 5]
@@ -66,8 +66,15 @@ public enum LinkCatalog {
     public static let bareToken: UInt8 = 17
     /// A double-encoded referrer for `/product/42` (Android).
     public static let doubleEncoded: UInt8 = 18
+    /// Ids of gate-bypass links (Android): spellings of the orders screen that a router decoding
+    /// and normalising the path opens, while a byte-prefix gate sees another path. Each entry says
+    /// by hand what it is: the orders link it stands for (needs login), or a refusal.
+    public static let gateBypassLinks: [UInt8] = [19, 20, 21, 22, 23, 24, 25, 26, 27]
+    /// Gate-bypass links that can arrive as a URL (the duplicate payload key exists only in a
+    /// referrer).
+    public static let gateBypassURLLinks: [UInt8] = [19, 20, 21, 22, 23, 24, 25, 26]
     /// Ids of links bound to an account (``Entry/account``), as referrers (Android).
-    public static let accountLinks: [UInt8] = [19]
+    public static let accountLinks: [UInt8] = [28]
 
     /// The accounts journeys log in as (a login event's argument indexes this): the user the
     /// bound links are for, and somebody else on the same device.
@@ -211,6 +218,71 @@ public enum LinkCatalog {
             verdict: .route(canonical: "/product/42", needsLogin: false),
             naiveFindsPayload: false
         ),
+        // Gate bypasses (ids 19…27): what the link is meant to be is stated here, not derived.
+        Entry(
+            name: "encodedLetter",
+            referrer: "deeplink=%2F%256Frders%2F42",
+            url: "https://nerdy.pro/%6Frders/42",
+            verdict: .route(canonical: "/orders/42", needsLogin: true),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "noTrailingSlash",
+            referrer: "utm_source=email&deeplink=%2Forders",
+            url: "https://nerdy.pro/orders",
+            verdict: .route(canonical: "/orders", needsLogin: true),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "queryInsteadOfSegment",
+            referrer: "deeplink=%2Forders%3Fid%3D42",
+            url: "https://nerdy.pro/orders?id=42",
+            verdict: .route(canonical: "/orders?id=42", needsLogin: true),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "upperCase",
+            referrer: "deeplink=%2FOrders%2F42",
+            url: "https://nerdy.pro/Orders/42",
+            verdict: .route(canonical: "/Orders/42", needsLogin: true),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "encodedSlash",
+            referrer: "deeplink=%2Forders%252F42",
+            url: "https://nerdy.pro/orders%2F42",
+            verdict: .reject(.encodedDelimiter),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "bidiOverride",
+            referrer: "deeplink=%2Forders%2F42%E2%80%AE",
+            url: "https://nerdy.pro/orders/42%E2%80%AE",
+            verdict: .reject(.invisibleCharacter),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "zeroWidth",
+            referrer: "deeplink=%2For%E2%80%8Bders%2F42",
+            url: "https://nerdy.pro/or%E2%80%8Bders/42",
+            verdict: .reject(.invisibleCharacter),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "lonePercent",
+            referrer: "deeplink=%2Forders%2F42%25",
+            url: "https://nerdy.pro/orders/42%",
+            verdict: .reject(.malformedPercentEscape),
+            naiveFindsPayload: true
+        ),
+        Entry(
+            name: "duplicateKey",
+            referrer: "deeplink=%2Fproduct%2F1&deeplink=%2Forders%2F42",
+            url: "",
+            verdict: .reject(.duplicatePayloadKey),
+            naiveFindsPayload: true
+        ),
+        // Bound to an account (id 28).
         Entry(
             name: "teamInvite",
             referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fteam-7&account=alice",
@@ -263,6 +335,14 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
     case unknownRoute
     /// The referrer itself could not be parsed (over a limit).
     case malformedReferrer
+    /// A `%` without two hex digits.
+    case malformedPercentEscape
+    /// A bidirectional control or invisible character, raw or encoded.
+    case invisibleCharacter
+    /// `%2F`, `%3F`, `%23` or `%3B` in the path.
+    case encodedDelimiter
+    /// The referrer names the payload key more than once.
+    case duplicatePayloadKey
     /// The link names an account that is not a valid account id.
     case invalidAccount
 
@@ -280,6 +360,10 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
         case .backslash: "backslash"
         case .unknownRoute: "unknownRoute"
         case .malformedReferrer: "malformedReferrer"
+        case .malformedPercentEscape: "malformedPercentEscape"
+        case .invisibleCharacter: "invisibleCharacter"
+        case .encodedDelimiter: "encodedDelimiter"
+        case .duplicatePayloadKey: "duplicatePayloadKey"
         case .invalidAccount: "invalidAccount"
         }
     }

@@ -50,8 +50,9 @@ public struct ScenarioMix: Sendable, Equatable {
             (.none, 0.30), (.lateLogin, 0.04), (.loginFailed, 0.04), (.noLogin, 0.04), (.logout, 0.04),
             (.kill, 0.08), (.crashWindow, 0.02), (.duplicateDelivery, 0.08), (.secondTap, 0.05),
             (.clockJump, 0.04), (.hostile, 0.06), (.organic, 0.04), (.notSet, 0.02), (.bareToken, 0.01),
-            (.doubleEncoded, 0.02), (.referrerDelayed, 0.03), (.referrerUnavailable, 0.03), (.otherAccount, 0.02),
-            (.referrerDisconnected, 0.03), (.featureNotSupported, 0.02), (.clipOnly, 0.03),
+            (.doubleEncoded, 0.02), (.referrerDelayed, 0.03), (.referrerUnavailable, 0.03),
+            (.referrerDisconnected, 0.03), (.featureNotSupported, 0.02), (.clipOnly, 0.03), (.gateBypass, 0.02),
+            (.otherAccount, 0.02),
         ]
         for (perturbation, weight) in defaults { weights[Int(perturbation.rawValue)] = weight }
         perturbationWeights = weights

@@ -503,8 +503,8 @@ public struct CoreStrategy: Strategy {
             return false
         case .rejected(let rejection):
             return reportRejection(rejection, observation: &observation)
-        case .error:
-            observation.reject(.malformedReferrer)
+        case .error(let error):
+            observation.reject(Self.rejectionReason(for: error))
             return false
         }
     }
@@ -516,6 +516,15 @@ public struct CoreStrategy: Strategy {
             RejectionReason.allCases.first { $0.name == rejection.name }.map { (rejection, $0) }
         }
     )
+
+    /// The harness's mirror of a referrer the parser refused: an ambiguous payload key has its own
+    /// reason, a limit is a malformed referrer.
+    static func rejectionReason(for error: ReferrerError) -> RejectionReason {
+        switch error {
+        case .duplicatePayloadKey: .duplicatePayloadKey
+        case .inputTooLong, .tooManyFields: .malformedReferrer
+        }
+    }
 
     static let referrerBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.referrer.utf8) } + [[]]
 
