@@ -15,6 +15,10 @@
 /// 6. ``tooLong`` — the reduced link (path and query) exceeds ``DeepLink/capacity``;
 /// 7. ``unknownRoute`` — a route table is configured and no route matches.
 ///
+/// The signature reasons (``missingSignature``, ``badSignature``, ``unknownKey``,
+/// ``expiredSignature``, ``replayed``) come after validation, from a ``SignedLinkVerifier``, and only
+/// for links under its prefixes; their order is the verifier's.
+///
 /// Thread safety: a value type; `Sendable`.
 public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
     /// The payload has no bytes.
@@ -46,6 +50,19 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
     case backslash
     /// A route table is configured and no route prefix matches the path.
     case unknownRoute
+    /// The link lies under a prefix that requires a signature (``SignedLinkVerifier``) and its
+    /// query has no `dl_sig` field: an unsigned, possibly crafted, payload.
+    case missingSignature
+    /// The signature block is malformed, or its tag is not the key's tag of the link
+    /// (tampered with, or signed with another key).
+    case badSignature
+    /// The signature names a key id the authenticator does not know (never issued, or retired).
+    case unknownKey
+    /// The signature is valid but its `dl_exp` second has passed.
+    case expiredSignature
+    /// The signature is valid but its nonce was consumed before on this install (per the
+    /// ``HandoffStore``'s consumed marks, which survive relaunches).
+    case replayed
 
     /// The case name, e.g. `"dotSegment"`: stable, for reports, counters and JSON.
     public var name: String {
@@ -61,6 +78,11 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
         case .dotSegment: "dotSegment"
         case .backslash: "backslash"
         case .unknownRoute: "unknownRoute"
+        case .missingSignature: "missingSignature"
+        case .badSignature: "badSignature"
+        case .unknownKey: "unknownKey"
+        case .expiredSignature: "expiredSignature"
+        case .replayed: "replayed"
         }
     }
 
@@ -78,5 +100,10 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
         .dotSegment,
         .tooLong,
         .unknownRoute,
+        .missingSignature,
+        .badSignature,
+        .unknownKey,
+        .expiredSignature,
+        .replayed,
     ]
 }

@@ -10,7 +10,8 @@ extension LinkResolver {
     /// The one call an Install Referrer callback needs: parses `referrer` (the string Play's
     /// `getInstallReferrer()` returned, as UTF-8 bytes), keeps its campaign fields with the link
     /// (``PendingLink/attribution``), and captures the link, or reports the rejection, the
-    /// linkless referrer (organic, not set, no payload) or the parser's error as a decision.
+    /// linkless referrer (organic, not set, no payload) or the parser's error as a decision. A
+    /// link under a signing prefix must pass ``authenticate(_:)`` first (``Configuration/signing``).
     ///
     /// - Parameters:
     ///   - referrer: the referrer string exactly as Play's Install Referrer API returned it.
@@ -46,11 +47,12 @@ extension LinkResolver {
             pending.attribution.assign(from: parsed)
             return parser.verdict(for: parsed, validator: validator, into: &pending.link)
         }
-        let outcome: ReferrerOutcome
+        var outcome: ReferrerOutcome
         switch parsed {
         case .success(let verdict): outcome = verdict
         case .failure(let error): outcome = .error(error)
         }
+        if case .link = outcome, let rejection = authenticate(&pending) { outcome = .rejected(rejection) }
         switch outcome {
         case .link: capture(pending)
         case .organic: captureLinkless(.organic, attribution: pending.attribution)

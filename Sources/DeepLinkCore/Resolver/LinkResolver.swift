@@ -70,6 +70,12 @@ public final class LinkResolver: Sendable {
         /// Capacity of the capture queue (rounded up to a power of two). It only holds captures that
         /// arrive while another thread drains; when it is full, captures go to the machine directly.
         public var queueCapacity: Int
+        /// Which links must be signed, and how signatures are checked; `nil` (the default): no link
+        /// needs one. Checked by ``LinkResolver/capture(payload:validator:source:capturedAtNanos:id:installBeginTimestamp:attribution:)``,
+        /// ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
+        /// and ``LinkResolver/authenticate(_:)``, against the resolver's clock read as Unix time
+        /// (``WallClock``).
+        public var signing: SignedLinkVerifier?
 
         /// Seven days: longer than any install takes, short enough that a stale link is not routed.
         public static let defaultTimeToLiveNanos: UInt64 = 7 * 24 * 3600 * 1_000_000_000
@@ -78,12 +84,14 @@ public final class LinkResolver: Sendable {
             policy: RoutePolicy,
             timeToLiveNanos: UInt64 = defaultTimeToLiveNanos,
             pendingCapacity: Int = 4,
-            queueCapacity: Int = 16
+            queueCapacity: Int = 16,
+            signing: SignedLinkVerifier? = nil
         ) {
             self.policy = policy
             self.timeToLiveNanos = timeToLiveNanos
             self.pendingCapacity = pendingCapacity
             self.queueCapacity = queueCapacity
+            self.signing = signing
         }
     }
 
@@ -99,6 +107,8 @@ public final class LinkResolver: Sendable {
     /// `observer.interests`, read once.
     let interests: ResolverDecision.Kinds
     let clock: any ResolverClock
+    /// ``Configuration/signing``.
+    let signing: SignedLinkVerifier?
     let queue: PendingLinkQueue
     let core: Locked<_Core>
     /// Where ``launch()`` loads the store's pending links (reused across launches), and whether a
@@ -149,6 +159,7 @@ public final class LinkResolver: Sendable {
         self.crashWindowObserver = observer as? any CrashWindowObserver
         self.interests = observer.interests
         self.clock = clock
+        self.signing = configuration.signing
         self.process = process
         var queueCapacity = 1
         while queueCapacity < configuration.queueCapacity,
@@ -250,21 +261,37 @@ public final class LinkResolver: Sendable {
     ) -> LinkRejection? {
         switch validator.validate(decoded) {
         case .success(let link):
-            capture(
-                PendingLink(
-                    link: link,
-                    source: source,
-                    capturedAtNanos: capturedAtNanos,
-                    id: id,
-                    installBeginTimestamp: installBeginTimestamp,
-                    attribution: attribution
-                )
+            var pending = PendingLink(
+                link: link,
+                source: source,
+                capturedAtNanos: capturedAtNanos,
+                id: id,
+                installBeginTimestamp: installBeginTimestamp,
+                attribution: attribution
             )
+            if let rejection = authenticate(&pending) {
+                captureRejected(rejection, source: source)
+                return rejection
+            }
+            capture(pending)
             return nil
         case .failure(let reason):
             captureRejected(reason, source: source)
             return reason
         }
+    }
+
+    /// Checks a validated link against ``Configuration/signing`` before it is captured (see
+    /// ``SignedLinkVerifier/authenticate(_:store:nowSeconds:)``): a signed link's capture id becomes
+    /// its nonce. Returns the rejection (report it with ``captureRejected(_:source:)``), or `nil`
+    /// when `pending` may be captured. ``capture(_:)`` does not call it: a capture source that
+    /// builds its own ``PendingLink`` calls this first.
+    ///
+    /// - Complexity: O(n) in the link's length plus the authenticator's MAC and one
+    ///   ``HandoffStore/wasConsumed(_:)`` for a signed link; nothing without ``Configuration/signing``.
+    public func authenticate(_ pending: inout PendingLink) -> LinkRejection? {
+        guard let signing else { return nil }
+        return signing.authenticate(&pending, store: store, nowSeconds: clock.nowNanos() / 1_000_000_000)
     }
 
     /// Reports that the app reached `event` (from any thread).
