@@ -125,12 +125,14 @@ struct MACContext: ~Copyable {
         // A nil key re-initialises the context with the key it was set up with.
         guard EVP_MAC_init(context, nil, 0, nil) == 1 else { return false }
         if !message.isEmpty {
-            guard EVP_MAC_update(context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count) == 1 else {
+            guard EVP_MAC_update(context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count) == 1
+            else {
                 return false
             }
         }
         var written = 0
         let out = output.bindMemory(to: UInt8.self)
-        return EVP_MAC_final(context, out.baseAddress, &written, out.count) == 1 && written == LinkSignature.tagByteCount
+        return EVP_MAC_final(context, out.baseAddress, &written, out.count) == 1
+            && written == LinkSignature.tagByteCount
     }
 }

@@ -61,7 +61,11 @@ public struct LinkBuilder: Sendable {
         }
         let message =
             text + (link.hasQuery ? "&" : "?")
-            + LinkSignature.signedFields(keyID: authenticator.activeKeyID, expiresAtSeconds: expiresAtSeconds, nonce: nonce)
+            + LinkSignature.signedFields(
+                keyID: authenticator.activeKeyID,
+                expiresAtSeconds: expiresAtSeconds,
+                nonce: nonce
+            )
         let signed = message + LinkSignature.tagSuffix(authenticator.tag(for: message.utf8))
         guard signed.utf8.count <= DeepLink.capacity else {
             throw .signedLinkTooLong(length: signed.utf8.count, limit: DeepLink.capacity)
@@ -85,11 +89,18 @@ public struct LinkBuilder: Sendable {
         }
         let length = referrer.utf8.count
         let limits = parser.configuration
-        guard length <= limits.maxInputBytes else { throw .referrerTooLong(length: length, limit: limits.maxInputBytes) }
+        guard length <= limits.maxInputBytes else {
+            throw .referrerTooLong(length: length, limit: limits.maxInputBytes)
+        }
         let fieldCount = 1 + attribution.count
         guard fieldCount <= limits.maxFields else { throw .tooManyFields(count: fieldCount, limit: limits.maxFields) }
         let verdict = parser.verdict(for: referrer, validator: validator)
-        guard verdict.link == link else { throw .roundTripFailed(link: link.string, found: "\(verdict.name) \(verdict.reason ?? verdict.link?.string ?? "")") }
+        guard verdict.link == link else {
+            throw .roundTripFailed(
+                link: link.string,
+                found: "\(verdict.name) \(verdict.reason ?? verdict.link?.string ?? "")"
+            )
+        }
         return referrer
     }
 
@@ -139,7 +150,9 @@ public struct LinkBuilder: Sendable {
 
     private func httpsURL(host: String, link: DeepLink) throws(LinkBuilderError) -> String {
         let text = link.string
-        if let byte = text.utf8.first(where: { !FormEncoding.isURLByte($0) }) { throw .notURLSafe(link: text, byte: byte) }
+        if let byte = text.utf8.first(where: { !FormEncoding.isURLByte($0) }) {
+            throw .notURLSafe(link: text, byte: byte)
+        }
         let url = "https://\(host)" + text
         switch validator.validate(url) {
         case .failure(.foreignHost): throw .hostNotAllowed(host)
@@ -152,6 +165,8 @@ public struct LinkBuilder: Sendable {
 
     private static func queryHasTagField(_ link: String) -> Bool {
         guard let query = link.split(separator: "?", maxSplits: 1).dropFirst().first else { return false }
-        return query.split(separator: "&").contains { $0 == LinkSignature.tagField || $0.hasPrefix(LinkSignature.tagField + "=") }
+        return query.split(separator: "&").contains {
+            $0 == LinkSignature.tagField || $0.hasPrefix(LinkSignature.tagField + "=")
+        }
     }
 }

@@ -60,7 +60,9 @@ public enum SiteAssociation {
             withIntermediateDirectories: true
         )
         var written: [String] = []
-        for (file, text) in [(appleFile, appleAppSiteAssociation(configuration)), (androidFile, assetLinks(configuration))] {
+        for (file, text) in [
+            (appleFile, appleAppSiteAssociation(configuration)), (androidFile, assetLinks(configuration)),
+        ] {
             let url = base.appendingPathComponent(file)
             try Data(text.utf8).write(to: url, options: .atomic)
             written.append(url.path)
@@ -70,7 +72,11 @@ public enum SiteAssociation {
 
     private static func json(_ value: Any) -> String {
         // Only strings, arrays and dictionaries built above: serialisation cannot fail.
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: value,
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            )) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

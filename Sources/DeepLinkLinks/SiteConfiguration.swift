@@ -130,8 +130,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     /// A route the validator accepts as a prefix (a canonical path, no query) made only of bytes an
     /// association pattern reads literally.
     static func isPlainRoute(_ route: String) -> Bool {
-        guard DeepLink(validated: route) != nil, LinkValidator(configuration: .init(allowedHosts: [])).validate(route)
-            .map({ $0.string == route }) == .success(true)
+        guard DeepLink(validated: route) != nil,
+            LinkValidator(configuration: .init(allowedHosts: [])).validate(route)
+                .map({ $0.string == route }) == .success(true)
         else { return false }
         return route.utf8.allSatisfy { byte in
             FormEncoding.isURLByte(byte) && byte != UInt8(ascii: "*") && byte != UInt8(ascii: "?")

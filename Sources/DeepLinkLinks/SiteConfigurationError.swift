@@ -49,7 +49,8 @@ public enum SiteConfigurationError: Error, Sendable, Hashable {
         case .invalidFingerprint(let text):
             "invalid SHA-256 certificate fingerprint '\(text)': give 32 colon-separated uppercase hex pairs, "
                 + "as keytool -list -v prints them"
-        case .noFingerprints: "sha256CertFingerprints is empty; give the SHA-256 fingerprint of every signing certificate"
+        case .noFingerprints:
+            "sha256CertFingerprints is empty; give the SHA-256 fingerprint of every signing certificate"
         case .invalidRoute(let route):
             "invalid route '\(route)': give a canonical path starting with / without *, ?, %, # or non-ASCII bytes"
         }

@@ -66,7 +66,8 @@ public enum LinkSignature {
     /// - Precondition: `tag` has ``tagByteCount`` bytes.
     public static func tagSuffix(_ tag: some Collection<UInt8>) -> String {
         precondition(tag.count == tagByteCount, "a tag has \(tagByteCount) bytes, not \(tag.count)")
-        return "&\(tagField)=" + String(decoding: tag.flatMap { [_hexDigits[Int($0 >> 4)], _hexDigits[Int($0 & 15)]] }, as: UTF8.self)
+        return "&\(tagField)="
+            + String(decoding: tag.flatMap { [_hexDigits[Int($0 >> 4)], _hexDigits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     /// `nonce` as ``nonceHexDigits`` lowercase hex digits.

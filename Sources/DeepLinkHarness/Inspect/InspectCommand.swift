@@ -1,4 +1,6 @@
 import DeepLinkCore
+import DeepLinkLinks
+import Foundation
 
 /// `deeplink-bench inspect`: parses and validates Install Referrer strings and shows what the core
 /// makes of them.
@@ -52,6 +54,16 @@ public struct InspectCommand: BenchCommand {
                 value: "list",
                 help: "Comma-separated route prefixes; other paths are unknownRoute."
             ),
+            OptionSpec(
+                "--verify-key-file",
+                value: "file",
+                help: "Verify signed links with this key file (badSignature, unknownKey, expiredSignature, ...)."
+            ),
+            OptionSpec(
+                "--signed-routes",
+                value: "list",
+                help: "With --verify-key-file: prefixes whose links must be signed (default: /, every link)."
+            ),
         ]
     )
 
@@ -66,6 +78,8 @@ public struct InspectCommand: BenchCommand {
     let input: Input
     let parser: ReferrerParser
     let validator: LinkValidator
+    /// Checks signatures (`--verify-key-file`) against the wall clock; `nil`: none.
+    let verifier: SignedLinkVerifier?
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         var configuration = ReferrerParser.Configuration()
@@ -92,6 +106,45 @@ public struct InspectCommand: BenchCommand {
             }
         }
         validator = LinkValidator(configuration: validation)
+        verifier = try Self.verifier(arguments)
+    }
+
+    /// The signature verifier `--verify-key-file` and `--signed-routes` ask for.
+    private static func verifier(_ arguments: ParsedArguments) throws(CLIError) -> SignedLinkVerifier? {
+        guard let file = arguments.string("--verify-key-file") else {
+            if arguments.string("--signed-routes") != nil {
+                throw .invalidInput("--signed-routes needs --verify-key-file FILE")
+            }
+            return nil
+        }
+        let routes = arguments.string("--signed-routes").map(list) ?? ["/"]
+        do {
+            let authenticator = try HMACSHA256Authenticator(keyFile: file)
+            do {
+                return try SignedLinkVerifier(requiringSignatureUnder: routes, authenticator: authenticator)
+            } catch {
+                throw CLIError.invalidValue(
+                    option: "--signed-routes",
+                    value: routes.joined(separator: ","),
+                    expected: "distinct canonical paths starting with '/'"
+                )
+            }
+        } catch let error as SigningKeyError {
+            throw .invalidInput("\(error.name): \(error.message)")
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// The verdict for a parsed referrer, its link's signature checked when a verifier is set.
+    private func verdict(for parsed: ParsedReferrer) -> ReferrerVerdict {
+        let verdict = parser.verdict(for: parsed, validator: validator)
+        guard let verifier, case .link(let link) = verdict else { return verdict }
+        let now = UInt64(max(0, Date().timeIntervalSince1970))
+        if case .rejected(let rejection) = verifier.check(link, nowSeconds: now) { return .rejected(rejection) }
+        return verdict
     }
 
     /// The non-empty items of a comma-separated list.
@@ -142,7 +195,7 @@ public struct InspectCommand: BenchCommand {
                     JSONString.append(field.decodedValue, to: &json)
                     json += "]"
                 }
-                let verdict = parser.verdict(for: parsed, validator: validator)
+                let verdict = verdict(for: parsed)
                 json += "],\"payload\":" + JSONString.quotedOrNull(parsed.payload?.decodedValue)
                 json += Self.jsonTail(verdict)
                 return json
@@ -181,7 +234,7 @@ public struct InspectCommand: BenchCommand {
                 } else {
                     text += "payload (\(key)) none\n"
                 }
-                return text + "verdict " + Self.describe(parser.verdict(for: parsed, validator: validator)) + "\n"
+                return text + "verdict " + Self.describe(verdict(for: parsed)) + "\n"
             }
         }
         switch result {

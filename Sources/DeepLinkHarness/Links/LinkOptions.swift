@@ -7,7 +7,7 @@ import Foundation
 /// Thread safety: a value type.
 struct LinkOptions {
     static let validation: [OptionSpec] = [
-        OptionSpec("--routes", value: "list", help: "Comma-separated route prefixes the app's validator accepts."),
+        OptionSpec("--routes", value: "list", help: "Comma-separated route prefixes the app's validator accepts.")
     ]
     static let signing: [OptionSpec] = [
         OptionSpec("--sign-key-file", value: "file", help: "Sign the link with this key file's active key."),
@@ -57,7 +57,9 @@ struct LinkOptions {
             expiry = at
         } else if let lifetime = try arguments.unsigned("--expires-in") {
             let (sum, overflow) = now.addingReportingOverflow(lifetime)
-            guard !overflow else { throw .invalidValue(option: "--expires-in", value: "\(lifetime)", expected: "fewer seconds") }
+            guard !overflow else {
+                throw .invalidValue(option: "--expires-in", value: "\(lifetime)", expected: "fewer seconds")
+            }
             expiry = sum
         }
         var nonce = UInt64.random(in: .min ... .max)

@@ -27,7 +27,8 @@ public struct LinksCommand: BenchCommand {
         }
         let width = subcommands.map { $0.name.count }.max() ?? 0
         let list = subcommands.map { sub in
-            "  \(sub.name)" + String(repeating: " ", count: width - sub.name.count + 2) + sub.abstract + "\n    options: "
+            "  \(sub.name)" + String(repeating: " ", count: width - sub.name.count + 2) + sub.abstract
+                + "\n    options: "
                 + sub.options.map(\.name).joined(separator: " ")
         }
         return CommandConfiguration(
