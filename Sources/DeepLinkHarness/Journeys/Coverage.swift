@@ -31,6 +31,11 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
     public static let routeDeclined = DecisionPaths(rawValue: 1 << 11)
     /// The capture queue and the machine were full: the link waits in the store.
     public static let queueFull = DecisionPaths(rawValue: 1 << 9)
+    /// A link under a signing prefix was refused for its signature (missing, bad, unknown key,
+    /// expired).
+    public static let signatureRejected = DecisionPaths(rawValue: 1 << 12)
+    /// A signed link was refused because its nonce was consumed before (a replay).
+    public static let nonceReplayed = DecisionPaths(rawValue: 1 << 13)
 
     /// Every path with its `coverage.csv` name, in report order.
     public static let named: [(path: DecisionPaths, name: String)] = [
@@ -46,6 +51,8 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
         (.racedCapture, "capture_raced_through_queue"),
         (.queueFull, "queue_full"),
         (.routeDeclined, "route_declined"),
+        (.signatureRejected, "signature_rejected"),
+        (.nonceReplayed, "nonce_replayed"),
     ]
 }
 

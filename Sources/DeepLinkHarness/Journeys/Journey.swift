@@ -224,6 +224,10 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     case featureNotSupported
     /// The App Clip ran but the full app was never installed.
     case clipOnly
+    /// A forged payload on a route that requires a signature (``ExampleApp/signedPrefixes``):
+    /// unsigned, tampered with, expired or signed with an unknown key; or a genuine signed link
+    /// that is opened again after it was routed (a replayed nonce).
+    case forged
 
     public var name: String {
         switch self {
@@ -247,13 +251,14 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
         case .referrerDisconnected: "referrerDisconnected"
         case .featureNotSupported: "featureNotSupported"
         case .clipOnly: "clipOnly"
+        case .forged: "forged"
         }
     }
 
     /// Whether the perturbation can happen on `platform`.
     public func applies(to platform: Platform) -> Bool {
         switch self {
-        case .none, .lateLogin, .loginFailed, .noLogin, .hostile:
+        case .none, .lateLogin, .loginFailed, .noLogin, .hostile, .forged:
             true
         case .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump:
             platform != .installed

@@ -180,6 +180,9 @@ private struct Builder {
 
     mutating func chooseLinks() {
         switch perturbation {
+        case .forged:
+            // One in five: the genuine signed link, opened again once routed (a replay).
+            journey.links.0 = random.chance(0.2) ? LinkCatalog.signedLink : random.element(LinkCatalog.forgedLinks)
         case .hostile:
             journey.links.0 = random.element(
                 platform == .android ? LinkCatalog.hostileLinks : LinkCatalog.hostileURLLinks
@@ -214,7 +217,7 @@ private struct Builder {
         case .organic, .notSet, .bareToken: journey.linkCount = 0
         case .secondTap: journey.linkCount = 2
         case .none, .lateLogin, .loginFailed, .noLogin, .logout, .kill, .crashWindow, .duplicateDelivery, .clockJump,
-            .hostile, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
+            .hostile, .forged, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly:
             journey.linkCount = 1
         }
@@ -267,6 +270,11 @@ private struct Builder {
         switch platform {
         case .installed: buildInstalled()
         case .ios, .android: buildInstall()
+        }
+        if perturbation == .forged, journey.links.0 == LinkCatalog.signedLink {
+            // The same signed link, tapped and opened again later: its nonce was used.
+            emit(.tap, 0, after: 30...600)
+            emit(.universalLinkOpen, 0, after: 1...2)
         }
     }
 
@@ -350,7 +358,7 @@ private struct Builder {
             emit(.appReady, after: 1...3)
             loginPlan()
         case .none, .lateLogin, .loginFailed, .noLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump,
-            .hostile, .organic, .notSet, .bareToken, .doubleEncoded, .clipOnly:
+            .hostile, .forged, .organic, .notSet, .bareToken, .doubleEncoded, .clipOnly:
             if android { emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2) }
             emit(.appReady, after: 1...3)
             if perturbation == .clockJump && !jumpBeforeLaunch { jumpPastTTL() }
@@ -368,7 +376,8 @@ private struct Builder {
             insertKill(after: launchIndex)
         case .crashWindow:
             relaunch()
-        case .none, .lateLogin, .loginFailed, .noLogin, .logout, .secondTap, .clockJump, .hostile, .organic, .notSet,
+        case .none, .lateLogin, .loginFailed, .noLogin, .logout, .secondTap, .clockJump, .hostile, .forged, .organic,
+            .notSet,
             .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly:
             break
@@ -402,7 +411,8 @@ private struct Builder {
         case .loginFailed:
             emit(.loginFailed, after: 10...120)
             if random.chance(0.5) { emit(.loginSucceeded, after: 30...600) }
-        case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
+        case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .forged,
+            .organic,
             .notSet,
             .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly:
@@ -466,7 +476,8 @@ private struct Builder {
                 jumpPastTTL()
                 emit(.appReady, after: 0...1)
             }
-        case .none, .lateLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
+        case .none, .lateLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .forged,
+            .organic,
             .notSet, .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly:
             break

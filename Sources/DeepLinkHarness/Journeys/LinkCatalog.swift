@@ -17,6 +17,8 @@ public enum LinkCatalog {
         public var verdict: Verdict
         /// Whether a naive `deeplink=` lookup (no double decoding, no validation) finds a payload.
         public var naiveFindsPayload: Bool
+        /// A signed link: its nonce is single-use, so opening it again once routed is a replay.
+        public var singleUse = false
     }
 
     /// What must happen to a payload.
@@ -62,6 +64,10 @@ public enum LinkCatalog {
     public static let bareToken: UInt8 = 17
     /// A double-encoded referrer for `/product/42` (Android).
     public static let doubleEncoded: UInt8 = 18
+    /// The genuine signed link to `/wallet` (``ForgedLinks``).
+    public static let signedLink: UInt8 = 19
+    /// Forged payloads to `/wallet`: unsigned, tampered, expired, unknown key (``ForgedLinks``).
+    public static let forgedLinks: [UInt8] = [20, 21, 22, 23]
 
     public static let entries: [Entry] = [
         Entry(
@@ -197,7 +203,7 @@ public enum LinkCatalog {
             verdict: .route(canonical: "/product/42", needsLogin: false),
             naiveFindsPayload: false
         ),
-    ]
+    ] + ForgedLinks.entries
 
     /// The entry with id `id` (ids are indices into ``entries``); ``unknown`` for any other id.
     @inline(__always)
@@ -240,6 +246,16 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
     case unknownRoute
     /// The referrer itself could not be parsed (over a limit).
     case malformedReferrer
+    /// A link under a signing prefix without a signature.
+    case missingSignature
+    /// A malformed signature, or a tag that does not match the link.
+    case badSignature
+    /// A signature by a key the app does not know.
+    case unknownKey
+    /// A valid signature past its expiry.
+    case expiredSignature
+    /// A valid signature whose nonce was used before.
+    case replayed
 
     public var name: String {
         switch self {
@@ -255,6 +271,11 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
         case .backslash: "backslash"
         case .unknownRoute: "unknownRoute"
         case .malformedReferrer: "malformedReferrer"
+        case .missingSignature: "missingSignature"
+        case .badSignature: "badSignature"
+        case .unknownKey: "unknownKey"
+        case .expiredSignature: "expiredSignature"
+        case .replayed: "replayed"
         }
     }
 }

@@ -51,7 +51,7 @@ public struct ScenarioMix: Sendable, Equatable {
             (.kill, 0.08), (.crashWindow, 0.02), (.duplicateDelivery, 0.08), (.secondTap, 0.05),
             (.clockJump, 0.04), (.hostile, 0.06), (.organic, 0.04), (.notSet, 0.02), (.bareToken, 0.01),
             (.doubleEncoded, 0.02), (.referrerDelayed, 0.03), (.referrerUnavailable, 0.03),
-            (.referrerDisconnected, 0.03), (.featureNotSupported, 0.02), (.clipOnly, 0.03),
+            (.referrerDisconnected, 0.03), (.featureNotSupported, 0.02), (.clipOnly, 0.03), (.forged, 0.02),
         ]
         for (perturbation, weight) in defaults { weights[Int(perturbation.rawValue)] = weight }
         perturbationWeights = weights

@@ -112,7 +112,8 @@ public struct CoreStrategy: Strategy {
             policy: ExampleApp.policy,
             timeToLiveNanos: ttlSeconds * 1_000_000_000,
             pendingCapacity: 2,
-            queueCapacity: 2
+            queueCapacity: 2,
+            signing: ExampleApp.signing
         )
         self.faults = faults
         let process = SimulatedProcess()
@@ -194,8 +195,11 @@ public struct CoreStrategy: Strategy {
             case .clipHandoffWrite:
                 let slot = event.argument & 1
                 if validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
-                    containerExists = true
                     fillScratch(source: .appClip, capturedAtNanos: nowNanos, id: 1 + UInt64(slot))
+                    // The clip checks a signed link (and its nonce, in the shared container) before
+                    // it writes.
+                    guard authenticateScratch(observation: &observation) else { break }
+                    containerExists = true
                     try? store.save(scratch)
                 }
             case .launch:
@@ -228,6 +232,7 @@ public struct CoreStrategy: Strategy {
                     id: 100 &+ deliveries,
                     installBeginTimestamp: faults.contains(.noTimestampDedupe) ? 0 : installBegin
                 )
+                guard authenticateScratch(observation: &observation) else { break }
                 if captureScratch(step: step, race: race, journey: journey, metrics: &metrics) {
                     step += 2
                     continue
@@ -239,6 +244,7 @@ public struct CoreStrategy: Strategy {
                     break
                 }
                 fillScratch(source: .universalLink, capturedAtNanos: nowNanos, id: 200 + UInt64(slot))
+                guard authenticateScratch(observation: &observation) else { break }
                 if captureScratch(step: step, race: race, journey: journey, metrics: &metrics) {
                     step += 2
                     continue
@@ -411,6 +417,15 @@ public struct CoreStrategy: Strategy {
         }
         metrics.validate.record(Runner.monotonicNanos() &- start)
         guard let rejection else { return true }
+        return reportRejection(rejection, observation: &observation)
+    }
+
+    /// Checks `scratch`'s signature through the resolver (``LinkResolver/authenticate(_:)``: the
+    /// example app's ``ExampleApp/signing``); a rejection is noted. Returns whether it may be
+    /// captured.
+    mutating func authenticateScratch(observation: inout StrategyObservation) -> Bool {
+        guard let rejection = resolver.authenticate(&scratch) else { return true }
+        observation.paths.insert(rejection == .replayed ? .nonceReplayed : .signatureRejected)
         return reportRejection(rejection, observation: &observation)
     }
 
