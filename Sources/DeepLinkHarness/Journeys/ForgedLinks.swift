@@ -15,13 +15,30 @@ import DeepLinkLinks
 /// Thread safety: immutable static data; `Sendable`.
 enum ForgedLinks {
     /// The genuine link's canonical form (what the router receives).
-    static let signedWallet: String = sign("/wallet/transfer?to=7", expires: 4_102_444_800, nonce: 0x5EED_0000_0000_0013)
+    static let signedWallet: String = sign(
+        "/wallet/transfer?to=7",
+        expires: 4_102_444_800,
+        nonce: 0x5EED_0000_0000_0013
+    )
 
     static let entries: [LinkCatalog.Entry] = [
-        entry("signedWallet", signedWallet, verdict: .route(canonical: signedWallet, needsLogin: true), singleUse: true),
+        entry(
+            "signedWallet",
+            signedWallet,
+            verdict: .route(canonical: signedWallet, needsLogin: true),
+            singleUse: true
+        ),
         entry("forgedUnsigned", "/wallet/transfer?to=666", verdict: .reject(.missingSignature)),
-        entry("forgedTampered", signedWallet.replacingOccurrences(of: "to=7&", with: "to=9&"), verdict: .reject(.badSignature)),
-        entry("forgedExpired", sign("/wallet/transfer?to=7", expires: 0, nonce: 0x5EED_0000_0000_0020), verdict: .reject(.expiredSignature)),
+        entry(
+            "forgedTampered",
+            signedWallet.replacingOccurrences(of: "to=7&", with: "to=9&"),
+            verdict: .reject(.badSignature)
+        ),
+        entry(
+            "forgedExpired",
+            sign("/wallet/transfer?to=7", expires: 0, nonce: 0x5EED_0000_0000_0020),
+            verdict: .reject(.expiredSignature)
+        ),
         entry(
             "forgedUnknownKey",
             sign("/wallet/transfer?to=7", expires: 4_102_444_800, nonce: 0x5EED_0000_0000_0021, by: strangerKeys),
@@ -58,7 +75,12 @@ enum ForgedLinks {
     }
 
     /// An entry whose referrer, App Clip URL and universal link all carry `link`.
-    static func entry(_ name: String, _ link: String, verdict: LinkCatalog.Verdict, singleUse: Bool = false)
+    static func entry(
+        _ name: String,
+        _ link: String,
+        verdict: LinkCatalog.Verdict,
+        singleUse: Bool = false
+    )
         -> LinkCatalog.Entry
     {
         do {

@@ -69,141 +69,142 @@ public enum LinkCatalog {
     /// Forged payloads to `/wallet`: unsigned, tampered, expired, unknown key (``ForgedLinks``).
     public static let forgedLinks: [UInt8] = [20, 21, 22, 23]
 
-    public static let entries: [Entry] = [
-        Entry(
-            name: "product",
-            referrer: "utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42",
-            url: "https://nerdy.pro/product/42",
-            verdict: .route(canonical: "/product/42", needsLogin: false),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "productShare",
-            referrer: "deeplink=%2Fproduct%2F7%3Fref%3Dshare&utm_source=share",
-            url: "https://nerdy.pro/product/7?ref=share",
-            verdict: .route(canonical: "/product/7?ref=share", needsLogin: false),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "invite",
-            referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fabc123",
-            url: "https://nerdy.pro/invite/abc123",
-            verdict: .route(canonical: "/invite/abc123", needsLogin: false),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "reset",
-            referrer: "deeplink=%2Freset%2Ft0k3n&utm_medium=email",
-            url: "https://nerdy.pro/reset/t0k3n",
-            verdict: .route(canonical: "/reset/t0k3n", needsLogin: false),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "orders",
-            referrer: "utm_source=email&deeplink=%2Forders%2F42",
-            url: "https://nerdy.pro/orders/42",
-            verdict: .route(canonical: "/orders/42", needsLogin: true),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "ordersRefund",
-            referrer: "deeplink=%2Forders%2F9%2Frefund%3Fstep%3D2",
-            url: "https://nerdy.pro/orders/9/refund?step=2",
-            verdict: .route(canonical: "/orders/9/refund?step=2", needsLogin: true),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "openRedirect",
-            referrer: "deeplink=https%3A%2F%2Fevil.example%2Flogin",
-            url: "https://evil.example/login",
-            verdict: .reject(.foreignHost),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "schemeRelative",
-            referrer: "deeplink=%2F%2Fevil.example%2Flogin",
-            url: "//evil.example/login",
-            verdict: .reject(.schemeRelative),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "javascript",
-            referrer: "deeplink=javascript%3Aalert(1)",
-            url: "javascript:alert(1)",
-            verdict: .reject(.disallowedScheme),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "dotSegment",
-            referrer: "deeplink=%2Fproduct%2F..%2F..%2Fadmin",
-            url: "https://nerdy.pro/product/../../admin",
-            verdict: .reject(.dotSegment),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "encodedDotSegment",
-            referrer: "deeplink=%2Fproduct%2F%252e%252e%2Fadmin",
-            url: "https://nerdy.pro/product/%2e%2e/admin",
-            verdict: .reject(.dotSegment),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "controlBytes",
-            referrer: "deeplink=%2Fproduct%2F42%0D%0ALocation%3A%20x",
-            url: "https://nerdy.pro/product/42%0D%0ALocation:%20x",
-            verdict: .reject(.controlCharacter),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "overlong",
-            referrer: "deeplink=%2Fproduct%2F" + String(repeating: "a", count: 600),
-            url: "https://nerdy.pro/product/" + String(repeating: "a", count: 600),
-            verdict: .reject(.tooLong),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "badEscape",
-            referrer: "deeplink=%2Fproduct%2F%E2%28%A1",
-            url: "",
-            verdict: .reject(.invalidUTF8),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "backslash",
-            referrer: "deeplink=%2F%5Cevil.example",
-            url: "https://nerdy.pro/%5Cevil.example",
-            verdict: .reject(.backslash),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "organic",
-            referrer: "utm_source=google-play&utm_medium=organic",
-            url: "",
-            verdict: .organic,
-            naiveFindsPayload: false
-        ),
-        Entry(
-            name: "notSet",
-            referrer: "utm_source=(not%20set)&utm_medium=(not%20set)",
-            url: "",
-            verdict: .notSet,
-            naiveFindsPayload: false
-        ),
-        Entry(
-            name: "bareToken",
-            referrer: "1234567",
-            url: "",
-            verdict: .noPayload,
-            naiveFindsPayload: false
-        ),
-        Entry(
-            name: "doubleEncoded",
-            referrer: "deeplink%3D%252Fproduct%252F42%26utm_source%3Dgoogle",
-            url: "https://nerdy.pro/product/42",
-            verdict: .route(canonical: "/product/42", needsLogin: false),
-            naiveFindsPayload: false
-        ),
-    ] + ForgedLinks.entries
+    public static let entries: [Entry] =
+        [
+            Entry(
+                name: "product",
+                referrer: "utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42",
+                url: "https://nerdy.pro/product/42",
+                verdict: .route(canonical: "/product/42", needsLogin: false),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "productShare",
+                referrer: "deeplink=%2Fproduct%2F7%3Fref%3Dshare&utm_source=share",
+                url: "https://nerdy.pro/product/7?ref=share",
+                verdict: .route(canonical: "/product/7?ref=share", needsLogin: false),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "invite",
+                referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fabc123",
+                url: "https://nerdy.pro/invite/abc123",
+                verdict: .route(canonical: "/invite/abc123", needsLogin: false),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "reset",
+                referrer: "deeplink=%2Freset%2Ft0k3n&utm_medium=email",
+                url: "https://nerdy.pro/reset/t0k3n",
+                verdict: .route(canonical: "/reset/t0k3n", needsLogin: false),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "orders",
+                referrer: "utm_source=email&deeplink=%2Forders%2F42",
+                url: "https://nerdy.pro/orders/42",
+                verdict: .route(canonical: "/orders/42", needsLogin: true),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "ordersRefund",
+                referrer: "deeplink=%2Forders%2F9%2Frefund%3Fstep%3D2",
+                url: "https://nerdy.pro/orders/9/refund?step=2",
+                verdict: .route(canonical: "/orders/9/refund?step=2", needsLogin: true),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "openRedirect",
+                referrer: "deeplink=https%3A%2F%2Fevil.example%2Flogin",
+                url: "https://evil.example/login",
+                verdict: .reject(.foreignHost),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "schemeRelative",
+                referrer: "deeplink=%2F%2Fevil.example%2Flogin",
+                url: "//evil.example/login",
+                verdict: .reject(.schemeRelative),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "javascript",
+                referrer: "deeplink=javascript%3Aalert(1)",
+                url: "javascript:alert(1)",
+                verdict: .reject(.disallowedScheme),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "dotSegment",
+                referrer: "deeplink=%2Fproduct%2F..%2F..%2Fadmin",
+                url: "https://nerdy.pro/product/../../admin",
+                verdict: .reject(.dotSegment),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "encodedDotSegment",
+                referrer: "deeplink=%2Fproduct%2F%252e%252e%2Fadmin",
+                url: "https://nerdy.pro/product/%2e%2e/admin",
+                verdict: .reject(.dotSegment),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "controlBytes",
+                referrer: "deeplink=%2Fproduct%2F42%0D%0ALocation%3A%20x",
+                url: "https://nerdy.pro/product/42%0D%0ALocation:%20x",
+                verdict: .reject(.controlCharacter),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "overlong",
+                referrer: "deeplink=%2Fproduct%2F" + String(repeating: "a", count: 600),
+                url: "https://nerdy.pro/product/" + String(repeating: "a", count: 600),
+                verdict: .reject(.tooLong),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "badEscape",
+                referrer: "deeplink=%2Fproduct%2F%E2%28%A1",
+                url: "",
+                verdict: .reject(.invalidUTF8),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "backslash",
+                referrer: "deeplink=%2F%5Cevil.example",
+                url: "https://nerdy.pro/%5Cevil.example",
+                verdict: .reject(.backslash),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "organic",
+                referrer: "utm_source=google-play&utm_medium=organic",
+                url: "",
+                verdict: .organic,
+                naiveFindsPayload: false
+            ),
+            Entry(
+                name: "notSet",
+                referrer: "utm_source=(not%20set)&utm_medium=(not%20set)",
+                url: "",
+                verdict: .notSet,
+                naiveFindsPayload: false
+            ),
+            Entry(
+                name: "bareToken",
+                referrer: "1234567",
+                url: "",
+                verdict: .noPayload,
+                naiveFindsPayload: false
+            ),
+            Entry(
+                name: "doubleEncoded",
+                referrer: "deeplink%3D%252Fproduct%252F42%26utm_source%3Dgoogle",
+                url: "https://nerdy.pro/product/42",
+                verdict: .route(canonical: "/product/42", needsLogin: false),
+                naiveFindsPayload: false
+            ),
+        ] + ForgedLinks.entries
 
     /// The entry with id `id` (ids are indices into ``entries``); ``unknown`` for any other id.
     @inline(__always)
