@@ -11,6 +11,8 @@ enum FuzzTarget: String, CaseIterable {
     case arguments
     case inspect
     case histogram
+    case builder
+    case signature
 
     /// The target named by `DEEPLINK_FUZZ_TARGET`; exits with a list of names when it is unset or unknown.
     static let selected: FuzzTarget = {
@@ -31,6 +33,8 @@ enum FuzzTarget: String, CaseIterable {
         case .arguments: ArgumentsFuzzer.run(input)
         case .inspect: InspectFuzzer.run(input)
         case .histogram: HistogramFuzzer.run(input)
+        case .builder: BuilderFuzzer.run(input)
+        case .signature: SignatureFuzzer.run(input)
         }
     }
 }
