@@ -298,6 +298,8 @@ import Testing
             names == [
                 "empty", "tooLong", "notAPath", "schemeRelative", "foreignHost", "disallowedScheme",
                 "controlCharacter", "invalidUTF8", "dotSegment", "backslash", "unknownRoute",
+                // A SignedLinkVerifier's, after validation.
+                "missingSignature", "badSignature", "unknownKey", "expiredSignature", "replayed",
             ]
         )
         #expect("\(LinkRejection.dotSegment)" == "dotSegment")
