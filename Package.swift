@@ -26,7 +26,7 @@ let fuzzTargets: [Target] =
     ? [
         .executableTarget(
             name: "DeepLinkFuzz",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            dependencies: ["DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks"],
             path: "Fuzz/DeepLinkFuzz",
             swiftSettings: strictSettings + [.enableExperimentalFeature("Extern")]
         )
@@ -46,6 +46,9 @@ let package = Package(
         .library(name: "DeepLinkC", type: .dynamic, targets: ["DeepLinkC"]),
         // A HandoffStore over UserDefaults(suiteName:), for apps whose App Clip already shares a suite.
         .library(name: "DeepLinkUserDefaults", targets: ["DeepLinkUserDefaults"]),
+        // Making links: Play Store, App Clip and universal links, site association files, and
+        // HMAC-SHA256 signing of links (OpenSSL libcrypto), apart from the core, which has no crypto.
+        .library(name: "DeepLinkLinks", targets: ["DeepLinkLinks"]),
         .library(name: "DeepLinkHarness", targets: ["DeepLinkHarness"]),
         .executable(name: "deeplink-bench", targets: ["deeplink-bench"]),
         .executable(name: "CoreBenchmarks", targets: ["CoreBenchmarks"]),
@@ -79,10 +82,13 @@ let package = Package(
         // Exact per-thread allocation counts (jemalloc's `thread.allocated`) for the harness, the
         // benchmarks and the core's tests: one counter, apart from both.
         .target(name: "AllocationCounting", dependencies: jemalloc, swiftSettings: strictSettings),
+        // The link builder, the site association files and `HMACSHA256Authenticator` (the core's
+        // `PayloadAuthenticator` over OpenSSL's libcrypto).
+        .target(name: "DeepLinkLinks", dependencies: ["DeepLinkCore", "CCrypto"], swiftSettings: strictSettings),
         // Everything the CLI does, as a testable library.
         .target(
             name: "DeepLinkHarness",
-            dependencies: ["DeepLinkCore", "AllocationCounting", "CCrypto"] + jemalloc,
+            dependencies: ["DeepLinkCore", "DeepLinkLinks", "AllocationCounting", "CCrypto"] + jemalloc,
             swiftSettings: strictSettings
         ),
         // Thin `main` over DeepLinkHarness; jemalloc is the process allocator (linked via CJemalloc).
@@ -95,7 +101,7 @@ let package = Package(
         // (a library, so tests can run it) and a thin executable.
         .target(
             name: "CoreBenchmarkSuite",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness"],
+            dependencies: ["DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks"],
             path: "Benchmarks/CoreBenchmarkSuite",
             swiftSettings: strictSettings
         ),
@@ -124,6 +130,11 @@ let package = Package(
         .testTarget(
             name: "DeepLinkCoreTests",
             dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DeepLinkLinksTests",
+            dependencies: ["DeepLinkLinks", "DeepLinkCore", "DeepLinkCoreTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (Fuzz/DeepLinkFuzz) with AddressSanitizer and coverage, then runs
 # each one for SECONDS (default 20) from its seed corpus in Fuzz/corpus/<target>/.
 #
-#   Fuzz/run.sh [SECONDS] [TARGET...]     targets: referrer validator record csv arguments inspect histogram canonical
+#   Fuzz/run.sh [SECONDS] [TARGET...]     targets: referrer validator record csv arguments inspect histogram
+#                                         canonical builder signature
 #
 # Exits non-zero when any target finds a crash, an ASan error, a violated property or a timeout;
 # the input that did it is saved as .build/fuzz-work/artifacts/<target>-crash-… (or timeout-/oom-)
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(referrer validator record csv arguments inspect histogram canonical); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(referrer validator record csv arguments inspect histogram canonical builder signature); fi
 
 swift_bin="$(dirname "$(command -v swift)")"
 runtime="$swift_bin/../lib/clang"

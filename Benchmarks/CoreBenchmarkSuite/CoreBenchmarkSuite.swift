@@ -23,7 +23,7 @@ public enum CoreBenchmarkSuite {
     /// Every comparison, over corpora of `corpusSize` inputs.
     public static func comparisons(corpusSize: Int) -> [Comparison] {
         ReferrerComparisons.all(corpusSize: corpusSize) + ValidationComparisons.all(corpusSize: corpusSize)
-            + QueueComparisons.all() + ResolverComparisons.all()
+            + QueueComparisons.all() + ResolverComparisons.all() + SigningComparisons.all(corpusSize: corpusSize)
     }
 
     /// Runs the comparisons whose benchmark name contains `filter` (all when nil), calling

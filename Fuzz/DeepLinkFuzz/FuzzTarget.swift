@@ -12,6 +12,8 @@ enum FuzzTarget: String, CaseIterable {
     case inspect
     case histogram
     case canonical
+    case builder
+    case signature
 
     /// The target named by `DEEPLINK_FUZZ_TARGET`; exits with a list of names when it is unset or unknown.
     static let selected: FuzzTarget = {
@@ -33,6 +35,8 @@ enum FuzzTarget: String, CaseIterable {
         case .inspect: InspectFuzzer.run(input)
         case .histogram: HistogramFuzzer.run(input)
         case .canonical: CanonicalFuzzer.run(input)
+        case .builder: BuilderFuzzer.run(input)
+        case .signature: SignatureFuzzer.run(input)
         }
     }
 }

@@ -306,6 +306,8 @@ import Testing
                 "empty", "tooLong", "notAPath", "schemeRelative", "foreignHost", "disallowedScheme",
                 "controlCharacter", "invalidUTF8", "dotSegment", "backslash", "unknownRoute",
                 "malformedPercentEscape", "invisibleCharacter", "encodedDelimiter", "invalidAccount",
+                // A SignedLinkVerifier's, after validation.
+                "missingSignature", "badSignature", "unknownKey", "expiredSignature", "replayed",
             ]
         )
         // The description names the reason first, then says what to do.

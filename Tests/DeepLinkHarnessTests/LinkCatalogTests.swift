@@ -2,13 +2,22 @@ import DeepLinkCore
 import DeepLinkHarness
 import Testing
 
-/// The catalog's hand-written verdicts are what the oracle expects; DeepLinkCore's validator must
-/// agree with them (or `core` would show lost or misrouted journeys).
+/// The catalog's hand-written verdicts are what the oracle expects; DeepLinkCore's validator (and,
+/// under the example app's signing prefixes, its signature check) must agree with them (or `core`
+/// would show lost or misrouted journeys).
 @Suite struct LinkCatalogTests {
+    /// The signature check `core` applies after validation, at a journey's time (seconds).
+    static func signatureChecked(_ link: DeepLink) -> Result<DeepLink, LinkRejection> {
+        if case .rejected(let rejection) = ExampleApp.signing.check(link, nowSeconds: 1_000) {
+            return .failure(rejection)
+        }
+        return .success(link)
+    }
+
     @Test func clipAndUniversalLinkURLsValidateAsTheCatalogSays() {
         let validator = ExampleApp.validator
         for entry in LinkCatalog.entries where !entry.url.isEmpty {
-            let result = validator.validate(entry.url)
+            let result = validator.validate(entry.url).flatMap(Self.signatureChecked)
             switch (entry.verdict, result) {
             case (.route(let canonical, _), .success(let link)):
                 #expect(link.string == canonical, "\(entry.name)")
@@ -24,7 +33,10 @@ import Testing
         let validator = ExampleApp.validator
         let parser = ReferrerParser()
         for entry in LinkCatalog.entries {
-            let verdict = parser.verdict(for: entry.referrer, validator: validator)
+            var verdict = parser.verdict(for: entry.referrer, validator: validator)
+            if let link = verdict.link, case .failure(let rejection) = Self.signatureChecked(link) {
+                verdict = .rejected(rejection)
+            }
             switch (entry.verdict, verdict) {
             case (.route(let canonical, _), .link(let link)):
                 #expect(link.string == canonical, "\(entry.name)")

@@ -26,6 +26,13 @@ extension LinkRejection: CustomStringConvertible {
         case .invalidAccount:
             "the link names an account that is not an account id (1-64 of A-Z a-z 0-9 - . _ ~ @ + :); "
                 + "send the account's id"
+        case .missingSignature:
+            "the link lies under a prefix that requires a signature and carries none; mint it signed"
+        case .badSignature:
+            "the signature block is malformed or its tag does not match the link (tampered, or another key)"
+        case .unknownKey: "the signature names a key id the app does not know (never issued, or retired)"
+        case .expiredSignature: "the signature has expired (dl_exp has passed); mint a fresh link"
+        case .replayed: "the signed link's nonce was used before on this install; a signed link opens once"
         }
     }
 }

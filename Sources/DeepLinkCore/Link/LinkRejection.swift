@@ -19,6 +19,10 @@
 ///    is not an ``AccountID`` (checked by ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
 ///    when the app binds links to accounts).
 ///
+/// The signature reasons (``missingSignature``, ``badSignature``, ``unknownKey``,
+/// ``expiredSignature``, ``replayed``) come after validation, from a ``SignedLinkVerifier``, and only
+/// for links under its prefixes; their order is the verifier's.
+///
 /// Thread safety: a value type; `Sendable`.
 public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
     /// The payload has no bytes.
@@ -74,6 +78,19 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
     /// The link names an account (``LinkResolver/Configuration/referrerAccountKey``) that is not a
     /// valid ``AccountID``: refused rather than routed for anyone.
     case invalidAccount
+    /// The link lies under a prefix that requires a signature (``SignedLinkVerifier``) and its
+    /// query has no `dl_sig` field: an unsigned, possibly crafted, payload.
+    case missingSignature
+    /// The signature block is malformed, or its tag is not the key's tag of the link
+    /// (tampered with, or signed with another key).
+    case badSignature
+    /// The signature names a key id the authenticator does not know (never issued, or retired).
+    case unknownKey
+    /// The signature is valid but its `dl_exp` second has passed.
+    case expiredSignature
+    /// The signature is valid but its nonce was consumed before on this install (per the
+    /// ``HandoffStore``'s consumed marks, which survive relaunches).
+    case replayed
 
     /// The case name, e.g. `"dotSegment"`: stable, for reports, counters and JSON.
     public var name: String {
@@ -93,6 +110,11 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
         case .invisibleCharacter: "invisibleCharacter"
         case .encodedDelimiter: "encodedDelimiter"
         case .invalidAccount: "invalidAccount"
+        case .missingSignature: "missingSignature"
+        case .badSignature: "badSignature"
+        case .unknownKey: "unknownKey"
+        case .expiredSignature: "expiredSignature"
+        case .replayed: "replayed"
         }
     }
 
@@ -114,5 +136,10 @@ public enum LinkRejection: Error, Sendable, Hashable, CaseIterable {
         .tooLong,
         .unknownRoute,
         .invalidAccount,
+        .missingSignature,
+        .badSignature,
+        .unknownKey,
+        .expiredSignature,
+        .replayed,
     ]
 }

@@ -12,7 +12,8 @@ extension LinkResolver {
     /// (``PendingLink/attribution``), binds it to the account its
     /// ``Configuration/referrerAccountKey`` field names (when the app binds links), and captures
     /// the link, or reports the rejection, the linkless referrer (organic, not set, no payload) or
-    /// the parser's error as a decision.
+    /// the parser's error as a decision. A link under a signing prefix must pass
+    /// ``authenticate(_:)`` first (``Configuration/signing``).
     ///
     /// - Parameters:
     ///   - referrer: the referrer string exactly as Play's Install Referrer API returned it.
@@ -44,7 +45,8 @@ extension LinkResolver {
             installBeginTimestamp: installBeginTimestamp,
             attribution: LinkAttribution(clickTimestampSeconds: clickTimestampSeconds)
         )
-        let outcome = parser.read(referrer, validator: validator, accountKey: referrerAccountKey, into: &pending)
+        var outcome = parser.read(referrer, validator: validator, accountKey: referrerAccountKey, into: &pending)
+        if case .link = outcome, let rejection = authenticate(&pending) { outcome = .rejected(rejection) }
         switch outcome {
         case .link: capture(pending)
         case .organic: captureLinkless(.organic, attribution: pending.attribution)

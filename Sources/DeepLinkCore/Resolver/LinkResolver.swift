@@ -76,6 +76,12 @@ public final class LinkResolver: Sendable {
         /// binds a link to the field's decoded value (``PendingLink/account``) and rejects the link
         /// as ``LinkRejection/invalidAccount`` when that value is not an ``AccountID``.
         public var referrerAccountKey: String?
+        /// Which links must be signed, and how signatures are checked; `nil` (the default): no link
+        /// needs one. Checked by ``LinkResolver/capture(payload:validator:source:capturedAtNanos:id:installBeginTimestamp:attribution:)``,
+        /// ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
+        /// and ``LinkResolver/authenticate(_:)``, against the resolver's clock read as Unix time
+        /// (``WallClock``).
+        public var signing: SignedLinkVerifier?
 
         /// Seven days: longer than any install takes, short enough that a stale link is not routed.
         public static let defaultTimeToLiveNanos: UInt64 = 7 * 24 * 3600 * 1_000_000_000
@@ -85,13 +91,15 @@ public final class LinkResolver: Sendable {
             timeToLiveNanos: UInt64 = defaultTimeToLiveNanos,
             pendingCapacity: Int = 4,
             queueCapacity: Int = 16,
-            referrerAccountKey: String? = nil
+            referrerAccountKey: String? = nil,
+            signing: SignedLinkVerifier? = nil
         ) {
             self.policy = policy
             self.timeToLiveNanos = timeToLiveNanos
             self.pendingCapacity = pendingCapacity
             self.queueCapacity = queueCapacity
             self.referrerAccountKey = referrerAccountKey
+            self.signing = signing
         }
     }
 
@@ -109,6 +117,8 @@ public final class LinkResolver: Sendable {
     let clock: any ResolverClock
     /// ``Configuration/referrerAccountKey``.
     let referrerAccountKey: String?
+    /// ``Configuration/signing``.
+    let signing: SignedLinkVerifier?
     let queue: PendingLinkQueue
     let core: Locked<_Core>
     /// Where ``launch()`` loads the store's pending links (reused across launches), and whether a
@@ -159,6 +169,7 @@ public final class LinkResolver: Sendable {
         self.crashWindowObserver = observer as? any CrashWindowObserver
         self.interests = observer.interests
         self.clock = clock
+        self.signing = configuration.signing
         self.process = process
         self.referrerAccountKey = configuration.referrerAccountKey
         var queueCapacity = 1
@@ -265,21 +276,37 @@ public final class LinkResolver: Sendable {
     ) -> LinkRejection? {
         switch validator.validate(decoded) {
         case .success(let link):
-            capture(
-                PendingLink(
-                    link: link,
-                    source: source,
-                    capturedAtNanos: capturedAtNanos,
-                    id: id,
-                    installBeginTimestamp: installBeginTimestamp,
-                    attribution: attribution
-                )
+            var pending = PendingLink(
+                link: link,
+                source: source,
+                capturedAtNanos: capturedAtNanos,
+                id: id,
+                installBeginTimestamp: installBeginTimestamp,
+                attribution: attribution
             )
+            if let rejection = authenticate(&pending) {
+                captureRejected(rejection, source: source)
+                return rejection
+            }
+            capture(pending)
             return nil
         case .failure(let reason):
             captureRejected(reason, source: source)
             return reason
         }
+    }
+
+    /// Checks a validated link against ``Configuration/signing`` before it is captured (see
+    /// ``SignedLinkVerifier/authenticate(_:store:nowSeconds:)``): a signed link's capture id becomes
+    /// its nonce. Returns the rejection (report it with ``captureRejected(_:source:)``), or `nil`
+    /// when `pending` may be captured. ``capture(_:)`` does not call it: a capture source that
+    /// builds its own ``PendingLink`` calls this first.
+    ///
+    /// - Complexity: O(n) in the link's length plus the authenticator's MAC and one
+    ///   ``HandoffStore/wasConsumed(_:)`` for a signed link; nothing without ``Configuration/signing``.
+    public func authenticate(_ pending: inout PendingLink) -> LinkRejection? {
+        guard let signing else { return nil }
+        return signing.authenticate(&pending, store: store, nowSeconds: clock.nowNanos() / 1_000_000_000)
     }
 
     /// Reports that the app reached `event` (from any thread).

@@ -17,6 +17,7 @@ public enum DeepLinkBench {
             ReportCommand.self,
             ServeCoreCommand.self,
             ConformCommand.self,
+            LinksCommand.self,
         ]
     }
 

@@ -46,7 +46,8 @@ final class ServeCore {
             timeToLiveNanos: 86_400 * 1_000_000_000,
             pendingCapacity: 2,
             queueCapacity: 2,
-            referrerAccountKey: ExampleApp.referrerAccountKey
+            referrerAccountKey: ExampleApp.referrerAccountKey,
+            signing: ExampleApp.signing
         )
         memoryStore = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
         store = memoryStore
@@ -81,6 +82,7 @@ final class ServeCore {
             containerExists = true
             clipWrites &+= 1
             fill(.appClip, capturedAtNanos: time &* 1_000_000_000, id: clipWrites)
+            guard authenticated() else { break }
             try? store.save(scratch)
         case "launch":
             resolver.relaunch()
@@ -97,11 +99,13 @@ final class ServeCore {
             let installBegin = UInt64(max(0, message.integer("installBeginTime") ?? 0))
             fill(.installReferrer, capturedAtNanos: click &* 1_000_000_000, id: 100 &+ referrerDeliveries)
             scratch.installBeginTimestamp = installBegin
+            guard authenticated() else { break }
             resolver.capture(scratch)
         case "universalLink":
             guard running, let url = message.bytes("url"), validate(url) else { break }
             universalLinks &+= 1
             fill(.universalLink, capturedAtNanos: time &* 1_000_000_000, id: 200 &+ universalLinks)
+            guard authenticated() else { break }
             resolver.capture(scratch)
         case "appReady": if running { resolver.signal(.appReady) }
         case "loggedIn":
@@ -198,6 +202,14 @@ final class ServeCore {
         scratch.installBeginTimestamp = 0
         // A referrer's account was read into the record; other sources name none.
         if source != .installReferrer { scratch.account = nil }
+    }
+
+    /// Checks `scratch`'s signature (the example app's ``ExampleApp/signing``); a rejection is
+    /// answered. Returns whether it may be captured.
+    func authenticated() -> Bool {
+        guard let rejection = resolver.authenticate(&scratch) else { return true }
+        answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
+        return false
     }
 
     /// Validates a clip or universal-link URL into `scratch.link`; a rejection is answered.

@@ -1,4 +1,6 @@
 import DeepLinkCore
+import DeepLinkLinks
+import Foundation
 
 /// `deeplink-bench inspect`: parses and validates Install Referrer strings and shows what the core
 /// makes of them.
@@ -62,6 +64,16 @@ public struct InspectCommand: BenchCommand {
                 value: "list",
                 help: "Comma-separated prefixes that need loggedIn (default: the example app's /orders,/account)."
             ),
+            OptionSpec(
+                "--verify-key-file",
+                value: "file",
+                help: "Verify signed links with this key file (badSignature, unknownKey, expiredSignature, ...)."
+            ),
+            OptionSpec(
+                "--signed-routes",
+                value: "list",
+                help: "With --verify-key-file: prefixes whose links must be signed (default: /, every link)."
+            ),
         ]
     )
 
@@ -78,6 +90,8 @@ public struct InspectCommand: BenchCommand {
     let validator: LinkValidator
     /// What a link needs before it is routed (`requires`).
     let policy: RoutePolicy
+    /// Checks signatures (`--verify-key-file`) against the wall clock; `nil`: none.
+    let verifier: SignedLinkVerifier?
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         var configuration = ReferrerParser.Configuration()
@@ -105,6 +119,8 @@ public struct InspectCommand: BenchCommand {
         }
         validator = LinkValidator(configuration: validation)
         policy = try Self.policy(from: arguments.string("--login-prefixes"))
+
+        verifier = try Self.verifier(arguments)
     }
 
     /// The example app's policy, or one where each listed prefix needs `loggedIn`.
@@ -136,6 +152,44 @@ public struct InspectCommand: BenchCommand {
             if let event = CustomEvent(id: id), events.contains(.custom(event)) { names.append("custom\(id)") }
         }
         return names
+    }
+
+    /// The signature verifier `--verify-key-file` and `--signed-routes` ask for.
+    private static func verifier(_ arguments: ParsedArguments) throws(CLIError) -> SignedLinkVerifier? {
+        guard let file = arguments.string("--verify-key-file") else {
+            if arguments.string("--signed-routes") != nil {
+                throw .invalidInput("--signed-routes needs --verify-key-file FILE")
+            }
+            return nil
+        }
+        let routes = arguments.string("--signed-routes").map(list) ?? ["/"]
+        do {
+            let authenticator = try HMACSHA256Authenticator(keyFile: file)
+            do {
+                return try SignedLinkVerifier(requiringSignatureUnder: routes, authenticator: authenticator)
+            } catch {
+                throw CLIError.invalidValue(
+                    option: "--signed-routes",
+                    value: routes.joined(separator: ","),
+                    expected: "distinct canonical paths starting with '/'"
+                )
+            }
+        } catch let error as SigningKeyError {
+            throw .invalidInput("\(error.name): \(error.message)")
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// The verdict for a parsed referrer, its link's signature checked when a verifier is set.
+    private func verdict(for parsed: ParsedReferrer) -> ReferrerVerdict {
+        let verdict = parser.verdict(for: parsed, validator: validator)
+        guard let verifier, case .link(let link) = verdict else { return verdict }
+        let now = UInt64(max(0, Date().timeIntervalSince1970))
+        if case .rejected(let rejection) = verifier.check(link, nowSeconds: now) { return .rejected(rejection) }
+        return verdict
     }
 
     /// The non-empty items of a comma-separated list.
@@ -186,7 +240,7 @@ public struct InspectCommand: BenchCommand {
                     JSONString.append(field.decodedValue, to: &json)
                     json += "]"
                 }
-                let verdict = parser.verdict(for: parsed, validator: validator)
+                let verdict = verdict(for: parsed)
                 json += "],\"payload\":" + JSONString.quotedOrNull(parsed.payload?.decodedValue)
                 json += Self.jsonTail(verdict, requires: verdict.link.map { policy.requirements(for: $0) })
                 return json
@@ -229,7 +283,7 @@ public struct InspectCommand: BenchCommand {
                 } else {
                     text += "payload (\(key)) none\n"
                 }
-                let verdict = parser.verdict(for: parsed, validator: validator)
+                let verdict = verdict(for: parsed)
                 text += "verdict " + Self.describe(verdict) + "\n"
                 if let link = verdict.link {
                     text += "requires " + Self.eventNames(policy.requirements(for: link)).joined(separator: ", ") + "\n"

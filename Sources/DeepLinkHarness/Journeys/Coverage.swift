@@ -31,8 +31,13 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
     public static let routeDeclined = DecisionPaths(rawValue: 1 << 11)
     /// The capture queue and the machine were full: the link waits in the store.
     public static let queueFull = DecisionPaths(rawValue: 1 << 9)
+    /// A link under a signing prefix was refused for its signature (missing, bad, unknown key,
+    /// expired).
+    public static let signatureRejected = DecisionPaths(rawValue: 1 << 12)
+    /// A signed link was refused because its nonce was consumed before (a replay).
+    public static let nonceReplayed = DecisionPaths(rawValue: 1 << 13)
     /// A link bound to one account waited while another account was logged in.
-    public static let heldForAccount = DecisionPaths(rawValue: 1 << 12)
+    public static let heldForAccount = DecisionPaths(rawValue: 1 << 14)
 
     /// Every path with its `coverage.csv` name, in report order.
     public static let named: [(path: DecisionPaths, name: String)] = [
@@ -49,6 +54,8 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
         (.queueFull, "queue_full"),
         (.routeDeclined, "route_declined"),
         (.heldForAccount, "held_for_account"),
+        (.signatureRejected, "signature_rejected"),
+        (.nonceReplayed, "nonce_replayed"),
     ]
 }
 

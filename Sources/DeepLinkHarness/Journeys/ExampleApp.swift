@@ -1,10 +1,12 @@
 public import DeepLinkCore
+public import DeepLinkLinks
 
 /// The app the journeys simulate, configured the way an app team configures DeepLinkCore: its
 /// own web hosts (the spec's example, ``LinkCatalog/host`` and its `www.` twin), no custom scheme,
-/// no App Clip default link, any path, and a route policy where `/orders` and `/account` need a
-/// login and everything else only `appReady`, and invites bound to an account by the referrer's
-/// `account` field (``referrerAccountKey``). The core ships no configuration of its own.
+/// no App Clip default link, any path, a route policy where `/orders`, `/account` and `/wallet` need
+/// a login and everything else only `appReady`, signed links required under `/wallet`
+/// (``signing``), and invites bound to an account by the referrer's `account` field
+/// (``referrerAccountKey``). The core ships no configuration of its own.
 ///
 /// The ``Oracle`` does not read this: it has the catalog's hand-written verdicts
 /// (``LinkCatalog/Verdict/needsLogin``), which must agree with ``policy``.
@@ -27,6 +29,7 @@ public enum ExampleApp {
             return try RoutePolicy(rules: [
                 (prefix: "/orders", requires: .loggedIn),
                 (prefix: "/account", requires: .loggedIn),
+                (prefix: "/wallet", requires: .loggedIn),
                 (prefix: "/product", requires: []),
             ])
         } catch {
@@ -50,4 +53,32 @@ public enum ExampleApp {
     public static func login(account: UInt8) -> AppEvent {
         .loggedInAs(accounts[Int(account) % accounts.count])
     }
+
+    /// The prefixes whose links must be signed.
+    public static let signedPrefixes = ["/wallet"]
+
+    /// The example app's link-signing keys: `k1` (retired, still verifying) and `k2` (active).
+    /// Fixed secrets: the harness's links are built once, the same in every run.
+    public static let signingKeys: HMACSHA256Authenticator = {
+        do {
+            return try HMACSHA256Authenticator(
+                keys: [
+                    SigningKey(id: "k1", secret: Array(repeating: 0x4B, count: SigningKey.minimumSecretBytes)),
+                    SigningKey(id: "k2", secret: Array(repeating: 0x6D, count: SigningKey.minimumSecretBytes)),
+                ],
+                activeKeyID: "k2"
+            )
+        } catch {
+            preconditionFailure("the example keys are valid: \(error)")
+        }
+    }()
+
+    /// Signatures required under ``signedPrefixes``, checked with ``signingKeys``.
+    public static let signing: SignedLinkVerifier = {
+        do {
+            return try SignedLinkVerifier(requiringSignatureUnder: signedPrefixes, authenticator: signingKeys)
+        } catch {
+            preconditionFailure("the example signing prefixes are valid paths: \(error)")
+        }
+    }()
 }

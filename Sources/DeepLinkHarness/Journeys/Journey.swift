@@ -232,6 +232,10 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     /// A link bound to one account (an invite for alice) on a device where another account logs
     /// in first; alice logs in later, or never (Android).
     case otherAccount
+    /// A forged payload on a route that requires a signature (``ExampleApp/signedPrefixes``):
+    /// unsigned, tampered with, expired or signed with an unknown key; or a genuine signed link
+    /// that is opened again after it was routed (a replayed nonce).
+    case forged
 
     public var name: String {
         switch self {
@@ -257,13 +261,14 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
         case .clipOnly: "clipOnly"
         case .gateBypass: "gateBypass"
         case .otherAccount: "otherAccount"
+        case .forged: "forged"
         }
     }
 
     /// Whether the perturbation can happen on `platform`.
     public func applies(to platform: Platform) -> Bool {
         switch self {
-        case .none, .lateLogin, .loginFailed, .noLogin, .hostile, .gateBypass:
+        case .none, .lateLogin, .loginFailed, .noLogin, .hostile, .gateBypass, .forged:
             true
         case .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump:
             platform != .installed

@@ -184,6 +184,9 @@ private struct Builder {
 
     mutating func chooseLinks() {
         switch perturbation {
+        case .forged:
+            // One in five: the genuine signed link, opened again once routed (a replay).
+            journey.links.0 = random.chance(0.2) ? LinkCatalog.signedLink : random.element(LinkCatalog.forgedLinks)
         case .hostile:
             journey.links.0 = random.element(
                 platform == .android ? LinkCatalog.hostileLinks : LinkCatalog.hostileURLLinks
@@ -225,7 +228,7 @@ private struct Builder {
         case .secondTap: journey.linkCount = 2
         case .none, .lateLogin, .loginFailed, .noLogin, .logout, .kill, .crashWindow, .duplicateDelivery, .clockJump,
             .hostile, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
-            .featureNotSupported, .clipOnly, .gateBypass, .otherAccount:
+            .featureNotSupported, .clipOnly, .gateBypass, .otherAccount, .forged:
             journey.linkCount = 1
         }
     }
@@ -277,6 +280,11 @@ private struct Builder {
         switch platform {
         case .installed: buildInstalled()
         case .ios, .android: buildInstall()
+        }
+        if perturbation == .forged, journey.links.0 == LinkCatalog.signedLink {
+            // The same signed link, tapped and opened again later: its nonce was used.
+            emit(.tap, 0, after: 30...600)
+            emit(.universalLinkOpen, 0, after: 1...2)
         }
     }
 
@@ -370,7 +378,7 @@ private struct Builder {
                 emit(.loginSucceeded, LinkCatalog.linkAccount, after: 5...120)
             }
         case .none, .lateLogin, .loginFailed, .noLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump,
-            .hostile, .organic, .notSet, .bareToken, .doubleEncoded, .clipOnly, .gateBypass:
+            .hostile, .organic, .notSet, .bareToken, .doubleEncoded, .clipOnly, .gateBypass, .forged:
             if android { emit(.referrerFetch, ReferrerResult.ok.rawValue, after: 0...2) }
             emit(.appReady, after: 1...3)
             if perturbation == .clockJump && !jumpBeforeLaunch { jumpPastTTL() }
@@ -388,7 +396,8 @@ private struct Builder {
             insertKill(after: launchIndex)
         case .crashWindow:
             relaunch()
-        case .none, .lateLogin, .loginFailed, .noLogin, .logout, .secondTap, .clockJump, .hostile, .organic, .notSet,
+        case .none, .lateLogin, .loginFailed, .noLogin, .logout, .secondTap, .clockJump, .hostile, .forged, .organic,
+            .notSet,
             .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly, .gateBypass, .otherAccount:
             break
@@ -427,7 +436,7 @@ private struct Builder {
             if random.chance(needsLogin ? 0.5 : mix.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
         case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
             .notSet, .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
-            .featureNotSupported, .clipOnly, .otherAccount:
+            .featureNotSupported, .clipOnly, .otherAccount, .forged:
             if needsLogin || random.chance(mix.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
         }
     }
@@ -497,7 +506,8 @@ private struct Builder {
                 jumpPastTTL()
                 emit(.appReady, after: 0...1)
             }
-        case .none, .lateLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
+        case .none, .lateLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .forged,
+            .organic,
             .notSet, .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly:
             break

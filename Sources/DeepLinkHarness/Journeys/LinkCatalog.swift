@@ -21,6 +21,8 @@ public enum LinkCatalog {
         /// referrer's `account` field; `nil` for a link meant for anyone. A bound link routes only
         /// while that account is logged in.
         public var account: UInt8? = nil
+        /// A signed link: its nonce is single-use, so opening it again once routed is a replay.
+        public var singleUse = false
     }
 
     /// What must happen to a payload.
@@ -83,216 +85,221 @@ public enum LinkCatalog {
     public static let linkAccount: UInt8 = 0
     /// Another account.
     public static let otherAccount: UInt8 = 1
+    /// The genuine signed link to `/wallet` (``ForgedLinks``; ids 29…33 follow the catalog's own).
+    public static let signedLink: UInt8 = 29
+    /// Forged payloads to `/wallet`: unsigned, tampered, expired, unknown key (``ForgedLinks``).
+    public static let forgedLinks: [UInt8] = [30, 31, 32, 33]
 
-    public static let entries: [Entry] = [
-        Entry(
-            name: "product",
-            referrer: "utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42",
-            url: "https://nerdy.pro/product/42",
-            verdict: .route(canonical: "/product/42", needsLogin: false),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "productShare",
-            referrer: "deeplink=%2Fproduct%2F7%3Fref%3Dshare&utm_source=share",
-            url: "https://nerdy.pro/product/7?ref=share",
-            verdict: .route(canonical: "/product/7?ref=share", needsLogin: false),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "invite",
-            referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fabc123",
-            url: "https://nerdy.pro/invite/abc123",
-            verdict: .route(canonical: "/invite/abc123", needsLogin: false),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "reset",
-            referrer: "deeplink=%2Freset%2Ft0k3n&utm_medium=email",
-            url: "https://nerdy.pro/reset/t0k3n",
-            verdict: .route(canonical: "/reset/t0k3n", needsLogin: false),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "orders",
-            referrer: "utm_source=email&deeplink=%2Forders%2F42",
-            url: "https://nerdy.pro/orders/42",
-            verdict: .route(canonical: "/orders/42", needsLogin: true),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "ordersRefund",
-            referrer: "deeplink=%2Forders%2F9%2Frefund%3Fstep%3D2",
-            url: "https://nerdy.pro/orders/9/refund?step=2",
-            verdict: .route(canonical: "/orders/9/refund?step=2", needsLogin: true),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "openRedirect",
-            referrer: "deeplink=https%3A%2F%2Fevil.example%2Flogin",
-            url: "https://evil.example/login",
-            verdict: .reject(.foreignHost),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "schemeRelative",
-            referrer: "deeplink=%2F%2Fevil.example%2Flogin",
-            url: "//evil.example/login",
-            verdict: .reject(.schemeRelative),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "javascript",
-            referrer: "deeplink=javascript%3Aalert(1)",
-            url: "javascript:alert(1)",
-            verdict: .reject(.disallowedScheme),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "dotSegment",
-            referrer: "deeplink=%2Fproduct%2F..%2F..%2Fadmin",
-            url: "https://nerdy.pro/product/../../admin",
-            verdict: .reject(.dotSegment),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "encodedDotSegment",
-            referrer: "deeplink=%2Fproduct%2F%252e%252e%2Fadmin",
-            url: "https://nerdy.pro/product/%2e%2e/admin",
-            verdict: .reject(.dotSegment),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "controlBytes",
-            referrer: "deeplink=%2Fproduct%2F42%0D%0ALocation%3A%20x",
-            url: "https://nerdy.pro/product/42%0D%0ALocation:%20x",
-            verdict: .reject(.controlCharacter),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "overlong",
-            referrer: "deeplink=%2Fproduct%2F" + String(repeating: "a", count: 600),
-            url: "https://nerdy.pro/product/" + String(repeating: "a", count: 600),
-            verdict: .reject(.tooLong),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "badEscape",
-            referrer: "deeplink=%2Fproduct%2F%E2%28%A1",
-            url: "",
-            verdict: .reject(.invalidUTF8),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "backslash",
-            referrer: "deeplink=%2F%5Cevil.example",
-            url: "https://nerdy.pro/%5Cevil.example",
-            verdict: .reject(.backslash),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "organic",
-            referrer: "utm_source=google-play&utm_medium=organic",
-            url: "",
-            verdict: .organic,
-            naiveFindsPayload: false
-        ),
-        Entry(
-            name: "notSet",
-            referrer: "utm_source=(not%20set)&utm_medium=(not%20set)",
-            url: "",
-            verdict: .notSet,
-            naiveFindsPayload: false
-        ),
-        Entry(
-            name: "bareToken",
-            referrer: "1234567",
-            url: "",
-            verdict: .noPayload,
-            naiveFindsPayload: false
-        ),
-        Entry(
-            name: "doubleEncoded",
-            referrer: "deeplink%3D%252Fproduct%252F42%26utm_source%3Dgoogle",
-            url: "https://nerdy.pro/product/42",
-            verdict: .route(canonical: "/product/42", needsLogin: false),
-            naiveFindsPayload: false
-        ),
-        // Gate bypasses (ids 19…27): what the link is meant to be is stated here, not derived.
-        Entry(
-            name: "encodedLetter",
-            referrer: "deeplink=%2F%256Frders%2F42",
-            url: "https://nerdy.pro/%6Frders/42",
-            verdict: .route(canonical: "/orders/42", needsLogin: true),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "noTrailingSlash",
-            referrer: "utm_source=email&deeplink=%2Forders",
-            url: "https://nerdy.pro/orders",
-            verdict: .route(canonical: "/orders", needsLogin: true),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "queryInsteadOfSegment",
-            referrer: "deeplink=%2Forders%3Fid%3D42",
-            url: "https://nerdy.pro/orders?id=42",
-            verdict: .route(canonical: "/orders?id=42", needsLogin: true),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "upperCase",
-            referrer: "deeplink=%2FOrders%2F42",
-            url: "https://nerdy.pro/Orders/42",
-            verdict: .route(canonical: "/Orders/42", needsLogin: true),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "encodedSlash",
-            referrer: "deeplink=%2Forders%252F42",
-            url: "https://nerdy.pro/orders%2F42",
-            verdict: .reject(.encodedDelimiter),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "bidiOverride",
-            referrer: "deeplink=%2Forders%2F42%E2%80%AE",
-            url: "https://nerdy.pro/orders/42%E2%80%AE",
-            verdict: .reject(.invisibleCharacter),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "zeroWidth",
-            referrer: "deeplink=%2For%E2%80%8Bders%2F42",
-            url: "https://nerdy.pro/or%E2%80%8Bders/42",
-            verdict: .reject(.invisibleCharacter),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "lonePercent",
-            referrer: "deeplink=%2Forders%2F42%25",
-            url: "https://nerdy.pro/orders/42%",
-            verdict: .reject(.malformedPercentEscape),
-            naiveFindsPayload: true
-        ),
-        Entry(
-            name: "duplicateKey",
-            referrer: "deeplink=%2Fproduct%2F1&deeplink=%2Forders%2F42",
-            url: "",
-            verdict: .reject(.duplicatePayloadKey),
-            naiveFindsPayload: true
-        ),
-        // Bound to an account (id 28).
-        Entry(
-            name: "teamInvite",
-            referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fteam-7&account=alice",
-            url: "https://nerdy.pro/invite/team-7",
-            // An open path, but bound to alice: it needs her login.
-            verdict: .route(canonical: "/invite/team-7", needsLogin: true),
-            naiveFindsPayload: true,
-            account: linkAccount
-        ),
-    ]
+    public static let entries: [Entry] =
+        [
+            Entry(
+                name: "product",
+                referrer: "utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42",
+                url: "https://nerdy.pro/product/42",
+                verdict: .route(canonical: "/product/42", needsLogin: false),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "productShare",
+                referrer: "deeplink=%2Fproduct%2F7%3Fref%3Dshare&utm_source=share",
+                url: "https://nerdy.pro/product/7?ref=share",
+                verdict: .route(canonical: "/product/7?ref=share", needsLogin: false),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "invite",
+                referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fabc123",
+                url: "https://nerdy.pro/invite/abc123",
+                verdict: .route(canonical: "/invite/abc123", needsLogin: false),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "reset",
+                referrer: "deeplink=%2Freset%2Ft0k3n&utm_medium=email",
+                url: "https://nerdy.pro/reset/t0k3n",
+                verdict: .route(canonical: "/reset/t0k3n", needsLogin: false),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "orders",
+                referrer: "utm_source=email&deeplink=%2Forders%2F42",
+                url: "https://nerdy.pro/orders/42",
+                verdict: .route(canonical: "/orders/42", needsLogin: true),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "ordersRefund",
+                referrer: "deeplink=%2Forders%2F9%2Frefund%3Fstep%3D2",
+                url: "https://nerdy.pro/orders/9/refund?step=2",
+                verdict: .route(canonical: "/orders/9/refund?step=2", needsLogin: true),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "openRedirect",
+                referrer: "deeplink=https%3A%2F%2Fevil.example%2Flogin",
+                url: "https://evil.example/login",
+                verdict: .reject(.foreignHost),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "schemeRelative",
+                referrer: "deeplink=%2F%2Fevil.example%2Flogin",
+                url: "//evil.example/login",
+                verdict: .reject(.schemeRelative),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "javascript",
+                referrer: "deeplink=javascript%3Aalert(1)",
+                url: "javascript:alert(1)",
+                verdict: .reject(.disallowedScheme),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "dotSegment",
+                referrer: "deeplink=%2Fproduct%2F..%2F..%2Fadmin",
+                url: "https://nerdy.pro/product/../../admin",
+                verdict: .reject(.dotSegment),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "encodedDotSegment",
+                referrer: "deeplink=%2Fproduct%2F%252e%252e%2Fadmin",
+                url: "https://nerdy.pro/product/%2e%2e/admin",
+                verdict: .reject(.dotSegment),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "controlBytes",
+                referrer: "deeplink=%2Fproduct%2F42%0D%0ALocation%3A%20x",
+                url: "https://nerdy.pro/product/42%0D%0ALocation:%20x",
+                verdict: .reject(.controlCharacter),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "overlong",
+                referrer: "deeplink=%2Fproduct%2F" + String(repeating: "a", count: 600),
+                url: "https://nerdy.pro/product/" + String(repeating: "a", count: 600),
+                verdict: .reject(.tooLong),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "badEscape",
+                referrer: "deeplink=%2Fproduct%2F%E2%28%A1",
+                url: "",
+                verdict: .reject(.invalidUTF8),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "backslash",
+                referrer: "deeplink=%2F%5Cevil.example",
+                url: "https://nerdy.pro/%5Cevil.example",
+                verdict: .reject(.backslash),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "organic",
+                referrer: "utm_source=google-play&utm_medium=organic",
+                url: "",
+                verdict: .organic,
+                naiveFindsPayload: false
+            ),
+            Entry(
+                name: "notSet",
+                referrer: "utm_source=(not%20set)&utm_medium=(not%20set)",
+                url: "",
+                verdict: .notSet,
+                naiveFindsPayload: false
+            ),
+            Entry(
+                name: "bareToken",
+                referrer: "1234567",
+                url: "",
+                verdict: .noPayload,
+                naiveFindsPayload: false
+            ),
+            Entry(
+                name: "doubleEncoded",
+                referrer: "deeplink%3D%252Fproduct%252F42%26utm_source%3Dgoogle",
+                url: "https://nerdy.pro/product/42",
+                verdict: .route(canonical: "/product/42", needsLogin: false),
+                naiveFindsPayload: false
+            ),
+            // Gate bypasses (ids 19…27): what the link is meant to be is stated here, not derived.
+            Entry(
+                name: "encodedLetter",
+                referrer: "deeplink=%2F%256Frders%2F42",
+                url: "https://nerdy.pro/%6Frders/42",
+                verdict: .route(canonical: "/orders/42", needsLogin: true),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "noTrailingSlash",
+                referrer: "utm_source=email&deeplink=%2Forders",
+                url: "https://nerdy.pro/orders",
+                verdict: .route(canonical: "/orders", needsLogin: true),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "queryInsteadOfSegment",
+                referrer: "deeplink=%2Forders%3Fid%3D42",
+                url: "https://nerdy.pro/orders?id=42",
+                verdict: .route(canonical: "/orders?id=42", needsLogin: true),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "upperCase",
+                referrer: "deeplink=%2FOrders%2F42",
+                url: "https://nerdy.pro/Orders/42",
+                verdict: .route(canonical: "/Orders/42", needsLogin: true),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "encodedSlash",
+                referrer: "deeplink=%2Forders%252F42",
+                url: "https://nerdy.pro/orders%2F42",
+                verdict: .reject(.encodedDelimiter),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "bidiOverride",
+                referrer: "deeplink=%2Forders%2F42%E2%80%AE",
+                url: "https://nerdy.pro/orders/42%E2%80%AE",
+                verdict: .reject(.invisibleCharacter),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "zeroWidth",
+                referrer: "deeplink=%2For%E2%80%8Bders%2F42",
+                url: "https://nerdy.pro/or%E2%80%8Bders/42",
+                verdict: .reject(.invisibleCharacter),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "lonePercent",
+                referrer: "deeplink=%2Forders%2F42%25",
+                url: "https://nerdy.pro/orders/42%",
+                verdict: .reject(.malformedPercentEscape),
+                naiveFindsPayload: true
+            ),
+            Entry(
+                name: "duplicateKey",
+                referrer: "deeplink=%2Fproduct%2F1&deeplink=%2Forders%2F42",
+                url: "",
+                verdict: .reject(.duplicatePayloadKey),
+                naiveFindsPayload: true
+            ),
+            // Bound to an account (id 28).
+            Entry(
+                name: "teamInvite",
+                referrer: "utm_campaign=invite&deeplink=%2Finvite%2Fteam-7&account=alice",
+                url: "https://nerdy.pro/invite/team-7",
+                // An open path, but bound to alice: it needs her login.
+                verdict: .route(canonical: "/invite/team-7", needsLogin: true),
+                naiveFindsPayload: true,
+                account: linkAccount
+            ),
+        ] + ForgedLinks.entries
 
     /// The entry with id `id` (ids are indices into ``entries``); ``unknown`` for any other id.
     @inline(__always)
@@ -345,6 +352,16 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
     case duplicatePayloadKey
     /// The link names an account that is not a valid account id.
     case invalidAccount
+    /// A link under a signing prefix without a signature.
+    case missingSignature
+    /// A malformed signature, or a tag that does not match the link.
+    case badSignature
+    /// A signature by a key the app does not know.
+    case unknownKey
+    /// A valid signature past its expiry.
+    case expiredSignature
+    /// A valid signature whose nonce was used before.
+    case replayed
 
     public var name: String {
         switch self {
@@ -365,6 +382,11 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
         case .encodedDelimiter: "encodedDelimiter"
         case .duplicatePayloadKey: "duplicatePayloadKey"
         case .invalidAccount: "invalidAccount"
+        case .missingSignature: "missingSignature"
+        case .badSignature: "badSignature"
+        case .unknownKey: "unknownKey"
+        case .expiredSignature: "expiredSignature"
+        case .replayed: "replayed"
         }
     }
 }

@@ -313,6 +313,12 @@ private struct Model {
             crashArmed = true
         case .universalLinkOpen:
             guard running else { break }
+            // A signed link's nonce is single-use per install: opened again after the container
+            // recorded it consumed, it is a replay (never routed again).
+            if LinkCatalog.entry(journey.link(slot: slot)).singleUse, get(consumed, slot) {
+                rejection = .replayed
+                break
+            }
             // The warm path captures in memory; the capture time is the open.
             markCaptured(slot, at: now)
             capture(slot: slot, step: step)

@@ -52,7 +52,7 @@ public struct ScenarioMix: Sendable, Equatable {
             (.clockJump, 0.04), (.hostile, 0.06), (.organic, 0.04), (.notSet, 0.02), (.bareToken, 0.01),
             (.doubleEncoded, 0.02), (.referrerDelayed, 0.03), (.referrerUnavailable, 0.03),
             (.referrerDisconnected, 0.03), (.featureNotSupported, 0.02), (.clipOnly, 0.03), (.gateBypass, 0.02),
-            (.otherAccount, 0.02),
+            (.otherAccount, 0.02), (.forged, 0.02),
         ]
         for (perturbation, weight) in defaults { weights[Int(perturbation.rawValue)] = weight }
         perturbationWeights = weights

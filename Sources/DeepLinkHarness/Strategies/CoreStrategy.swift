@@ -139,7 +139,8 @@ public struct CoreStrategy: Strategy {
             timeToLiveNanos: ttlSeconds * 1_000_000_000,
             pendingCapacity: 2,
             queueCapacity: 2,
-            referrerAccountKey: ExampleApp.referrerAccountKey
+            referrerAccountKey: ExampleApp.referrerAccountKey,
+            signing: ExampleApp.signing
         )
         self.faults = faults
         self.schedule = context.schedule
@@ -230,8 +231,11 @@ public struct CoreStrategy: Strategy {
             case .clipHandoffWrite:
                 let slot = event.argument & 1
                 if validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
-                    containerExists = true
                     fillScratch(source: .appClip, capturedAtNanos: nowNanos, id: 1 + UInt64(slot))
+                    // The clip checks a signed link (and its nonce, in the shared container) before
+                    // it writes.
+                    guard authenticateScratch(observation: &observation) else { break }
+                    containerExists = true
                     try? store.save(scratch)
                 }
             case .launch:
@@ -264,6 +268,7 @@ public struct CoreStrategy: Strategy {
                     id: 100 &+ deliveries,
                     installBeginTimestamp: faults.contains(.noTimestampDedupe) ? 0 : installBegin
                 )
+                guard authenticateScratch(observation: &observation) else { break }
                 if captureScratch(step: step, race: race, journey: journey, metrics: &metrics) {
                     step += 2
                     continue
@@ -275,6 +280,7 @@ public struct CoreStrategy: Strategy {
                     break
                 }
                 fillScratch(source: .universalLink, capturedAtNanos: nowNanos, id: 200 + UInt64(slot))
+                guard authenticateScratch(observation: &observation) else { break }
                 if captureScratch(step: step, race: race, journey: journey, metrics: &metrics) {
                     step += 2
                     continue
@@ -386,8 +392,10 @@ public struct CoreStrategy: Strategy {
     ) -> Bool {
         if let race, race.capture == step {
             // Referrer re-deliveries come under new ids (the timestamp dedupes them); a clip or
-            // universal link read again keeps its id.
-            let newIDs = scratch.source == .installReferrer
+            // universal link read again keeps its id, and so does a signed link, whose id is its
+            // nonce on every delivery (``LinkResolver/authenticate(_:)`` runs on each).
+            let signed = LinkCatalog.entry(journey.latestLink).singleUse
+            let newIDs = scratch.source == .installReferrer && !signed
             let mine = CaptureBurst(link: scratch, copies: Self.burstCopies, newIDs: newIDs, idOffset: 0)
             var theirs = mine
             theirs.idOffset = 500
@@ -458,6 +466,15 @@ public struct CoreStrategy: Strategy {
         }
         metrics.validate.record(Runner.monotonicNanos() &- start)
         guard let rejection else { return true }
+        return reportRejection(rejection, observation: &observation)
+    }
+
+    /// Checks `scratch`'s signature through the resolver (``LinkResolver/authenticate(_:)``: the
+    /// example app's ``ExampleApp/signing``); a rejection is noted. Returns whether it may be
+    /// captured.
+    mutating func authenticateScratch(observation: inout StrategyObservation) -> Bool {
+        guard let rejection = resolver.authenticate(&scratch) else { return true }
+        observation.paths.insert(rejection == .replayed ? .nonceReplayed : .signatureRejected)
         return reportRejection(rejection, observation: &observation)
     }
 

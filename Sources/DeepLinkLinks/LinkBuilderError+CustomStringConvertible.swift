@@ -1,0 +1,3 @@
+extension LinkBuilderError: CustomStringConvertible {
+    public var description: String { message }
+}

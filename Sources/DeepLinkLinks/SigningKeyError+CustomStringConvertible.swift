@@ -1,0 +1,3 @@
+extension SigningKeyError: CustomStringConvertible {
+    public var description: String { message }
+}

@@ -1,0 +1,3 @@
+extension SiteConfigurationError: CustomStringConvertible {
+    public var description: String { message }
+}
