@@ -127,29 +127,13 @@ import Testing
     @Test func bindingAReferrerLinkAllocatesNothingAfterWarmUp() {
         guard !Sanitizer.isActive else { return }
         #expect(AllocationCounter.isJemallocActive)
-        let resolver = LinkResolver(
-            configuration: .init(policy: TestApp.policy, referrerAccountKey: "account"),
-            store: InMemoryHandoffStore(capacity: 8, consumedCapacity: 4_096),
-            router: CampaignRouter(keep: false),
-            observer: IgnoringResolverObserver(),
-            clock: ManualClock()
+        var deliveries = ReferrerDeliveries(
+            "deeplink=%2Fproduct%2F42&account=u-1842%40example.org",
+            configuration: .init(policy: TestApp.policy, referrerAccountKey: "account")
         )
-        resolver.signal(.appReady)
-        let parser = ReferrerParser()
-        let referrer = Array("deeplink=%2Fproduct%2F42&account=u-1842%40example.org".utf8)
-        var id: UInt64 = 0
+        let resolver = deliveries.resolver
         func deliver() {
-            id += 1
-            referrer.withUnsafeBytes { bytes in
-                _ = resolver.captureReferrer(
-                    bytes,
-                    parser: parser,
-                    validator: TestApp.validator,
-                    capturedAtNanos: id,
-                    id: id,
-                    installBeginTimestamp: id
-                )
-            }
+            deliveries.deliver()
             // Bound to u-1842@example.org: held under alice's session, routed at bob's login.
             resolver.signal(.loggedInAs(Self.alice))
             resolver.signal(.loggedInAs(Self.bob))

@@ -141,33 +141,10 @@ import Testing
     @Test func capturingAReferrerAllocatesNothingAfterWarmUp() {
         guard !Sanitizer.isActive else { return }
         #expect(AllocationCounter.isJemallocActive)
-        let resolver = LinkResolver(
-            configuration: TestApp.configuration,
-            store: InMemoryHandoffStore(capacity: 8, consumedCapacity: 4_096),
-            router: CampaignRouter(keep: false),
-            observer: IgnoringResolverObserver(),
-            clock: ManualClock()
-        )
-        resolver.signal(.appReady)
-        let parser = ReferrerParser()
-        let referrer = Array("utm_source=google&utm_medium=cpc&gclid=Cj0KCQ&deeplink=%2Fproduct%2F42".utf8)
-        var id: UInt64 = 0
-        func deliver() {
-            id += 1
-            referrer.withUnsafeBytes { bytes in
-                _ = resolver.captureReferrer(
-                    bytes,
-                    parser: parser,
-                    validator: TestApp.validator,
-                    capturedAtNanos: 0,
-                    id: id,
-                    installBeginTimestamp: id
-                )
-            }
-        }
-        for _ in 0..<16 { deliver() }
+        var deliveries = ReferrerDeliveries("utm_source=google&utm_medium=cpc&gclid=Cj0KCQ&deeplink=%2Fproduct%2F42")
+        for _ in 0..<16 { deliveries.deliver() }
         let bytes = AllocationCounter.bytesAllocated {
-            for _ in 0..<1_000 { deliver() }
+            for _ in 0..<1_000 { deliveries.deliver() }
         }
         #expect(bytes == 0)
     }

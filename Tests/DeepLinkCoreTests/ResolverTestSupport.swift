@@ -146,3 +146,40 @@ struct SimulatedApp {
         return next
     }
 }
+
+/// A resolver for allocation tests (in-memory store, a router that keeps nothing, no observer, a
+/// manual clock) and Play's deliveries of one referrer to it: each ``deliver()`` is a new
+/// delivery, with a new id and install-begin timestamp.
+struct ReferrerDeliveries {
+    let resolver: LinkResolver
+    let referrer: [UInt8]
+    let parser = ReferrerParser()
+    private(set) var id: UInt64 = 0
+
+    init(_ referrer: String, configuration: LinkResolver.Configuration = TestApp.configuration) {
+        self.referrer = Array(referrer.utf8)
+        resolver = LinkResolver(
+            configuration: configuration,
+            store: InMemoryHandoffStore(capacity: 8, consumedCapacity: 4_096),
+            router: CampaignRouter(keep: false),
+            observer: IgnoringResolverObserver(),
+            clock: ManualClock()
+        )
+        resolver.signal(.appReady)
+    }
+
+    mutating func deliver() {
+        id += 1
+        let id = id
+        referrer.withUnsafeBytes { bytes in
+            _ = resolver.captureReferrer(
+                bytes,
+                parser: parser,
+                validator: TestApp.validator,
+                capturedAtNanos: id,
+                id: id,
+                installBeginTimestamp: id
+            )
+        }
+    }
+}

@@ -10,11 +10,23 @@ import Testing
         seed: UInt64 = 3,
         raceShare: Double = 0
     ) -> [String: Int] {
-        let generator = JourneyGenerator(seed: seed, raceShare: raceShare)
-        let oracle = Oracle()
+        outcomes(of: &strategy, journeys: journeys, generator: JourneyGenerator(seed: seed, raceShare: raceShare))
+    }
+
+    /// Runs the first `journeys` journeys of `generator` through `strategy`, judged by an oracle of
+    /// `mix`, and counts outcomes by name.
+    static func outcomes(
+        of strategy: inout some Strategy,
+        journeys: UInt64,
+        generator: JourneyGenerator,
+        mix: ScenarioMix = .default,
+        expecting perturbation: Perturbation? = nil
+    ) -> [String: Int] {
+        let oracle = Oracle(mix: mix)
         var counts: [String: Int] = [:]
         for index in 0..<journeys {
             let journey = generator.journey(at: index)
+            if let perturbation { #expect(journey.scenario.perturbation == perturbation) }
             var observation = StrategyObservation()
             strategy.run(journey, into: &observation)
             let outcome = oracle.classify(

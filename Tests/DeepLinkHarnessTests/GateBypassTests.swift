@@ -16,24 +16,13 @@ import Testing
     }()
 
     static func outcomes(of strategy: inout some Strategy, journeys: UInt64) -> [String: Int] {
-        let generator = JourneyGenerator(seed: 11, mix: mix)
-        let oracle = Oracle(mix: mix)
-        var counts: [String: Int] = [:]
-        for index in 0..<journeys {
-            let journey = generator.journey(at: index)
-            #expect(journey.scenario.perturbation == .gateBypass)
-            var observation = StrategyObservation()
-            strategy.run(journey, into: &observation)
-            let outcome = oracle.classify(
-                observation,
-                expectation: oracle.expect(journey),
-                journey: journey,
-                distinctions: strategy.distinctions
-            )
-            counts[outcome.name, default: 0] += 1
-        }
-        strategy.finish()
-        return counts
+        CoreStrategyTests.outcomes(
+            of: &strategy,
+            journeys: journeys,
+            generator: JourneyGenerator(seed: 11, mix: mix),
+            mix: mix,
+            expecting: .gateBypass
+        )
     }
 
     /// The class's links are each either the orders screen (behind the login gate) or a refusal,
