@@ -159,7 +159,9 @@ public final class PendingLinkQueue: Sendable {
         withUnsafePointer(to: link) { source in
             _storage.withUnsafeHandle { handle in
                 guard let claim = handle.claimEnqueuePosition(points) else { return .full }
-                claim.slot.payload.initialize(from: source, count: 1)
+                // `initialize(to:)`, not `initialize(from:count: 1)`: that copies a whole stride, which
+                // reads past a record whose size is not a multiple of its alignment (ASan saw it).
+                claim.slot.payload.initialize(to: source.pointee)
                 handle.publish(claim, points)
                 return .enqueued
             }
@@ -306,11 +308,13 @@ public final class PendingLinkQueue: Sendable {
         }
     }
 
-    /// Moves the initialized record at `payload` into `link`, leaving `payload` uninitialized: one
-    /// copy, with no temporary in between.
+    /// Moves the record at `payload` into `link`: one copy, with no temporary in between (a record
+    /// of plain bytes: the slot needs no deinitialization).
     @inlinable @inline(__always)
     static func _move(from payload: UnsafeMutablePointer<PendingLink>, into link: inout PendingLink) {
-        withUnsafeMutablePointer(to: &link) { $0.moveUpdate(from: payload, count: 1) }
+        // An assignment copies the record's size; `moveUpdate(from:count: 1)` would write a whole
+        // stride into `link`, past its end when the size is not a multiple of the alignment.
+        link = payload.pointee
     }
 
     /// Calls `body` with a borrow of the record at `payload`, then ends the record's lifetime
