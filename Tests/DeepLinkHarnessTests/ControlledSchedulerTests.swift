@@ -135,6 +135,46 @@ import Testing
         #expect(result.wrong > 0, "no interleaving of \(result.explored) showed the planted fault")
     }
 
+    /// A router that notes whether its resolver's process passed schedule points while it routed.
+    final class WatchingRouter: Router {
+        let seen = Locked([SimulatedProcess.Run]())
+        let process: SimulatedProcess
+        init(process: SimulatedProcess) { self.process = process }
+        func route(_ link: PendingLink) -> RouteResult {
+            let run = process.run
+            seen.withLock { $0.append(run) }
+            return .handled
+        }
+    }
+
+    /// Only the race's resolver passes points, and only while the race runs: outside it the
+    /// resolver runs its internals without them (the code from before schedule points).
+    @Test func aRaceSchedulesItsResolverOnlyWhileItRuns() {
+        let process = SimulatedProcess()
+        let router = WatchingRouter(process: process)
+        let resolver = LinkResolver(
+            configuration: .init(policy: ExampleApp.policy),
+            store: InMemoryHandoffStore(process: process),
+            router: router,
+            clock: ManualClock(nanos: 1_000),
+            process: process
+        )
+        #expect(process.run == .unscheduled)
+        var hangs = 0
+        let explored = InterleavingExplorer.explore(
+            maxPoints: 2,
+            scenario: { (resolver, [.captures(Self.link("/product/42", id: 1), copies: 1), .signal(.appReady)]) },
+            check: { _, hang in if hang != nil { hangs += 1 } }
+        )
+        #expect(explored > 0)
+        #expect(hangs == 0)
+        #expect(process.run == .unscheduled)
+        let seen = router.seen.withLock { $0 }
+        #expect(seen == [.scheduled], "the route ran under the race: \(seen)")
+        resolver.capture(Self.link("/product/43", id: 2))
+        #expect(router.seen.withLock { $0 } == [.scheduled, .unscheduled])
+    }
+
     /// Runs racing journeys through `core` under `schedule` and counts outcomes by name.
     static func outcomes(faults: CoreStrategy.Faults, schedule: ScheduleMode, journeys: UInt64) -> [String: Int] {
         var context = StrategyContext(mix: .default)

@@ -90,6 +90,8 @@ final class ControlledRace: @unchecked Sendable {
     func run(on resolver: LinkResolver, inputs: [RaceInput], decider: ScheduleDecider, faults: UInt8) {
         precondition((1...Self.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
         while partners < inputs.count - 1 { startPartner(partners + 1) }
+        // Before any input runs: only the race's resolver pays for its points, only during it.
+        resolver.process.passSchedulePoints(true)
         pthread_mutex_lock(mutex)
         self.resolver = resolver
         self.inputs.removeAll(keepingCapacity: true)
@@ -125,6 +127,8 @@ final class ControlledRace: @unchecked Sendable {
         while finished < threadCount { pthread_cond_wait(changed, mutex) }
         self.resolver = nil
         pthread_mutex_unlock(mutex)
+        // Every input delivered: no thread is inside the resolver any more.
+        resolver.process.passSchedulePoints(false)
     }
 
     /// Ends the partner threads.
