@@ -175,6 +175,43 @@ import Testing
         #expect(router.seen.withLock { $0 } == [.scheduled, .unscheduled])
     }
 
+    /// What a race reached and interleaved is the journey's: `pct` reaches the queue, the work
+    /// counter, the lock and the store; `os` (no scheduler watching) reaches nothing.
+    @Test func racesReportTheirSchedulePointsAndInterleavedPairs() {
+        for schedule in [ScheduleMode.default, .os] {
+            var context = StrategyContext(mix: .default)
+            context.schedule = schedule
+            var core = CoreStrategy(context: context)
+            let generator = JourneyGenerator(seed: 11, raceShare: 1)
+            var union = ScheduleCoverage()
+            var raced = 0
+            for index in 0..<UInt64(40) {
+                var observation = StrategyObservation()
+                core.run(generator.journey(at: index), into: &observation)
+                if observation.raceStep >= 0 { raced += 1 }
+                union.formUnion(observation.schedule)
+            }
+            core.finish()
+            #expect(raced > 0)
+            var counts = CoverageCounts()
+            counts.count(schedule: union)
+            let reached = Set(
+                ScheduleCoverage.pointNames.indices.filter { counts.points[$0] > 0 }.map {
+                    ScheduleCoverage.pointNames[$0]
+                }
+            )
+            let pairs = counts.pairs.reduce(0, +)
+            if schedule == .os {
+                #expect(reached.isEmpty && pairs == 0, "os: \(reached)")
+            } else {
+                for point in ["queue_claim", "queue_publish", "work_increment", "lock_acquire", "store_save"] {
+                    #expect(reached.contains(point), "pct never reached \(point): \(reached.sorted())")
+                }
+                #expect(pairs > 0)
+            }
+        }
+    }
+
     /// Runs racing journeys through `core` under `schedule` and counts outcomes by name.
     static func outcomes(faults: CoreStrategy.Faults, schedule: ScheduleMode, journeys: UInt64) -> [String: Int] {
         var context = StrategyContext(mix: .default)

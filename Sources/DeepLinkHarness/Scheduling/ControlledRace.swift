@@ -50,11 +50,9 @@ final class ControlledRace: @unchecked Sendable {
     private(set) var steps = 0
     private(set) var trace: [ScheduleStep] = []
     private(set) var hang: ScheduleHang?
-    /// Schedule points reached (a bit per ``SchedulePoint`` raw value).
-    private(set) var reached: UInt64 = 0
-    /// Interleaved pairs: bit `a * 32 + b` when a thread parked before point `a` let another
-    /// one run its point `b` first.
-    private(set) var interleaved = [UInt64](repeating: 0, count: 16)
+    /// Schedule points reached and pairs interleaved (a thread parked before one point let
+    /// another pass its point first).
+    private(set) var coverage = ScheduleCoverage()
 
     init() {
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -109,8 +107,7 @@ final class ControlledRace: @unchecked Sendable {
         steps = 0
         trace.removeAll(keepingCapacity: true)
         hang = nil
-        reached = 0
-        for index in interleaved.indices { interleaved[index] = 0 }
+        coverage = ScheduleCoverage()
         token = free ? -1 : self.decider.choose(current: -1, runnable: runnableMask, step: 0)
         generation += 1
         pthread_cond_broadcast(changed)
@@ -182,7 +179,7 @@ final class ControlledRace: @unchecked Sendable {
         guard !free else { return }
         steps += 1
         if trace.count < Self.traceCapacity { trace.append(ScheduleStep(thread: UInt8(thread), point: point)) }
-        reached |= 1 << UInt64(point.rawValue)
+        coverage.reach(point)
         guard steps <= Self.stepBound else {
             hang = .livelock
             runFree()
@@ -191,10 +188,7 @@ final class ControlledRace: @unchecked Sendable {
         parkedAt[thread] = point
         let next = decider.choose(current: thread, runnable: runnableMask, step: steps)
         guard next != thread else { return }
-        if let other = parkedAt[next] {
-            let bit = Int(point.rawValue) * 32 + Int(other.rawValue)
-            interleaved[bit >> 6] |= 1 << UInt64(bit & 63)
-        }
+        if let other = parkedAt[next] { coverage.interleave(parked: point, passed: other) }
         token = next
         pthread_cond_broadcast(changed)
         waitForTurn(thread)
