@@ -108,6 +108,7 @@ extension RunResult {
             strategies: configuration.strategies.map(\.rawValue),
             mixDigest: configuration.mix.digest,
             raceShare: configuration.raceShare,
+            schedule: configuration.schedule.name,
             loop: configuration.openLoop.map { .open(ratePerSecond: $0.ratePerSecond, maxLagNanos: $0.maxLagNanos) }
                 ?? .closed
         )
