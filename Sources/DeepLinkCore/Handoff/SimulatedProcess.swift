@@ -26,7 +26,9 @@ package final class SimulatedProcess: Sendable {
 
     private static let killedBit: UInt8 = 1
     private static let scheduledBit: UInt8 = 2
-    /// `killedBit | scheduledBit`; zero for a live process outside a controlled scheduler.
+    /// `killedBit | scheduledBit`; zero for a live process outside a controlled scheduler. A kill
+    /// or a restart clears the scheduled bit: a killed process runs nothing, and a restarted one
+    /// is a new process, which no race has scheduled yet.
     private let state = Atomic<UInt8>(0)
 
     package init() {}
@@ -60,16 +62,12 @@ package final class SimulatedProcess: Sendable {
     /// resolver or store that shares this process), right before relaunching them
     /// (``InMemoryHandoffStore/relaunchInPlace()``, ``LinkResolver/relaunch()``).
     package func restart() {
-        // Load and store: nothing else writes the word while nothing of the process runs.
-        state.store(state.load(ordering: .acquiring) & ~Self.killedBit, ordering: .releasing)
+        state.store(0, ordering: .releasing)
     }
 
     /// Kills the process. Idempotent. Returns whether this call was the one that killed it.
     @discardableResult
     package func kill() -> Bool {
-        // The scheduled bit only changes while nothing of the process runs, so an exchange that
-        // keeps it is exact; of two racing kills, only one finds the process alive.
-        let scheduled = state.load(ordering: .relaxed) & Self.scheduledBit
-        return state.exchange(scheduled | Self.killedBit, ordering: .acquiringAndReleasing) & Self.killedBit == 0
+        state.exchange(Self.killedBit, ordering: .acquiringAndReleasing) & Self.killedBit == 0
     }
 }

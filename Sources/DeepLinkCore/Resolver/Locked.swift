@@ -53,7 +53,11 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     package func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try withLock(_Unscheduled(), body)
+        // Not `withLock(_Unscheduled(), body)`: called from another module this generic method
+        // is not specialised, and the delegation cost 10 instructions per call there.
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value.pointee)
     }
 
     /// ``withLock(_:)`` whose acquire and release go through `points`: schedule points for the
