@@ -51,7 +51,7 @@ gate-hard: build-release
 coverage-check: build-release
 	rm -rf Reports/coverage-check
 	.build/release/deeplink-bench run --quiet --out Reports/coverage-check > /dev/null
-	python3 Tests/Coverage/check_coverage.py Reports/coverage-check --min 1000
+	python3 Tests/Coverage/check_coverage.py Reports/coverage-check --min 1000 --kind path --kind point
 
 # Re-record the baseline (three repetitions) on this machine type; commit the result.
 baseline: build-release

@@ -135,6 +135,83 @@ import Testing
         #expect(result.wrong > 0, "no interleaving of \(result.explored) showed the planted fault")
     }
 
+    /// A router that notes whether its resolver's process passed schedule points while it routed.
+    final class WatchingRouter: Router {
+        let seen = Locked([SimulatedProcess.Run]())
+        let process: SimulatedProcess
+        init(process: SimulatedProcess) { self.process = process }
+        func route(_ link: PendingLink) -> RouteResult {
+            let run = process.run
+            seen.withLock { $0.append(run) }
+            return .handled
+        }
+    }
+
+    /// Only the race's resolver passes points, and only while the race runs: outside it the
+    /// resolver runs its internals without them (the code from before schedule points).
+    @Test func aRaceSchedulesItsResolverOnlyWhileItRuns() {
+        let process = SimulatedProcess()
+        let router = WatchingRouter(process: process)
+        let resolver = LinkResolver(
+            configuration: .init(policy: ExampleApp.policy),
+            store: InMemoryHandoffStore(process: process),
+            router: router,
+            clock: ManualClock(nanos: 1_000),
+            process: process
+        )
+        #expect(process.run == .unscheduled)
+        var hangs = 0
+        let explored = InterleavingExplorer.explore(
+            maxPoints: 2,
+            scenario: { (resolver, [.captures(Self.link("/product/42", id: 1), copies: 1), .signal(.appReady)]) },
+            check: { _, hang in if hang != nil { hangs += 1 } }
+        )
+        #expect(explored > 0)
+        #expect(hangs == 0)
+        #expect(process.run == .unscheduled)
+        let seen = router.seen.withLock { $0 }
+        #expect(seen == [.scheduled], "the route ran under the race: \(seen)")
+        resolver.capture(Self.link("/product/43", id: 2))
+        #expect(router.seen.withLock { $0 } == [.scheduled, .unscheduled])
+    }
+
+    /// What a race reached and interleaved is the journey's: `pct` reaches the queue, the work
+    /// counter, the lock and the store; `os` (no scheduler watching) reaches nothing.
+    @Test func racesReportTheirSchedulePointsAndInterleavedPairs() {
+        for schedule in [ScheduleMode.default, .os] {
+            var context = StrategyContext(mix: .default)
+            context.schedule = schedule
+            var core = CoreStrategy(context: context)
+            let generator = JourneyGenerator(seed: 11, raceShare: 1)
+            var union = ScheduleCoverage()
+            var raced = 0
+            for index in 0..<UInt64(40) {
+                var observation = StrategyObservation()
+                core.run(generator.journey(at: index), into: &observation)
+                if observation.raceStep >= 0 { raced += 1 }
+                union.formUnion(observation.schedule)
+            }
+            core.finish()
+            #expect(raced > 0)
+            var counts = CoverageCounts()
+            counts.count(schedule: union)
+            let reached = Set(
+                ScheduleCoverage.pointNames.indices.filter { counts.points[$0] > 0 }.map {
+                    ScheduleCoverage.pointNames[$0]
+                }
+            )
+            let pairs = counts.pairs.reduce(0, +)
+            if schedule == .os {
+                #expect(reached.isEmpty && pairs == 0, "os: \(reached)")
+            } else {
+                for point in ["queue_claim", "queue_publish", "work_increment", "lock_acquire", "store_save"] {
+                    #expect(reached.contains(point), "pct never reached \(point): \(reached.sorted())")
+                }
+                #expect(pairs > 0)
+            }
+        }
+    }
+
     /// Runs racing journeys through `core` under `schedule` and counts outcomes by name.
     static func outcomes(faults: CoreStrategy.Faults, schedule: ScheduleMode, journeys: UInt64) -> [String: Int] {
         var context = StrategyContext(mix: .default)

@@ -4,13 +4,14 @@ import Testing
 @Suite struct CoverageTests {
     static var journeys: UInt64 { Sanitizer.isActive ? 4_000 : 20_000 }
 
-    static func report(threads: Int, raceShare: Double = 0) throws -> RunReport {
-        let configuration = RunConfiguration(
+    static func report(threads: Int, raceShare: Double = 0, schedule: ScheduleMode = .default) throws -> RunReport {
+        var configuration = RunConfiguration(
             journeys: journeys,
             seed: 7,
             threads: threads,
             raceShare: raceShare
         )
+        configuration.schedule = schedule
         return Runner.run(configuration).report(
             runID: "test",
             manifest: RunManifest.current(commandLine: ["test"]),
@@ -52,6 +53,46 @@ import Testing
         }
     }
 
+    /// Every schedule point has a row for `core` (zero: never reached); pairs only when
+    /// interleaved. The racing journeys' controlled races reach the queue, the work counter, the
+    /// lock and the store, and interleave some pairs; under `os` nothing watches, so every point
+    /// row is zero and no pair is written.
+    @Test func coverageCountsSchedulePointsAndInterleavedPairs() throws {
+        let report = try Self.report(threads: 2, raceShare: 0.2)
+        let core = try #require(report.strategies.first { $0.name == "core" })
+        let racing = core.coverage[CoverageKey(kind: CoverageKey.feature, name: "racing:yes"), default: 0]
+        #expect(racing > 0)
+        for name in ScheduleCoverage.pointNames {
+            let count = try #require(core.coverage[CoverageKey(kind: CoverageKey.point, name: name)], "\(name)")
+            #expect(count <= racing, "point \(name) in \(count) journeys, only \(racing) raced")
+        }
+        for name in ["queue_claim", "queue_publish", "work_increment", "work_release", "lock_acquire", "store_save"] {
+            #expect(core.coverage[CoverageKey(kind: CoverageKey.point, name: name), default: 0] > 0, "\(name)")
+        }
+        let pairs = core.coverage.filter { $0.key.kind == CoverageKey.pair }
+        #expect(!pairs.isEmpty)
+        for (key, count) in pairs {
+            #expect(count > 0 && count <= racing, "\(key.name): \(count)")
+            #expect(ScheduleCoverage.pairNames.contains(key.name), "\(key.name)")
+        }
+        let naive = try #require(report.strategies.first { $0.name == "naive" })
+        #expect(!naive.coverage.keys.contains { $0.kind == CoverageKey.point || $0.kind == CoverageKey.pair })
+
+        let os = try Self.report(threads: 1, raceShare: 0.2, schedule: .os)
+        let coreOS = try #require(os.strategies.first { $0.name == "core" })
+        #expect(coreOS.coverage.filter { $0.key.kind == CoverageKey.point }.allSatisfy { $0.value == 0 })
+        #expect(!coreOS.coverage.keys.contains { $0.kind == CoverageKey.pair })
+    }
+
+    /// Every ordered pair of points has its own bit.
+    @Test func everyPairOfPointsFits() {
+        #expect(
+            ScheduleCoverage.pairNames.count == ScheduleCoverage.pointNames.count * ScheduleCoverage.pointNames.count
+        )
+        #expect(Set(ScheduleCoverage.pairNames).count == ScheduleCoverage.pairNames.count)
+        #expect(ScheduleCoverage.pairNames.count <= ScheduleCoverage.pairCapacity)
+    }
+
     @Test func outcomesAndCoverageDoNotDependOnThreadCount() throws {
         let one = try Self.report(threads: 1)
         let two = try Self.report(threads: 2)
@@ -60,7 +101,7 @@ import Testing
     }
 
     @Test func coverageSurvivesAWriteAndRead() throws {
-        let report = try Self.report(threads: 2)
+        let report = try Self.report(threads: 2, raceShare: 0.2)
         let root = ReportFixtures.temporaryDirectory("coverage-roundtrip")
         defer { ReportFixtures.remove(root) }
         try ReportWriter.write(report, to: root)

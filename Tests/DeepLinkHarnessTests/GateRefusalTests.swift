@@ -44,6 +44,14 @@ import Testing
         }
         open = ReportFixtures.named(open)
         cases.append(("open", open, "loop open at 5000.0/s (max lag 1000000000 ns) vs closed"))
+        // The schedule decides which interleavings the racing journeys saw: another mode, or a
+        // report that did not record one (written before runs did), is another workload.
+        var schedule = GateTests.standardReport()
+        schedule.manifest.run?.schedule = ScheduleMode.os.name
+        cases.append(("schedule", schedule, "schedule os vs pct:depth=3"))
+        var unrecorded = GateTests.standardReport()
+        unrecorded.manifest.run?.schedule = nil
+        cases.append(("unrecorded", unrecorded, "schedule (not recorded) vs pct:depth=3"))
         for (name, report, fragment) in cases {
             try Self.write(report, root + "/" + name)
             for hardOnly in [false, true] {

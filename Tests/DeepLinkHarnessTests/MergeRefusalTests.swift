@@ -30,6 +30,9 @@ import Testing
         var race = Self.shard(1)
         race.manifest.run?.raceShare = 0.25
         cases.append(("race", race, "race share 0.25 vs 0.1"))
+        var schedule = Self.shard(1)
+        schedule.manifest.run?.schedule = "random"
+        cases.append(("schedule", schedule, "schedule random vs pct:depth=3"))
         var mix = Self.shard(1)
         var other = ScenarioMix.default
         other.ttlSeconds = 60

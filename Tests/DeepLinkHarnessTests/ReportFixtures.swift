@@ -102,8 +102,8 @@ enum ReportFixtures {
 
     /// `report` with the run identity a real run's manifest carries (``RunResult/identity(runID:)``):
     /// its id, seed and strategies, `journeys` of the whole run (default: its largest strategy's)
-    /// and the covered `ranges` (default: all of them), the default mix, race share 0.1, and the
-    /// loop its arrivals say.
+    /// and the covered `ranges` (default: all of them), the default mix, race share 0.1, the default
+    /// schedule and the loop its arrivals say.
     static func named(_ report: RunReport, journeys: UInt64? = nil, ranges: [Range<UInt64>]? = nil) -> RunReport {
         var report = report
         let total = journeys ?? UInt64(report.strategies.map(\.journeys).max() ?? 0)
@@ -116,6 +116,7 @@ enum ReportFixtures {
             strategies: report.strategies.map(\.name),
             mixDigest: ScenarioMix.default.digest,
             raceShare: 0.1,
+            schedule: ScheduleMode.default.name,
             loop: offered > 0 ? .open(ratePerSecond: offered, maxLagNanos: 1_000_000_000) : .closed
         )
         return report

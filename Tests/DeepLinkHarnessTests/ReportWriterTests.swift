@@ -207,7 +207,7 @@ import Testing
         for key in [
             "commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time", "shard",
             "merged_from", "run", "run_id", "seed", "journeys", "journey_ranges", "strategies", "mix_digest",
-            "race_share", "loop", "rate_per_s", "max_lag_ns", "files", "bytes", "sha256",
+            "race_share", "schedule", "loop", "rate_per_s", "max_lag_ns", "files", "bytes", "sha256",
         ] {
             #expect(readme.contains("`\(key)`"), "manifest key \(key) undocumented")
         }

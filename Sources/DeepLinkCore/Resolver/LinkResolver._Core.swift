@@ -16,7 +16,7 @@ extension LinkResolver {
         private var count = 0
         private var terminalActions = 0
         private let terminalBudget: Int
-        /// Whether the last ``pull(from:store:now:)`` stopped for lack of room, leaving links in the
+        /// Whether the last ``pull(from:store:now:_:)`` stopped for lack of room, leaving links in the
         /// queue that only a later pull (after some effects are carried out) admits.
         private var pullBlocked = false
 
@@ -31,23 +31,28 @@ extension LinkResolver {
 
         /// Moves queued captures into the machine while there is room. Only called under the lock,
         /// so the queue has one consumer at a time.
-        mutating func pull(from queue: PendingLinkQueue, store: any HandoffStore, now: UInt64) {
+        mutating func pull<Points: _LockingSchedulePoints>(
+            from queue: PendingLinkQueue,
+            store: any HandoffStore,
+            now: UInt64,
+            _ points: Points
+        ) {
             while canAdmit {
                 // Staged straight from its queue slot (a borrow): no copy of the record on the way.
                 // The count first: even an empty dequeue costs more than two loads. A stale zero
                 // only defers a link whose producer is about to request a drain anyway (its `work`
                 // increment, after its publish, makes the next pull see it).
                 let staged =
-                    queue._approximateCount(_Scheduled()) > 0
-                    && queue._tryDequeueSingleConsumer(_Scheduled()) { link in
-                        ScheduleHook.reach(.storeWasConsumed)
+                    queue._approximateCount(points) > 0
+                    && queue._tryDequeueSingleConsumer(points) { link in
+                        points.reach(.storeWasConsumed)
                         return stage(link, consumedBefore: store.wasConsumed(link))
                     } != nil
                 guard staged else {
                     pullBlocked = false
                     return
                 }
-                decide(now: now)
+                decide(now: now, points)
             }
             pullBlocked = true
         }
@@ -57,11 +62,16 @@ extension LinkResolver {
         var hasWork: Bool { count > 0 || pullBlocked }
 
         /// Feeds `link` straight to the machine (queue full). Returns false when there is no room.
-        mutating func admitDirectly(_ link: PendingLink, store: any HandoffStore, now: UInt64) -> Bool {
+        mutating func admitDirectly<Points: _LockingSchedulePoints>(
+            _ link: PendingLink,
+            store: any HandoffStore,
+            now: UInt64,
+            _ points: Points
+        ) -> Bool {
             guard canAdmit else { return false }
-            ScheduleHook.reach(.storeWasConsumed)
+            points.reach(.storeWasConsumed)
             stage(link, consumedBefore: store.wasConsumed(link))
-            decide(now: now)
+            decide(now: now, points)
             return true
         }
 
@@ -69,18 +79,23 @@ extension LinkResolver {
         /// another thread cannot fall between two of them. The admission bound does not apply to a
         /// batch (a store may hold more links than the budget); the outbox grows instead, which
         /// allocates only for a load larger than any seen before.
-        mutating func admitBatch(_ links: [PendingLink], store: any HandoffStore, now: UInt64) {
+        mutating func admitBatch<Points: _LockingSchedulePoints>(
+            _ links: [PendingLink],
+            store: any HandoffStore,
+            now: UInt64,
+            _ points: Points
+        ) {
             // Each staged link adds at most one terminal action or one pending link; deciding turns
             // each pending link into one terminal action with at most one waiting notice between.
             reserveOutbox(free: 2 * (links.count + machine.pendingCapacity) + 2)
             // An index loop: `for link in links` allocates an iterator per call in debug builds.
             links.withUnsafeBufferPointer { links in
                 for index in links.indices {
-                    ScheduleHook.reach(.storeWasConsumed)
+                    points.reach(.storeWasConsumed)
                     stage(links[index], consumedBefore: store.wasConsumed(links[index]))
                 }
             }
-            decide(now: now)
+            decide(now: now, points)
         }
 
         /// Puts a link the router declined back into the machine (deferred to the next signal) and
@@ -93,15 +108,15 @@ extension LinkResolver {
         }
 
         /// Applies `event` and queues every decision it leads to.
-        mutating func signal(_ event: AppEvent, now: UInt64) {
+        mutating func signal<Points: _LockingSchedulePoints>(_ event: AppEvent, now: UInt64, _ points: Points) {
             machine.apply(event)
-            decide(now: now)
+            decide(now: now, points)
         }
 
         /// Queues every decision the machine makes now (time passed, or after an input).
-        mutating func decide(now: UInt64) {
+        mutating func decide<Points: _LockingSchedulePoints>(now: UInt64, _ points: Points) {
             while true {
-                let decision = machine.nextDecision(now: now)
+                let decision = machine.nextDecision(now: now, points)
                 switch decision {
                 case .none:
                     return

@@ -207,49 +207,68 @@ public final class LinkResolver: Sendable {
     /// - Throws: what ``HandoffStore/loadPending(into:)`` throws; nothing is captured then.
     @discardableResult
     public func launch() throws(HandoffStoreError) -> Int {
-        guard process.isAlive else { return 0 }
+        // One load picks the internals: without schedule points, or (a controlled race) with them.
+        switch process.run {
+        case .unscheduled: try launch(_Unscheduled())
+        case .scheduled: try launch(_Scheduled())
+        case .killed: 0
+        }
+    }
+
+    /// ``launch()`` of a live process, through `points`.
+    @inline(__always)
+    private func launch<Points: _LockingSchedulePoints>(_ points: Points) throws(HandoffStoreError) -> Int {
         // A reused buffer (no allocation once it fits a load), owned by whoever flips the flag; a
         // concurrent launch just gets a fresh one. No lock is held while the store loads.
-        ScheduleHook.reach(.launchFlagTake)
+        points.reach(.launchFlagTake)
         let ownsBuffer = !launchBufferTaken.exchange(true, ordering: .acquiring)
         var pending: [PendingLink] = []
         if ownsBuffer { swap(&pending, &launchBuffer.pointee) }
         defer {
             if ownsBuffer {
                 swap(&launchBuffer.pointee, &pending)
-                ScheduleHook.reach(.launchFlagRelease)
+                points.reach(.launchFlagRelease)
                 launchBufferTaken.store(false, ordering: .releasing)
             }
         }
         pending.removeAll(keepingCapacity: true)
-        ScheduleHook.reach(.storeLoad)
+        points.reach(.storeLoad)
         let skipped = try store.loadPending(into: &pending)
         let count = pending.count
         if count > 0 {
             // One transaction: admitted one at a time, an `appReady` on another thread could route
             // the older of two stored links before the newer one arrives (latest wins would break).
             let now = clock.nowNanos()
-            core.withLock { core in
-                core.pull(from: queue, store: store, now: now)
-                core.admitBatch(pending, store: store, now: now)
+            core.withLock(points) { core in
+                core.pull(from: queue, store: store, now: now, points)
+                core.admitBatch(pending, store: store, now: now, points)
             }
         }
         for index in skipped.indices { report(.unreadableRecord, .unreadableRecord(skipped[index])) }
-        if count > 0 { requestDrain() }
+        if count > 0 { requestDrain(points) }
         return count
     }
 
     /// Captures `link` (from any thread): saves it to the store (unless the store already knows it
     /// as consumed), hands it to the resolver and, if no other thread is draining, decides at once.
     public func capture(_ link: PendingLink) {
-        guard process.isAlive else { return }
+        switch process.run {
+        case .unscheduled: capture(link, _Unscheduled())
+        case .scheduled: capture(link, _Scheduled())
+        case .killed: return
+        }
+    }
+
+    /// ``capture(_:)`` in a live process, through `points`.
+    @inline(__always)  // into each of the two cases above: as a call it copies the record
+    private func capture<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
         do throws(HandoffStoreError) {
-            ScheduleHook.reach(.storeSave)
+            points.reach(.storeSave)
             _ = try store.saveUnlessConsumed(link)
         } catch {
             report(.storeFailed, .storeFailed(link, operation: .save, error: error))
         }
-        admit(link)
+        admit(link, points)
     }
 
     /// Reports a payload that failed validation (from any thread): it is never routed and the app
@@ -311,13 +330,21 @@ public final class LinkResolver: Sendable {
 
     /// Reports that the app reached `event` (from any thread).
     public func signal(_ event: AppEvent) {
-        decide { core, now in core.signal(event, now: now) }
+        switch process.run {
+        case .unscheduled: decide(_Unscheduled()) { core, now in core.signal(event, now: now, _Unscheduled()) }
+        case .scheduled: decide(_Scheduled()) { core, now in core.signal(event, now: now, _Scheduled()) }
+        case .killed: return
+        }
     }
 
     /// Re-reads the clock and expires what is due (for simulations that move virtual time while
     /// nothing else happens).
     public func tick() {
-        decide { core, now in core.decide(now: now) }
+        switch process.run {
+        case .unscheduled: decide(_Unscheduled()) { core, now in core.decide(now: now, _Unscheduled()) }
+        case .scheduled: decide(_Scheduled()) { core, now in core.decide(now: now, _Scheduled()) }
+        case .killed: return
+        }
     }
 
     /// Simulation: kills this resolver's process now. Nothing more is decided or carried out; what
@@ -366,59 +393,58 @@ public final class LinkResolver: Sendable {
 
     // MARK: - Internals
 
-    /// Under the lock: admits queued captures, then runs `body` (an event, or time passing) on the
-    /// machine. A drain is requested only when something is left to carry out; inputs that arrive
-    /// later count themselves.
+    /// In a live process, under the lock: admits queued captures, then runs `body` (an event, or
+    /// time passing) on the machine. A drain is requested only when something is left to carry
+    /// out; inputs that arrive later count themselves.
     @inline(__always)
-    private func decide(_ body: (inout _Core, UInt64) -> Void) {
-        guard process.isAlive else { return }
+    private func decide<Points: _LockingSchedulePoints>(_ points: Points, _ body: (inout _Core, UInt64) -> Void) {
         let now = clock.nowNanos()
-        let hasWork = core.withLock { core in
-            core.pull(from: queue, store: store, now: now)
+        let hasWork = core.withLock(points) { core in
+            core.pull(from: queue, store: store, now: now, points)
             body(&core, now)
             return core.hasWork
         }
-        if hasWork { requestDrain() }
+        if hasWork { requestDrain(points) }
     }
 
     /// Hands `link` to the machine: through the lock-free queue, or (queue full) directly.
     @inline(__always)  // one copy of the record fewer on every capture
-    private func admit(_ link: PendingLink) {
-        switch queue._tryEnqueue(link, _Scheduled()) {
+    private func admit<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
+        switch queue._tryEnqueue(link, points) {
         case .enqueued:
             break
         case .full:
             fullQueueCaptures.add(1, ordering: .relaxed)
             let now = clock.nowNanos()
-            let admitted = core.withLock { core in
-                core.pull(from: queue, store: store, now: now)
-                return core.admitDirectly(link, store: store, now: now)
+            let admitted = core.withLock(points) { core in
+                core.pull(from: queue, store: store, now: now, points)
+                return core.admitDirectly(link, store: store, now: now, points)
             }
             if !admitted { report(.queueFull, .queueFull(link)) }
         }
-        requestDrain()
+        requestDrain(points)
     }
 
     /// Counts one input; the caller that finds no drainer becomes it.
-    private func requestDrain() {
-        ScheduleHook.reach(.workIncrement)
+    private func requestDrain<Points: _LockingSchedulePoints>(_ points: Points) {
+        points.reach(.workIncrement)
         if work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-            drain()
+            drain(points)
         }
     }
 
     /// Runs while this thread holds the drain role: carries out every action until it can give the
     /// role back with nothing left behind.
-    private func drain() {
-        ScheduleHook.reach(.workLoad)
+    private func drain<Points: _LockingSchedulePoints>(_ points: Points) {
+        points.reach(.workLoad)
         var observed = work.load(ordering: .acquiring)
         while true {
             var more = true
             while more {
                 let now = clock.nowNanos()
                 // Popped in place into the scratch effect: one copy of the record on its way out.
-                let popped = core.withLock { core in
-                    core.pull(from: queue, store: store, now: now)
+                let popped = core.withLock(points) { core in
+                    core.pull(from: queue, store: store, now: now, points)
                     let popped = core.popEffect(into: drainScratch)
                     // When this was the last one (and the queue is empty), carrying it out is all
                     // that is left: anything that arrives meanwhile counts itself in `work`.
@@ -426,10 +452,10 @@ public final class LinkResolver: Sendable {
                     return popped
                 }
                 guard popped else { break }
-                perform(drainScratch)
+                perform(drainScratch, points)
             }
-            ScheduleHook.reach(.workRelease)
-            if ScheduleHook.plants(.drainerSkipsRecheck) { return work.store(0, ordering: .releasing) }
+            points.reach(.workRelease)
+            if points.plants(.drainerSkipsRecheck) { return work.store(0, ordering: .releasing) }
             let remaining = work.subtract(observed, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }
             observed = remaining
@@ -438,7 +464,7 @@ public final class LinkResolver: Sendable {
 
     /// Carries out one effect (outside the lock). The link is used where it lies in `effect`
     /// (passed on by reference), never bound to a local copy.
-    private func perform(_ scratch: UnsafeMutablePointer<_Effect>) {
+    private func perform<Points: _LockingSchedulePoints>(_ scratch: UnsafeMutablePointer<_Effect>, _ points: Points) {
         guard process.isAlive else { return }
         let effect = UnsafePointer(scratch)
         switch effect.pointee.decision {
@@ -446,7 +472,7 @@ public final class LinkResolver: Sendable {
             return
         case .route:
             do throws(HandoffStoreError) {
-                ScheduleHook.reach(.storeMarkConsumed)
+                points.reach(.storeMarkConsumed)
                 try store.markConsumed(effect.pointee.link)
             } catch {
                 report(.storeFailed, .storeFailed(effect.pointee.link, operation: .markConsumed, error: error))
@@ -464,19 +490,19 @@ public final class LinkResolver: Sendable {
             case .handled:
                 report(.routed, .routed(effect.pointee.link))
             case .notReady:
-                declined(effect.pointee.link)
+                declined(effect.pointee.link, points)
             }
         case .supersede(_, let newerID), .supersedeIncoming(let newerID):
-            discard(effect.pointee.link)
+            discard(effect.pointee.link, points)
             report(.superseded, .superseded(effect.pointee.link, byID: newerID))
         case .expire:
-            discard(effect.pointee.link)
+            discard(effect.pointee.link, points)
             let now = clock.nowNanos()
             let capturedAt = effect.pointee.link.capturedAtNanos
             let age = now > capturedAt ? now - capturedAt : 0
             report(.expired, .expired(effect.pointee.link, ageNanos: age))
         case .ignoreDuplicate(let discardRecord):
-            if discardRecord { discard(effect.pointee.link) }
+            if discardRecord { discard(effect.pointee.link, points) }
             report(.duplicate, .duplicate(effect.pointee.link))
         case .waitForGate(_, let missing):
             report(.waitingForGate, .waitingForGate(effect.pointee.link, missing: missing))
@@ -494,27 +520,27 @@ public final class LinkResolver: Sendable {
     /// The router did not handle `link`: the store gets it back as pending and the machine holds
     /// it until the next signal. Runs on the drainer; a staging outcome (a supersede) is carried
     /// out by this same drain.
-    private func declined(_ link: PendingLink) {
+    private func declined<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
         do throws(HandoffStoreError) {
-            ScheduleHook.reach(.storeRestore)
+            points.reach(.storeRestore)
             try store.restorePending(link)
         } catch {
             // Still pending in this process; only a kill before it routes would lose it.
             report(.storeFailed, .storeFailed(link, operation: .restorePending, error: error))
         }
         guard process.isAlive else { return }
-        let hasWork = core.withLock { core in
+        let hasWork = core.withLock(points) { core in
             core.restage(declined: link)
             return core.hasWork
         }
         report(.routeDeclined, .routeDeclined(link))
         // The drain role is this thread's: counting one more input keeps it draining.
-        if hasWork { requestDrain() }
+        if hasWork { requestDrain(points) }
     }
 
-    private func discard(_ link: PendingLink) {
+    private func discard<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
         do throws(HandoffStoreError) {
-            ScheduleHook.reach(.storeDiscard)
+            points.reach(.storeDiscard)
             try store.discard(link)
         } catch {
             report(.storeFailed, .storeFailed(link, operation: .discard, error: error))

@@ -53,15 +53,23 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     package func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        // Schedule points (Docs/Scheduling.md): one never-taken branch each without a controller.
-        if let controller = ScheduleHook.controller { controller.lock(mutex) } else { pthread_mutex_lock(mutex) }
-        defer {
-            if let controller = ScheduleHook.controller {
-                controller.unlock(mutex)
-            } else {
-                pthread_mutex_unlock(mutex)
-            }
-        }
+        // Not `withLock(_Unscheduled(), body)`: called from another module this generic method
+        // is not specialised, and the delegation cost 10 instructions per call there.
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value.pointee)
+    }
+
+    /// ``withLock(_:)`` whose acquire and release go through `points`: schedule points for the
+    /// resolver's lock under a controlled scheduler (Docs/Scheduling.md), plain
+    /// `pthread_mutex_lock` / `pthread_mutex_unlock` with ``_Unscheduled``.
+    @inline(__always)
+    package func withLock<Points: _LockingSchedulePoints, Result: ~Copyable, Failure: Error>(
+        _ points: Points,
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        points.lock(mutex)
+        defer { points.unlock(mutex) }
         return try body(&value.pointee)
     }
 }

@@ -61,7 +61,7 @@ public struct ResolverStateMachine: Sendable {
         case holdForAccount(PendingLink)
     }
 
-    /// An ``Action`` that names its link by slot (see ``nextDecision(now:)``): a few words instead
+    /// An ``Action`` that names its link by slot (see ``nextDecision(now:_:)``): a few words instead
     /// of a ~560-byte record, so deciding copies no record.
     enum Decision: Sendable, Equatable {
         case none
@@ -336,7 +336,7 @@ public struct ResolverStateMachine: Sendable {
     /// supersedes, then the route; otherwise one waiting notice when the newest link or what it
     /// misses changed.
     public mutating func nextAction(now: UInt64) -> Action {
-        switch nextDecision(now: now) {
+        switch nextDecision(now: now, _Unscheduled()) {
         case .none: .none
         case .route(let slot): .route(links[slot])
         case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
@@ -391,7 +391,10 @@ public struct ResolverStateMachine: Sendable {
     /// stays readable with ``record(at:into:)`` until the next `stage`, `capture` or `reset` (a
     /// link that left the pending set keeps its bytes in its freed slot until then). The resolver
     /// copies each one once, straight into its outbox.
-    mutating func nextDecision(now: UInt64) -> Decision {
+    ///
+    /// `points`: where the planted ``ConcurrencyFault/forgetRoutedRing`` is read (never with
+    /// ``_Unscheduled``).
+    mutating func nextDecision<Points: _SchedulePoints>(now: UInt64, _ points: Points) -> Decision {
         guard !isKilled else { return .none }
         let satisfied = satisfiedEvents
         defer { _checkInvariants() }
@@ -424,7 +427,7 @@ public struct ResolverStateMachine: Sendable {
                 vacate(older)
                 return .supersede(slot: older, byID: candidate.identity.id)
             }
-            remember(candidate)
+            if !points.plants(.forgetRoutedRing) { remember(candidate) }
             lastWait = nil
             vacate(newest)
             return .route(slot: newest)
@@ -435,7 +438,7 @@ public struct ResolverStateMachine: Sendable {
         return .waitForGate(slot: newest, missing: missing)
     }
 
-    /// Copies the record of `slot` (named by the last ``nextDecision(now:)``) into `link`: one
+    /// Copies the record of `slot` (named by the last ``nextDecision(now:_:)``) into `link`: one
     /// record-sized copy, in place.
     func record(at slot: Int, into link: inout PendingLink) {
         links.withUnsafeBufferPointer { links in
@@ -470,7 +473,6 @@ public struct ResolverStateMachine: Sendable {
     }
 
     private mutating func remember(_ link: Slot) {
-        if ScheduleHook.plants(.forgetRoutedRing) { return }
         routed[routedNext] = link
         routedNext = (routedNext + 1) % routed.count
     }

@@ -1,8 +1,19 @@
 package import Synchronization
 
-/// The process-wide hook behind the core's ``SchedulePoint``s: unset (the default, and every
-/// build an app ships), each point is one relaxed load and a branch that is never taken; set once
-/// with ``install(_:)``, every point calls the controller.
+// The C library: glibc (Linux), Bionic (Android), Darwin (Apple).
+#if canImport(Glibc)
+package import Glibc
+#elseif canImport(Android)
+package import Android
+#elseif canImport(Darwin)
+package import Darwin
+#endif
+
+/// The process-wide hook behind the core's ``SchedulePoint``s, reached only through the
+/// ``_Scheduled`` sink: a resolver whose process the harness put under a controlled scheduler
+/// (``SimulatedProcess/passSchedulePoints(_:)``) runs its internals with that sink, every other one with
+/// ``_Unscheduled``, which compiles to the code without points. Set once with ``install(_:)``;
+/// every point then calls the controller.
 ///
 /// `package`: only the harness installs a controller; the public API has no way to.
 ///
@@ -49,14 +60,26 @@ package enum ScheduleHook {
     }
 }
 
-/// How the queue's operations reach their schedule points: the public API uses
-/// ``_Unscheduled`` (no code at all), the resolver ``_Scheduled`` (the hook).
+/// How the core's operations reach their schedule points: the queue's public API and a resolver
+/// outside a controlled race use ``_Unscheduled`` (no code at all), a resolver in one
+/// ``_Scheduled`` (the hook). Generic code over this protocol is specialised for each.
 ///
 /// Thread safety: implementations are stateless values.
 @usableFromInline
 package protocol _SchedulePoints {
     func reach(_ point: SchedulePoint)
     func plants(_ fault: ConcurrencyFault) -> Bool
+}
+
+/// Schedule points that also take `Locked`'s mutex (the resolver's lock): a separate protocol, as
+/// `pthread_mutex_t` cannot appear in the queue's inlinable code.
+///
+/// Thread safety: implementations are stateless values.
+package protocol _LockingSchedulePoints: _SchedulePoints {
+    /// `Locked`'s acquire of `mutex` (a ``SchedulePoint/lockAcquire``).
+    func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>)
+    /// `Locked`'s release of `mutex` (a ``SchedulePoint/lockRelease``).
+    func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>)
 }
 
 /// No schedule points: the queue's public operations compile exactly as without them.
@@ -70,6 +93,13 @@ package struct _Unscheduled: _SchedulePoints {
     package func plants(_ fault: ConcurrencyFault) -> Bool { false }
 }
 
+extension _Unscheduled: _LockingSchedulePoints {
+    @inline(__always)
+    package func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_lock(mutex) }
+    @inline(__always)
+    package func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_unlock(mutex) }
+}
+
 /// Schedule points through ``ScheduleHook``.
 @usableFromInline
 package struct _Scheduled: _SchedulePoints {
@@ -79,4 +109,15 @@ package struct _Scheduled: _SchedulePoints {
     package func reach(_ point: SchedulePoint) { ScheduleHook.reach(point) }
     @usableFromInline @inline(__always)
     package func plants(_ fault: ConcurrencyFault) -> Bool { ScheduleHook.plants(fault) }
+}
+
+extension _Scheduled: _LockingSchedulePoints {
+    @inline(__always)
+    package func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        if let controller = ScheduleHook.controller { controller.lock(mutex) } else { pthread_mutex_lock(mutex) }
+    }
+    @inline(__always)
+    package func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        if let controller = ScheduleHook.controller { controller.unlock(mutex) } else { pthread_mutex_unlock(mutex) }
+    }
 }

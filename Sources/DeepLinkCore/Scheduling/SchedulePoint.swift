@@ -1,10 +1,10 @@
 /// A named synchronisation point of the core's concurrent paths: an atomic operation of
-/// ``PendingLinkQueue`` or of ``LinkResolver``, an acquire or release of `Locked`, or a store call
-/// on the capture or route path.
+/// ``PendingLinkQueue`` or of ``LinkResolver``, an acquire or release of the resolver's lock
+/// (`Locked`), or a store call on the capture or route path.
 ///
 /// A controlled scheduler (the harness's `--schedule`, see Docs/Scheduling.md) decides at each
-/// point which logical thread runs next; without one installed the points cost one predictable
-/// branch (the resolver, `Locked`) or nothing at all (the queue's public API).
+/// point which logical thread runs next. Outside a controlled race the points are not there at
+/// all: the code is specialised over ``_Unscheduled``.
 ///
 /// `package`: not part of the public API.
 ///
@@ -37,9 +37,9 @@ package enum SchedulePoint: UInt8, CaseIterable, Sendable {
     case launchFlagTake
     /// The resolver: a launch giving the flag back.
     case launchFlagRelease
-    /// `Locked`: before acquiring the mutex.
+    /// The resolver's lock (`Locked`): before acquiring the mutex.
     case lockAcquire
-    /// `Locked`: after releasing the mutex.
+    /// The resolver's lock (`Locked`): after releasing the mutex.
     case lockRelease
     /// Capture path: `saveUnlessConsumed`.
     case storeSave

@@ -53,6 +53,14 @@ extension RunResult {
                 for (index, path) in DecisionPaths.named.enumerated() {
                     coverage[CoverageKey(kind: CoverageKey.path, name: path.name)] = tally.coverage.paths[index]
                 }
+                // Every point (zero: never reached); of the pairs only those interleaved at all
+                // (most of the 441 cannot be: a point one thread never passes while another waits).
+                for (index, name) in ScheduleCoverage.pointNames.enumerated() {
+                    coverage[CoverageKey(kind: CoverageKey.point, name: name)] = tally.coverage.points[index]
+                }
+                for (index, name) in ScheduleCoverage.pairNames.enumerated() where tally.coverage.pairs[index] > 0 {
+                    coverage[CoverageKey(kind: CoverageKey.pair, name: name)] = tally.coverage.pairs[index]
+                }
             }
             return StrategyReport(
                 name: tally.kind.rawValue,
@@ -100,6 +108,7 @@ extension RunResult {
             strategies: configuration.strategies.map(\.rawValue),
             mixDigest: configuration.mix.digest,
             raceShare: configuration.raceShare,
+            schedule: configuration.schedule.name,
             loop: configuration.openLoop.map { .open(ratePerSecond: $0.ratePerSecond, maxLagNanos: $0.maxLagNanos) }
                 ?? .closed
         )

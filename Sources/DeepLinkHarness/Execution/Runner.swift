@@ -139,6 +139,7 @@ public struct StrategyTally: Sendable {
         counts[journey.scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
         coverage.count(features: journey)
         coverage.count(paths: observation.paths)
+        coverage.count(schedule: observation.schedule)
         if outcome.isViolation, violations.count < limit {
             violations.append(
                 JourneyViolation(index: journey.index, scenario: journey.scenario, expected: expected, actual: outcome)

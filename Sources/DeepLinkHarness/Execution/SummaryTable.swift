@@ -40,6 +40,7 @@ enum SummaryTable {
         }
         var text = "\n\(configuration.journeys) journeys, seed \(configuration.seed), "
         text += "\(configuration.threads) threads, race share \(configuration.raceShare), "
+        text += "schedule \(configuration.schedule.name), "
         text += "wall \(String(Double(result.wallNanos / 1_000_000) / 1000)) s\n"
         text += line(header)
         header = widths.map { String(repeating: "-", count: $0) }

@@ -59,9 +59,10 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
     ]
 }
 
-/// Journeys per feature and per decision path: what a run exercised (`coverage.csv`). Features
-/// come from the journeys themselves (the same for every strategy); decision paths from the
-/// strategies that report them (`core`).
+/// Journeys per feature, per decision path, per schedule point and per interleaved pair of points:
+/// what a run exercised (`coverage.csv`). Features come from the journeys themselves (the same for
+/// every strategy); decision paths and schedule points from the strategies that report them
+/// (`core`, whose controlled races reach the points).
 ///
 /// Thread safety: a value type; one per worker thread, merged at the end.
 public struct CoverageCounts: Sendable, Equatable {
@@ -69,10 +70,18 @@ public struct CoverageCounts: Sendable, Equatable {
     public var features: [UInt64]
     /// Per strategy (run order): journeys per decision path (``DecisionPaths/named`` order).
     public var paths: [UInt64]
+    /// Journeys whose controlled race reached each schedule point
+    /// (``ScheduleCoverage/pointNames`` order).
+    public var points: [UInt64]
+    /// Journeys whose controlled race interleaved each pair of points
+    /// (``ScheduleCoverage/pairNames`` order).
+    public var pairs: [UInt64]
 
     public init() {
         features = [UInt64](repeating: 0, count: Self.featureNames.count)
         paths = [UInt64](repeating: 0, count: DecisionPaths.named.count)
+        points = [UInt64](repeating: 0, count: ScheduleCoverage.pointNames.count)
+        pairs = [UInt64](repeating: 0, count: ScheduleCoverage.pairNames.count)
     }
 
     /// `platform:ios`, …, `source:clip`, …, `perturbation:kill`, …, `extra:kill`, …,
@@ -115,8 +124,19 @@ public struct CoverageCounts: Sendable, Equatable {
         }
     }
 
+    /// Counts the schedule points one journey's controlled race reached and the pairs it
+    /// interleaved.
+    @inline(__always)
+    public mutating func count(schedule: ScheduleCoverage) {
+        guard !schedule.isEmpty else { return }
+        for index in points.indices where schedule.reached(point: index) { points[index] &+= 1 }
+        for index in pairs.indices where schedule.interleaved(pair: index) { pairs[index] &+= 1 }
+    }
+
     public mutating func merge(_ other: CoverageCounts) {
         for index in features.indices { features[index] &+= other.features[index] }
         for index in paths.indices { paths[index] &+= other.paths[index] }
+        for index in points.indices { points[index] &+= other.points[index] }
+        for index in pairs.indices { pairs[index] &+= other.pairs[index] }
     }
 }

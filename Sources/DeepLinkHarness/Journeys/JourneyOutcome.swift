@@ -150,6 +150,9 @@ public struct StrategyObservation: Sendable {
     /// The decision paths the strategy reports having taken (for `coverage.csv`; only strategies
     /// that drive DeepLinkCore report any).
     public var paths: DecisionPaths = []
+    /// The core's schedule points its controlled race reached and the pairs it interleaved (for
+    /// `coverage.csv`; empty without a controlled race).
+    public var schedule = ScheduleCoverage()
 
     public init() {}
 

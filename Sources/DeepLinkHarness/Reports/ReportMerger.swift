@@ -102,7 +102,7 @@ public enum ReportMerger {
                 throw .incompatible(
                     "\(source(position)) and \(source(0)) are not shards of one run: \(difference) "
                         + "(\(source(position))'s first); merge only the shards of one run (same --seed, --journeys, "
-                        + "--strategies, --mix, --race-share and loop)"
+                        + "--strategies, --mix, --race-share, --schedule and loop)"
                 )
             }
             let names = reports[position].strategies.map(\.name)

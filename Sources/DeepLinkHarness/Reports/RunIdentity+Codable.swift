@@ -1,5 +1,6 @@
 // manifest.json's `run` object. Ranges are `[lower, upper]` pairs; the loop is `loop` ("closed" or
-// "open") with `rate_per_s` and `max_lag_ns` for open loop only.
+// "open") with `rate_per_s` and `max_lag_ns` for open loop only; `schedule` is absent from
+// reports written before runs recorded it.
 extension RunIdentity: Codable {
     enum CodingKeys: String, CodingKey {
         case runID = "run_id"
@@ -9,6 +10,7 @@ extension RunIdentity: Codable {
         case strategies
         case mixDigest = "mix_digest"
         case raceShare = "race_share"
+        case schedule
         case loop
         case ratePerSecond = "rate_per_s"
         case maxLagNanos = "max_lag_ns"
@@ -33,6 +35,7 @@ extension RunIdentity: Codable {
         strategies = try container.decode([String].self, forKey: .strategies)
         mixDigest = try container.decode(String.self, forKey: .mixDigest)
         raceShare = try container.decode(Double.self, forKey: .raceShare)
+        schedule = try container.decodeIfPresent(String.self, forKey: .schedule)
         switch try container.decode(String.self, forKey: .loop) {
         case "closed": loop = .closed
         case "open":
@@ -58,6 +61,7 @@ extension RunIdentity: Codable {
         try container.encode(strategies, forKey: .strategies)
         try container.encode(mixDigest, forKey: .mixDigest)
         try container.encode(raceShare, forKey: .raceShare)
+        try container.encodeIfPresent(schedule, forKey: .schedule)
         switch loop {
         case .closed:
             try container.encode("closed", forKey: .loop)

@@ -1,5 +1,5 @@
 /// What a report is a report *of*: the run's id, the workload (seed, journeys, strategies, scenario
-/// mix, race share, loop) and the slice of the journey index space it covers. Written as the
+/// mix, race share, schedule, loop) and the slice of the journey index space it covers. Written as the
 /// `run` object of manifest.json (see `Reports/README.md`).
 ///
 /// `gate` compares only runs whose workload is the same (``differences(from:)``), and `merge`
@@ -23,6 +23,10 @@ public struct RunIdentity: Sendable, Equatable {
     public var mixDigest: String
     /// Share of `core` journeys delivered from two threads at once (`--race-share`).
     public var raceShare: Double
+    /// How those racing journeys were interleaved: the `--schedule` spelling
+    /// (``ScheduleMode/name``), or `nil` for a report written before runs recorded it (not
+    /// comparable with one that did: which interleavings it ran is unknown).
+    public var schedule: String?
     /// How journeys arrived: closed loop (as fast as the workers go) or open loop at a rate.
     public var loop: Loop
 
@@ -43,6 +47,7 @@ public struct RunIdentity: Sendable, Equatable {
         strategies: [String] = [],
         mixDigest: String,
         raceShare: Double,
+        schedule: String?,
         loop: Loop = .closed
     ) {
         self.runID = runID
@@ -52,6 +57,7 @@ public struct RunIdentity: Sendable, Equatable {
         self.strategies = strategies
         self.mixDigest = mixDigest
         self.raceShare = raceShare
+        self.schedule = schedule
         self.loop = loop
     }
 
@@ -68,7 +74,8 @@ public struct RunIdentity: Sendable, Equatable {
     }
 
     /// The workload differences that make two reports incomparable, first to last: seed, whole-run
-    /// journeys, covered journeys, strategies, mix, race share, loop. Empty when comparable. Each
+    /// journeys, covered journeys, strategies, mix, race share, schedule, loop. Empty when
+    /// comparable. Each
     /// entry reads `seed 1 vs 2` (this report's value first).
     public func differences(from other: RunIdentity, includingCoverage: Bool = true) -> [String] {
         var found: [String] = []
@@ -86,6 +93,9 @@ public struct RunIdentity: Sendable, Equatable {
             found.append("scenario mix (digest \(mixDigest.prefix(12))… vs \(other.mixDigest.prefix(12))…)")
         }
         if raceShare != other.raceShare { found.append("race share \(raceShare) vs \(other.raceShare)") }
+        if schedule != other.schedule {
+            found.append("schedule \(schedule ?? "(not recorded)") vs \(other.schedule ?? "(not recorded)")")
+        }
         if loop != other.loop { found.append("loop \(loop) vs \(other.loop)") }
         return found
     }

@@ -15,8 +15,9 @@ public struct OutcomeKey: Sendable, Hashable {
     }
 }
 
-/// One row of `coverage.csv`: a journey feature (`kind` `feature`) or a resolver decision path
-/// (`kind` `path`), by name.
+/// One row of `coverage.csv`: a journey feature (`kind` `feature`), a resolver decision path
+/// (`kind` `path`), a schedule point of the core (`kind` `point`) or an interleaved pair of them
+/// (`kind` `pair`, `a/b`), by name.
 ///
 /// Thread safety: a value type.
 public struct CoverageKey: Sendable, Hashable {
@@ -30,14 +31,26 @@ public struct CoverageKey: Sendable, Hashable {
 
     public static let feature = "feature"
     public static let path = "path"
+    public static let point = "point"
+    public static let pair = "pair"
 
-    /// Report order: features, then paths, each in the order the harness defines them (names it
-    /// does not know last, in byte order).
+    /// The kinds in report order, each with its names in the order the harness defines them.
+    private static let orderedKinds: [(kind: String, names: [String: Int])] = [
+        (feature, CoverageCounts.featureNames), (path, DecisionPaths.named.map(\.name)),
+        (point, ScheduleCoverage.pointNames), (pair, ScheduleCoverage.pairNames),
+    ].map { kind, names in
+        (kind, Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Report order: features, paths, points, then pairs, each in the order the harness defines
+    /// them (kinds and names it does not know last, in byte order).
     static func precedes(_ lhs: CoverageKey, _ rhs: CoverageKey) -> Bool {
         func rank(_ key: CoverageKey) -> (Int, Int) {
-            let kindRank = key.kind == feature ? 0 : key.kind == path ? 1 : 2
-            let names = key.kind == feature ? CoverageCounts.featureNames : DecisionPaths.named.map(\.name)
-            return (kindRank, names.firstIndex(of: key.name) ?? names.count)
+            guard let kindRank = orderedKinds.firstIndex(where: { $0.kind == key.kind }) else {
+                return (orderedKinds.count, 0)
+            }
+            let names = orderedKinds[kindRank].names
+            return (kindRank, names[key.name] ?? names.count)
         }
         let (left, right) = (rank(lhs), rank(rhs))
         if left != right { return left < right }

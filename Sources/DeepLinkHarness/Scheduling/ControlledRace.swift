@@ -50,11 +50,9 @@ final class ControlledRace: @unchecked Sendable {
     private(set) var steps = 0
     private(set) var trace: [ScheduleStep] = []
     private(set) var hang: ScheduleHang?
-    /// Schedule points reached (a bit per ``SchedulePoint`` raw value).
-    private(set) var reached: UInt64 = 0
-    /// Interleaved pairs: bit `a * 32 + b` when a thread parked before point `a` let another
-    /// one run its point `b` first.
-    private(set) var interleaved = [UInt64](repeating: 0, count: 16)
+    /// Schedule points reached and pairs interleaved (a thread parked before one point let
+    /// another pass its point first).
+    private(set) var coverage = ScheduleCoverage()
 
     init() {
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -90,6 +88,8 @@ final class ControlledRace: @unchecked Sendable {
     func run(on resolver: LinkResolver, inputs: [RaceInput], decider: ScheduleDecider, faults: UInt8) {
         precondition((1...Self.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
         while partners < inputs.count - 1 { startPartner(partners + 1) }
+        // Before any input runs: only the race's resolver pays for its points, only during it.
+        resolver.process.passSchedulePoints(true)
         pthread_mutex_lock(mutex)
         self.resolver = resolver
         self.inputs.removeAll(keepingCapacity: true)
@@ -107,8 +107,7 @@ final class ControlledRace: @unchecked Sendable {
         steps = 0
         trace.removeAll(keepingCapacity: true)
         hang = nil
-        reached = 0
-        for index in interleaved.indices { interleaved[index] = 0 }
+        coverage = ScheduleCoverage()
         token = free ? -1 : self.decider.choose(current: -1, runnable: runnableMask, step: 0)
         generation += 1
         pthread_cond_broadcast(changed)
@@ -125,6 +124,8 @@ final class ControlledRace: @unchecked Sendable {
         while finished < threadCount { pthread_cond_wait(changed, mutex) }
         self.resolver = nil
         pthread_mutex_unlock(mutex)
+        // Every input delivered: no thread is inside the resolver any more.
+        resolver.process.passSchedulePoints(false)
     }
 
     /// Ends the partner threads.
@@ -178,7 +179,7 @@ final class ControlledRace: @unchecked Sendable {
         guard !free else { return }
         steps += 1
         if trace.count < Self.traceCapacity { trace.append(ScheduleStep(thread: UInt8(thread), point: point)) }
-        reached |= 1 << UInt64(point.rawValue)
+        coverage.reach(point)
         guard steps <= Self.stepBound else {
             hang = .livelock
             runFree()
@@ -187,10 +188,7 @@ final class ControlledRace: @unchecked Sendable {
         parkedAt[thread] = point
         let next = decider.choose(current: thread, runnable: runnableMask, step: steps)
         guard next != thread else { return }
-        if let other = parkedAt[next] {
-            let bit = Int(point.rawValue) * 32 + Int(other.rawValue)
-            interleaved[bit >> 6] |= 1 << UInt64(bit & 63)
-        }
+        if let other = parkedAt[next] { coverage.interleave(parked: point, passed: other) }
         token = next
         pthread_cond_broadcast(changed)
         waitForTurn(thread)

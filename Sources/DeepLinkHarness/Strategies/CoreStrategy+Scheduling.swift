@@ -11,9 +11,8 @@ public struct RaceRecord: Sendable {
     /// Schedule points passed (all of them, past the trace's capacity too).
     public var steps = 0
     public var hang: ScheduleHang?
-    /// Schedule points reached and interleaved pairs (bit sets, see ``ControlledRace``).
-    public var reached: UInt64 = 0
-    public var interleaved: [UInt64] = []
+    /// Schedule points reached and pairs interleaved (exhaustive: over every interleaving).
+    public var coverage = ScheduleCoverage()
     /// Exhaustive: the interleavings explored for the journey.
     public var interleavings = 0
     /// The journey step whose input thread 0 delivered (thread 1: the next step's).
@@ -39,11 +38,14 @@ extension CoreStrategy {
         let expectation = oracle.expect(journey)
         var prefix: [UInt8] = []
         var interleavings = 0
+        var coverage = ScheduleCoverage()
         while true {
             var attempt = StrategyObservation()
             explorationPrefix = prefix
             runOnce(journey, into: &attempt, metrics: &metrics)
             interleavings += 1
+            coverage.formUnion(attempt.schedule)
+            attempt.schedule = coverage
             observation = attempt
             let outcome = oracle.classify(
                 attempt,
@@ -58,6 +60,7 @@ extension CoreStrategy {
         }
         explorationPrefix = []
         lastRace.interleavings = interleavings
+        lastRace.coverage = coverage
     }
 
     /// Runs `mine` here and `theirs` on a partner thread under the strategy's schedule, seeded by
@@ -73,8 +76,7 @@ extension CoreStrategy {
             trace: controlled.trace,
             steps: controlled.steps,
             hang: controlled.hang,
-            reached: controlled.reached,
-            interleaved: controlled.interleaved,
+            coverage: controlled.coverage,
             raceStep: racedAt
         )
     }

@@ -331,6 +331,7 @@ public struct CoreStrategy: Strategy {
         observation.raceStep = racedAt
         if racedAt >= 0 { observation.paths.insert(.racedCapture) }
         if lastRace.hang != nil { observation.auditFinding = .scheduleHung }
+        if racedAt >= 0 { observation.schedule = lastRace.coverage }
     }
 
     /// The first capture in the journey that is immediately followed by a gate signal, preferring
