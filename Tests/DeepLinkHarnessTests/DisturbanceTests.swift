@@ -23,7 +23,14 @@ import Testing
     }
 
     static func judge(_ start: DisturbanceReading, _ end: DisturbanceReading, threads: Int = 1) -> Disturbance {
-        Disturbance(start: start, end: end, samples: [start, end], wallNanos: 1_000_000_000, threads: threads, cores: 2)
+        Disturbance(
+            start: start,
+            end: end,
+            samples: [start, end],
+            wallNanos: 1_000_000_000,
+            threads: threads,
+            cores: 2
+        )
     }
 
     @Test func aQuietMeasurementIsNotDisturbed() {
@@ -61,7 +68,9 @@ import Testing
         strict.switchesPerThreadSecond = 5
         let start = Self.reading(switches: 0)
         let end = Self.reading(switches: 6)
-        #expect(!Disturbance(start: start, end: end, samples: [], wallNanos: 1_000_000_000, threads: 1, cores: 2).disturbed)
+        #expect(
+            !Disturbance(start: start, end: end, samples: [], wallNanos: 1_000_000_000, threads: 1, cores: 2).disturbed
+        )
         #expect(
             Disturbance(
                 start: start,
@@ -126,13 +135,18 @@ import Testing
         #expect(verdict([run(1000, disturbed: false), run(1005, disturbed: true)])?.verdict == .inconclusive)
         // A disturbed baseline run counts the same.
         let disturbedBaseline = [run(1000, disturbed: true), run(1010, disturbed: false)]
-        let check = gate.evaluate(baseline: disturbedBaseline, current: [run(500, disturbed: false), run(505, disturbed: false)])
-            .first { $0.metric == "journeys_per_s" }
+        let check = gate.evaluate(
+            baseline: disturbedBaseline,
+            current: [run(500, disturbed: false), run(505, disturbed: false)]
+        )
+        .first { $0.metric == "journeys_per_s" }
         #expect(check?.verdict == .inconclusive)
         // Hard checks are not affected by disturbance.
         var violating = run(1000, disturbed: true)
         violating.summary["core"]?["violations"] = 3
-        let hard = gate.evaluate(baseline: baseline, current: [violating, violating]).first { $0.metric == "violations" }
+        let hard = gate.evaluate(baseline: baseline, current: [violating, violating]).first {
+            $0.metric == "violations"
+        }
         #expect(hard?.verdict == .fail)
     }
 
@@ -197,6 +211,8 @@ import Testing
         )
         inconsistent.markInconsistentSteps()
         #expect(inconsistent.steps.map(\.disturbance.disturbed) == [false, false, false, false, true])
-        #expect(inconsistent.steps[4].disturbance.reasons == ["broke the objective below a rate that held at 1 threads"])
+        #expect(
+            inconsistent.steps[4].disturbance.reasons == ["broke the objective below a rate that held at 1 threads"]
+        )
     }
 }

@@ -13,7 +13,9 @@ import Testing
     func aSlowedCoreFailsAndTheUnchangedOnePasses() throws {
         let root = ReportFixtures.temporaryDirectory("instruction-gate")
         defer { ReportFixtures.remove(root) }
-        let common = ["--executable", try #require(BenchProcess.binary), "--instruction-journeys", "500", "--no-benchmarks"]
+        let common = [
+            "--executable", try #require(BenchProcess.binary), "--instruction-journeys", "500", "--no-benchmarks",
+        ]
         let recorded = Self.gate(["--record", root + "/base"] + common)
         #expect(recorded.status == 0, "\(recorded.err)")
         let baseline = try InstructionCount.read(root + "/base")

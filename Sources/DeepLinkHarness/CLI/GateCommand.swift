@@ -35,7 +35,11 @@ public struct GateCommand: BenchCommand {
             .flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines)."),
             OptionSpec("--format", value: "text|markdown", help: "stdout: the verdict table (text) or summary.md."),
             .flag("--instructions", help: "Gate on callgrind instruction counts instead of a run."),
-            OptionSpec("--record", value: "dir", help: "With --instructions: count and write DIR only (make baseline)."),
+            OptionSpec(
+                "--record",
+                value: "dir",
+                help: "With --instructions: count and write DIR only (make baseline)."
+            ),
             OptionSpec("--instruction-tolerance", value: "pct", help: "Tolerated growth in percent (default 2)."),
             OptionSpec("--instruction-journeys", value: "n", help: "Core journeys counted (default 20000)."),
             OptionSpec("--instruction-operations", value: "n", help: "Operations per benchmark (default 2000)."),

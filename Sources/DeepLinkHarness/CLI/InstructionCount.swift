@@ -139,7 +139,8 @@ public enum InstructionCount {
     /// one as `instructions/`), verified.
     public static func read(_ directory: String) throws(ReportError) -> [Row] {
         let nested = ReportReader.path("instructions", in: directory)
-        let path = FileManager.default.fileExists(atPath: ReportReader.path(ReportSchema.manifestFile, in: nested))
+        let path =
+            FileManager.default.fileExists(atPath: ReportReader.path(ReportSchema.manifestFile, in: nested))
             ? nested : directory
         let sealed = try SealedDirectory.open(path, requiring: [file])
         let table = try sealed.table(file)
@@ -166,7 +167,11 @@ public enum InstructionCount {
     /// One hard check per baseline workload: fails when its instructions per operation grew by
     /// more than `tolerance` (a fraction), or when it is missing. Different operation counts are
     /// not comparable (exit 2).
-    public static func compare(baseline: [Row], current: [Row], tolerance: Double) throws(ReportError)
+    public static func compare(
+        baseline: [Row],
+        current: [Row],
+        tolerance: Double
+    ) throws(ReportError)
         -> [RegressionGate.Check]
     {
         var checks: [RegressionGate.Check] = []
@@ -223,7 +228,12 @@ public enum InstructionCount {
     }
 
     /// Runs `command` under callgrind counting only inside `symbol`; returns its instruction total.
-    static func callgrind(_ valgrind: String, symbol: String, command: [String], output: String) throws(ReportError)
+    static func callgrind(
+        _ valgrind: String,
+        symbol: String,
+        command: [String],
+        output: String
+    ) throws(ReportError)
         -> UInt64
     {
         _ = try run(

@@ -8,11 +8,13 @@ public enum CapacityReport {
     public static let file = "capacity.csv"
 
     /// capacity.csv's columns, in order.
-    public static let columns: [CSVWriter.Column] = [
-        .init("threads", .numeric), .init("offered_per_s", .numeric), .init("achieved_per_s", .numeric),
-        .init("p50_ns", .numeric), .init("p99_ns", .numeric), .init("p999_ns", .numeric), .init("dropped", .numeric),
-        .init("bytes_per_journey", .numeric), .init("meets_slo", .numeric),
-    ] + Disturbance.columns.map { .init($0, .numeric) }
+    public static let columns: [CSVWriter.Column] =
+        [
+            .init("threads", .numeric), .init("offered_per_s", .numeric), .init("achieved_per_s", .numeric),
+            .init("p50_ns", .numeric), .init("p99_ns", .numeric), .init("p999_ns", .numeric),
+            .init("dropped", .numeric),
+            .init("bytes_per_journey", .numeric), .init("meets_slo", .numeric),
+        ] + Disturbance.columns.map { .init($0, .numeric) }
 
     /// Bytes of one ``PendingLink`` value (`MemoryLayout<PendingLink>.stride`).
     public static var pendingLinkStride: Int { MemoryLayout<PendingLink>.stride }
@@ -24,12 +26,15 @@ public enum CapacityReport {
     public static func csv(_ result: CapacityResult) throws -> String {
         var writer = CSVWriter(columns: columns)
         for step in result.steps {
-            try writer.append([
-                String(step.threads), ReportSchema.decimal(step.offeredPerSecond, digits: 0),
-                ReportSchema.decimal(step.achievedPerSecond, digits: 0), String(step.p50Nanos), String(step.p99Nanos),
-                String(step.p999Nanos), String(step.dropped), ReportSchema.decimal(step.bytesPerJourney, digits: 2),
-                step.meets(sloP99Nanos: result.sweep.sloP99Nanos) ? "1" : "0",
-            ] + step.disturbance.fields)
+            try writer.append(
+                [
+                    String(step.threads), ReportSchema.decimal(step.offeredPerSecond, digits: 0),
+                    ReportSchema.decimal(step.achievedPerSecond, digits: 0), String(step.p50Nanos),
+                    String(step.p99Nanos),
+                    String(step.p999Nanos), String(step.dropped), ReportSchema.decimal(step.bytesPerJourney, digits: 2),
+                    step.meets(sloP99Nanos: result.sweep.sloP99Nanos) ? "1" : "0",
+                ] + step.disturbance.fields
+            )
         }
         return writer.text
     }

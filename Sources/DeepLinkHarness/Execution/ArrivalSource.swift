@@ -55,7 +55,10 @@ enum ArrivalSource {
     /// Before the start: an open-loop worker prepares its first arrival, so it is ready when due.
     mutating func prepareFirst(shared: SharedRunState, oracle: Oracle, allocations: ThreadAllocationCounter) {
         guard case .open(let schedule, _) = self, case .due(let first) = schedule.state else { return }
-        self = .open(schedule, prepared: PreparedArrival(first, shared: shared, oracle: oracle, allocations: allocations))
+        self = .open(
+            schedule,
+            prepared: PreparedArrival(first, shared: shared, oracle: oracle, allocations: allocations)
+        )
     }
 
     /// Fills `batch` with the next journeys to run (replacing what it held); returns how many

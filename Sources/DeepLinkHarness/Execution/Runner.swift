@@ -252,7 +252,6 @@ public struct HungJourney: Sendable, Equatable {
     public var runningNanos: UInt64
 }
 
-
 /// Streams journeys through the strategies on a pool of worker threads. Closed and open loop share
 /// everything but where arrivals come from (``ArrivalSource``): each worker takes a batch of
 /// journeys (a claimed chunk of indices in closed loop, the next due arrival in open loop),

@@ -54,7 +54,13 @@ struct Worker {
         while Runner.monotonicNanos() < start { ArrivalSource.idle(untilNanos: start) }
         var batch = JourneyBatch()
         var unreported: UInt64 = 0
-        while let taken = source.next(into: &batch, shared: shared, oracle: oracle, allocations: allocations, start: start) {
+        while let taken = source.next(
+            into: &batch,
+            shared: shared,
+            oracle: oracle,
+            allocations: allocations,
+            start: start
+        ) {
             result.undecided &+= batch.undecided
             let share = Share(batch, strategies: strategies.count)
             for index in strategies.indices {

@@ -106,7 +106,11 @@ struct WorkerPool {
             undecidedJourneys: undecided
         )
         if let parameters = configuration.openLoop {
-            result.openLoop = OpenLoopResult(parameters: parameters, arrivals: arrivals, correctedJourneyNanos: corrected)
+            result.openLoop = OpenLoopResult(
+                parameters: parameters,
+                arrivals: arrivals,
+                correctedJourneyNanos: corrected
+            )
         }
         result.hung = hung
         return result

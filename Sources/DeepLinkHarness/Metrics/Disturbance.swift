@@ -65,10 +65,12 @@ public struct Disturbance: Sendable, Equatable, Codable {
     ) {
         stealNanos = end.stealNanos > start.stealNanos ? end.stealNanos - start.stealNanos : 0
         involuntarySwitches =
-            end.involuntarySwitches > start.involuntarySwitches ? end.involuntarySwitches - start.involuntarySwitches : 0
+            end.involuntarySwitches > start.involuntarySwitches
+            ? end.involuntarySwitches - start.involuntarySwitches : 0
         let readings = samples.isEmpty ? [start, end] : samples
         // Rounded as summary.csv writes it, so a report read back equals the one written.
-        otherRunnable = (Double(readings.reduce(0) { $0 + $1.otherRunnable }) / Double(readings.count) * 100)
+        otherRunnable =
+            (Double(readings.reduce(0) { $0 + $1.otherRunnable }) / Double(readings.count) * 100)
             .rounded() / 100
         reasons = []
         let seconds = Double(wallNanos) / 1e9

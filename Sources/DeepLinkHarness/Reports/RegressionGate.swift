@@ -255,7 +255,9 @@ public struct RegressionGate: Sendable {
         for (side, runs) in [("baseline", baseline), ("current", current)] {
             let disturbed = runs.filter { !$0.disturbances.isEmpty }
             guard let first = disturbed.first else { continue }
-            parts.append("\(disturbed.count) of \(runs.count) \(side) runs (\(first.disturbances.joined(separator: "; ")))")
+            parts.append(
+                "\(disturbed.count) of \(runs.count) \(side) runs (\(first.disturbances.joined(separator: "; ")))"
+            )
         }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }

@@ -34,7 +34,7 @@ public enum ReportSchema {
     public static let summaryDecimalColumns = Set([
         "journeys_per_s", "bytes_per_journey", "offered_per_s", "other_runnable",
     ])
-        .union(JourneyCostReport.decimalColumns)
+    .union(JourneyCostReport.decimalColumns)
 
     public static let latencyColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("metric", .text), .init("percentile", .numeric),

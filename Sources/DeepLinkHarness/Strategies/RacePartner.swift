@@ -134,7 +134,8 @@ final class RacePartner: Sendable {
             let current = phase.load(ordering: .acquiring)
             if current == -1 { return }
             // Take the posted task; a task the owner withdrew (it gave up waiting) is not run.
-            guard current == 1, phase.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged
+            guard current == 1,
+                phase.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged
             else { continue }
             let work = task.withLock { $0 }
             Self.spin { phase.load(ordering: .acquiring) == 2 }
