@@ -244,7 +244,17 @@ public enum InstructionCount {
             throw .cannotRead(path: output, reason: "callgrind wrote no profile")
         }
         for line in text.split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
-            if let count = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) { return count }
+            guard let count = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) else { continue }
+            // Nothing collected: the function is not in the binary under that name (renamed, its
+            // signature changed, or inlined away).
+            guard count > 0 else {
+                throw .cannotRead(
+                    path: output,
+                    reason: "callgrind counted no instructions inside \(symbol): the function was renamed or "
+                        + "changed its signature; update InstructionCount's symbol (nm the binary)"
+                )
+            }
+            return count
         }
         throw .cannotRead(path: output, reason: "no 'totals:' line in callgrind's profile")
     }
