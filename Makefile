@@ -9,20 +9,23 @@ GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 .PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test
 
 # jemalloc and OpenSSL's libcrypto (SHA-256 of report files), and pkg-config, through which SwiftPM
-# finds them, from Debian; installed only when missing.
+# finds them, and valgrind (the instruction-count gate), from Debian; installed only when missing.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists jemalloc || ! pkg-config --exists libcrypto; then \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists jemalloc || ! pkg-config --exists libcrypto \
+	    || ! command -v valgrind >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing libjemalloc-dev, libssl-dev and pkg-config"; \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libjemalloc-dev libssl-dev pkg-config; \
+	    echo "installing libjemalloc-dev, libssl-dev, pkg-config and valgrind"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libjemalloc-dev libssl-dev pkg-config valgrind; \
 	  else \
-	    echo "jemalloc or libcrypto is missing; run: sudo apt-get update && sudo apt-get install -y libjemalloc-dev libssl-dev pkg-config"; \
+	    echo "jemalloc, libcrypto or valgrind is missing; run: sudo apt-get update && sudo apt-get install -y libjemalloc-dev libssl-dev pkg-config valgrind"; \
 	    exit 1; \
 	  fi; \
 	fi
 
+# CoreBenchmarks too: the instruction gate counts its subjects.
 build-release: deps
 	$(SWIFT) build -c release --product deeplink-bench
+	$(SWIFT) build -c release --product CoreBenchmarks
 
 # The main job: the default benchmark run, writing a report.
 bench: build-release
@@ -41,11 +44,13 @@ gate: build-release
 	rm -rf Reports/gate-current
 	.build/release/deeplink-bench gate --baseline Reports/baseline --current Reports/gate-current --repetitions 3
 
-# The deterministic part only (violations, bytes per journey), for noisy CI machines.
+# The deterministic part only (violations, bytes per journey, instructions per operation under
+# callgrind), for noisy CI machines.
 gate-hard: build-release
-	rm -rf Reports/gate-current
+	rm -rf Reports/gate-current Reports/gate-instructions
 	.build/release/deeplink-bench run $(GATE_RUN) --out Reports/gate-current
 	.build/release/deeplink-bench gate --baseline Reports/baseline --current Reports/gate-current --hard-only
+	.build/release/deeplink-bench gate --instructions --baseline Reports/baseline --current Reports/gate-instructions
 
 # The default `make bench` run must exercise every core decision path at least 1,000 times.
 coverage-check: build-release
@@ -57,6 +62,7 @@ coverage-check: build-release
 baseline: build-release
 	rm -rf Reports/baseline
 	for rep in 1 2 3; do .build/release/deeplink-bench run $(GATE_RUN) --no-report --out Reports/baseline/rep-$$rep; done
+	.build/release/deeplink-bench gate --instructions --record Reports/baseline/instructions
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz

@@ -5,11 +5,16 @@ import Foundation
 let configuration = CommandConfiguration(
     name: "CoreBenchmarks",
     abstract: "Time DeepLinkCore against its peers, side by side in one run, and write a CSV.",
-    usage: "swift run -c release CoreBenchmarks [--quick] [--filter NAME] [--out FILE]",
+    usage: "swift run -c release CoreBenchmarks [--quick] [--filter NAME] [--out FILE] [--instructions N]",
     options: [
         .flag("--quick", help: "Shorter samples and smaller corpora; finishes in under 30 s."),
         OptionSpec("--filter", value: "name", help: "Run only benchmarks whose name contains this text."),
         OptionSpec("--out", value: "file", help: "Where to write the CSV (default Reports/bench/latest.csv)."),
+        OptionSpec(
+            "--instructions",
+            value: "n",
+            help: "Run each single-thread subject (--filter: the one named exactly) N times, untimed, for callgrind."
+        ),
     ]
 )
 
@@ -32,6 +37,13 @@ if let extra = arguments.positionals.first { fail(CLIError.unexpectedArgument(ex
 #if DEBUG
 FileHandle.standardError.write(Data("warning: a debug build; times mean little (use -c release)\n".utf8))
 #endif
+if let text = arguments.string("--instructions") {
+    guard let operations = Int(text), (1...10_000_000).contains(operations) else {
+        fail(CLIError.invalidValue(option: "--instructions", value: text, expected: "an integer 1...10000000").message)
+    }
+    InstructionProbe.run(operations: operations, only: arguments.string("--filter")) { print("instructions: \($0)") }
+    exit(0)
+}
 let quick = arguments.has("--quick")
 let output = arguments.string("--out") ?? "Reports/bench/latest.csv"
 let results = CoreBenchmarkSuite.run(

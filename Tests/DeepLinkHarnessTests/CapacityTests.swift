@@ -125,7 +125,7 @@ import Testing
         #expect(
             table.header == [
                 "threads", "offered_per_s", "achieved_per_s", "p50_ns", "p99_ns", "p999_ns", "dropped",
-                "bytes_per_journey", "meets_slo",
+                "bytes_per_journey", "meets_slo", "steal_ns", "involuntary_switches", "other_runnable", "disturbed",
             ]
         )
         #expect(table.rows.count == result.steps.count)

@@ -8,7 +8,8 @@ public struct GateCommand: BenchCommand {
     public static let configuration = CommandConfiguration(
         name: "gate",
         abstract: "Compare a run with a baseline: correctness and allocation fail hard, timing is noise-aware.",
-        usage: "gate --baseline DIR[,DIR...] --current DIR[,DIR...] [--time-tolerance PCT] [--repetitions N]",
+        usage: "gate --baseline DIR[,DIR...] --current DIR[,DIR...] [--time-tolerance PCT] [--repetitions N]\n"
+            + "       gate --instructions (--baseline DIR --current DIR | --record DIR) [--instruction-tolerance PCT]",
         discussion: """
             A DIR is a report directory, or a directory of repetition subdirectories (each a report).
             Hard failures: any core violation; bytes_per_journey above the baseline (+0.5 B slack).
@@ -19,6 +20,10 @@ public struct GateCommand: BenchCommand {
             (from its manifest.json) into CURRENT/rep-1..N.
             Runs on different hosts (CPU model, cores, allocator) are refused unless
             --allow-host-mismatch or --hard-only (the hard checks do not depend on the machine). Writes gate.csv. Exit 0 pass, 1 regression, 2 usage or input error.
+            --instructions counts instructions per operation under valgrind's callgrind (a fixed
+            workload: core journeys and each single-thread CoreBenchmarks subject), writes them
+            to CURRENT (or --record DIR) and fails when one grew above the baseline's
+            instructions/ by more than --instruction-tolerance (default 2%).
             """,
         options: [
             OptionSpec("--baseline", value: "dirs", help: "Baseline report directories (comma-separated)."),
@@ -29,6 +34,18 @@ public struct GateCommand: BenchCommand {
             .flag("--allow-host-mismatch", help: "Compare even if CPU model, cores or allocator differ."),
             .flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines)."),
             OptionSpec("--format", value: "text|markdown", help: "stdout: the verdict table (text) or summary.md."),
+            .flag("--instructions", help: "Gate on callgrind instruction counts instead of a run."),
+            OptionSpec(
+                "--record",
+                value: "dir",
+                help: "With --instructions: count and write DIR only (make baseline)."
+            ),
+            OptionSpec("--instruction-tolerance", value: "pct", help: "Tolerated growth in percent (default 2)."),
+            OptionSpec("--instruction-journeys", value: "n", help: "Core journeys counted (default 20000)."),
+            OptionSpec("--instruction-operations", value: "n", help: "Operations per benchmark (default 2000)."),
+            OptionSpec("--executable", value: "path", help: "The deeplink-bench binary counted (default: this one)."),
+            .flag("--no-benchmarks", help: "With --instructions: count the core journeys only."),
+            OptionSpec("--core-faults", value: "names", help: "Miswire the counted core (tests: slowPath)."),
             ReportCommand.noReportOption,
         ]
     )
@@ -48,7 +65,22 @@ public struct GateCommand: BenchCommand {
     /// process's own executable. Replaceable for tests and embedders.
     public var launcher: @Sendable ([String]) -> Int32 = GateCommand.launchSelf
 
+    /// `--instructions`: the instruction-count gate (nil for the run gate).
+    public var instructions: InstructionGate?
+
     public init(arguments: ParsedArguments) throws(CLIError) {
+        if arguments.has("--instructions") {
+            instructions = try InstructionGate(arguments: arguments)
+            baseline = arguments.string("--baseline") ?? ""
+            current = arguments.string("--current") ?? instructions?.record ?? ""
+            tolerancePercent = 10
+            repetitions = 0
+            output = arguments.string("--out")
+            allowHostMismatch = false
+            hardOnly = true
+            noReport = true
+            return
+        }
         guard let baseline = arguments.string("--baseline"), !baseline.isEmpty else {
             throw .missingArgument("--baseline DIR")
         }
@@ -68,6 +100,14 @@ public struct GateCommand: BenchCommand {
     }
 
     public mutating func run(io: CommandIO) throws -> Int32 {
+        if let instructions {
+            do {
+                return try instructions.run(baseline: baseline, current: current, io: io)
+            } catch let error as ReportError {
+                io.err("error: gate: \(error)\n")
+                return 2
+            }
+        }
         do {
             // Before any repetition runs or anything is read: gate.csv must have somewhere to go.
             try OutputDirectory.check(reportDirectory, replacingReport: false)

@@ -110,6 +110,8 @@ public struct CapacityStep: Sendable, Equatable {
     public var meanServiceNanos: Double
     /// Share of thread time the harness spent around the strategy (generating, judging), 0…1.
     public var harnessShare: Double
+    /// What else the machine did during the step; a disturbed step's rate is not trustworthy.
+    public var disturbance: Disturbance
 
     public init(
         threads: Int,
@@ -121,7 +123,8 @@ public struct CapacityStep: Sendable, Equatable {
         dropped: UInt64,
         bytesPerJourney: Double,
         meanServiceNanos: Double = 0,
-        harnessShare: Double = 0
+        harnessShare: Double = 0,
+        disturbance: Disturbance = Disturbance()
     ) {
         self.threads = threads
         self.offeredPerSecond = offeredPerSecond
@@ -133,6 +136,7 @@ public struct CapacityStep: Sendable, Equatable {
         self.bytesPerJourney = bytesPerJourney
         self.meanServiceNanos = meanServiceNanos
         self.harnessShare = harnessShare
+        self.disturbance = disturbance
     }
 
     /// Whether the step held the objective: p99 within `sloP99Nanos` and nothing dropped.
@@ -149,6 +153,23 @@ public struct CapacityResult: Sendable {
     public init(sweep: CapacitySweep, steps: [CapacityStep]) {
         self.sweep = sweep
         self.steps = steps
+    }
+
+    /// Marks the steps that disagree with their neighbours as disturbed: at one thread count, a
+    /// step that broke the objective at a lower rate than another step that held it (a quiet
+    /// machine does not get slower with less load, so one of the two was disturbed; the failing
+    /// one is the one the search trusted least). Called by ``CapacityPlanner/sweep(_:measure:progress:)``.
+    public mutating func markInconsistentSteps() {
+        for index in steps.indices where !steps[index].meets(sloP99Nanos: sweep.sloP99Nanos) {
+            let step = steps[index]
+            let heldHigher = steps.contains {
+                $0.threads == step.threads && $0.offeredPerSecond > step.offeredPerSecond
+                    && $0.meets(sloP99Nanos: sweep.sloP99Nanos)
+            }
+            if heldHigher {
+                steps[index].disturbance.mark("broke the objective below a rate that held at \(step.threads) threads")
+            }
+        }
     }
 
     /// The step with the highest offered rate that met the objective at `threads` threads.
@@ -223,7 +244,9 @@ public enum CapacityPlanner {
                 }
             }
         }
-        return CapacityResult(sweep: sweep, steps: steps)
+        var result = CapacityResult(sweep: sweep, steps: steps)
+        result.markInconsistentSteps()
+        return result
     }
 
     /// Measures one probe for real: an open-loop run of `sweep.strategy` alone (race share 0, so
@@ -251,8 +274,8 @@ public enum CapacityPlanner {
         let tally = result.tallies.first
         let corrected = result.openLoop?.correctedJourneyNanos.first ?? Histogram()
         let started = result.openLoop?.arrivals.started ?? (tally?.journeys ?? 0)
-        let busy = Double(tally?.busyNanos ?? 0)
-        let harness = Double(result.openLoop?.harnessNanos ?? 0)
+        let busy = Double(tally?.strategyNanos ?? 0)
+        let harness = Double(tally?.harnessNanos ?? 0)
         let journeys = Double(tally?.journeys ?? 0)
         return CapacityStep(
             threads: probe.threads,
@@ -264,7 +287,8 @@ public enum CapacityPlanner {
             dropped: result.openLoop?.arrivals.dropped ?? 0,
             bytesPerJourney: journeys == 0 ? 0 : Double(tally?.allocatedBytes ?? 0) / journeys,
             meanServiceNanos: journeys == 0 ? 0 : busy / journeys,
-            harnessShare: busy + harness == 0 ? 0 : harness / (busy + harness)
+            harnessShare: busy + harness == 0 ? 0 : harness / (busy + harness),
+            disturbance: result.disturbance
         )
     }
 }

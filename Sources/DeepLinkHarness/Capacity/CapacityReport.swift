@@ -8,11 +8,13 @@ public enum CapacityReport {
     public static let file = "capacity.csv"
 
     /// capacity.csv's columns, in order.
-    public static let columns: [CSVWriter.Column] = [
-        .init("threads", .numeric), .init("offered_per_s", .numeric), .init("achieved_per_s", .numeric),
-        .init("p50_ns", .numeric), .init("p99_ns", .numeric), .init("p999_ns", .numeric), .init("dropped", .numeric),
-        .init("bytes_per_journey", .numeric), .init("meets_slo", .numeric),
-    ]
+    public static let columns: [CSVWriter.Column] =
+        [
+            .init("threads", .numeric), .init("offered_per_s", .numeric), .init("achieved_per_s", .numeric),
+            .init("p50_ns", .numeric), .init("p99_ns", .numeric), .init("p999_ns", .numeric),
+            .init("dropped", .numeric),
+            .init("bytes_per_journey", .numeric), .init("meets_slo", .numeric),
+        ] + Disturbance.columns.map { .init($0, .numeric) }
 
     /// Bytes of one ``PendingLink`` value (`MemoryLayout<PendingLink>.stride`).
     public static var pendingLinkStride: Int { MemoryLayout<PendingLink>.stride }
@@ -24,12 +26,15 @@ public enum CapacityReport {
     public static func csv(_ result: CapacityResult) throws -> String {
         var writer = CSVWriter(columns: columns)
         for step in result.steps {
-            try writer.append([
-                String(step.threads), ReportSchema.decimal(step.offeredPerSecond, digits: 0),
-                ReportSchema.decimal(step.achievedPerSecond, digits: 0), String(step.p50Nanos), String(step.p99Nanos),
-                String(step.p999Nanos), String(step.dropped), ReportSchema.decimal(step.bytesPerJourney, digits: 2),
-                step.meets(sloP99Nanos: result.sweep.sloP99Nanos) ? "1" : "0",
-            ])
+            try writer.append(
+                [
+                    String(step.threads), ReportSchema.decimal(step.offeredPerSecond, digits: 0),
+                    ReportSchema.decimal(step.achievedPerSecond, digits: 0), String(step.p50Nanos),
+                    String(step.p99Nanos),
+                    String(step.p999Nanos), String(step.dropped), ReportSchema.decimal(step.bytesPerJourney, digits: 2),
+                    step.meets(sloP99Nanos: result.sweep.sloP99Nanos) ? "1" : "0",
+                ] + step.disturbance.fields
+            )
         }
         return writer.text
     }
@@ -55,6 +60,12 @@ public enum CapacityReport {
             // The most threads that held anything: per-core figures there include contention.
             if perCore == nil || threads >= (perCore?.threads ?? 0) { perCore = (threads, rate, best) }
             if rate > (bestPerCore?.rate ?? 0) { bestPerCore = (threads, rate) }
+        }
+        let disturbed = result.steps.filter(\.disturbance.disturbed)
+        if let first = disturbed.first {
+            text += "WARNING: the machine disturbed \(disturbed.count) of \(result.steps.count) steps (capacity.csv's "
+            text += "disturbed column; first: \(first.disturbance.reasons.joined(separator: "; "))): their rates say "
+            text += "more about the machine than the code; rerun on an idle machine\n"
         }
         guard let perCore else {
             text += "no rate met the objective on this machine (\(cpuModel)); see capacity.csv"

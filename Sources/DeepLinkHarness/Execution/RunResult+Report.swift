@@ -7,6 +7,7 @@ extension RunResult {
     public func report(runID: String, manifest: RunManifest, peakRSSBytes: UInt64) -> RunReport {
         var manifest = manifest
         manifest.run = identity(runID: runID)
+        manifest.disturbance = disturbance
         let generator = JourneyGenerator(configuration)
         let threads = UInt64(max(1, configuration.threads))
         let strategies = tallies.enumerated().map { position, tally in
@@ -65,12 +66,19 @@ extension RunResult {
             return StrategyReport(
                 name: tally.kind.rawValue,
                 journeys: Int(tally.journeys),
-                wallNanos: tally.busyNanos / threads,
+                wallNanos: tally.strategyNanos / threads,
                 outcomeCounts: counts,
                 histograms: histograms,
                 allocatedBytes: tally.allocatedBytes,
                 violations: Array(violations),
-                coverage: coverage
+                coverage: coverage,
+                costs: JourneyCostReport(
+                    strategyNanos: tally.strategyNanos,
+                    harnessNanos: tally.harnessNanos,
+                    harnessAllocatedBytes: tally.harnessAllocatedBytes,
+                    racingJourneys: tally.racingJourneys,
+                    racingNanos: tally.racingNanos
+                )
             )
         }
         return RunReport(

@@ -39,6 +39,10 @@ public struct RunConfiguration: Sendable {
     /// Journeys a strategy trapped on in an earlier attempt of a supervised run: counted as
     /// `trapped`, not run again.
     public var trappedJourneys: [TrappedJourney] = []
+    /// Where the run's disturbance readings come from (the machine, or a test's script).
+    public var disturbanceSource: any DisturbanceSource = ProcDisturbanceSource()
+    /// When the readings mark the run disturbed.
+    public var disturbanceThresholds = Disturbance.Thresholds()
 
     public init(
         journeys: UInt64,
@@ -87,10 +91,22 @@ public struct StrategyTally: Sendable {
     public var journeys: UInt64 = 0
     /// Journeys per (scenario class, outcome): index `class * JourneyOutcome.count + outcome`.
     public var counts: [UInt64]
-    /// Time spent inside the strategy, summed over threads.
-    public var busyNanos: UInt64 = 0
+    /// Time spent inside the strategy (its `run` and `prepare`), summed over threads.
+    public var strategyNanos: UInt64 = 0
     /// Bytes allocated inside the strategy (jemalloc's per-thread counter; 0 without jemalloc).
     public var allocatedBytes: UInt64 = 0
+    /// Thread time the harness spent around this strategy's journeys: classifying and tallying
+    /// them, plus this strategy's equal share of generating the journeys and asking the oracle
+    /// (shared by every strategy of the run). Summed over threads.
+    public var harnessNanos: UInt64 = 0
+    /// Bytes the harness allocated around this strategy's journeys (same split as
+    /// ``harnessNanos``).
+    public var harnessAllocatedBytes: UInt64 = 0
+    /// Journeys marked ``Journey/racing`` (their first capture and the following signal are
+    /// delivered from two threads at once by strategies that race) and their time inside the
+    /// strategy, summed over threads.
+    public var racingJourneys: UInt64 = 0
+    public var racingNanos: UInt64 = 0
     /// Per-journey time inside the strategy.
     public var journeyNanos = Histogram()
     /// Per core operation (parse, validate, enqueue, gate-open to route), when the strategy times
@@ -151,8 +167,12 @@ public struct StrategyTally: Sendable {
     public mutating func merge(_ other: StrategyTally, violationLimit limit: Int) {
         journeys &+= other.journeys
         for index in counts.indices { counts[index] &+= other.counts[index] }
-        busyNanos &+= other.busyNanos
+        strategyNanos &+= other.strategyNanos
         allocatedBytes &+= other.allocatedBytes
+        harnessNanos &+= other.harnessNanos
+        harnessAllocatedBytes &+= other.harnessAllocatedBytes
+        racingJourneys &+= other.racingJourneys
+        racingNanos &+= other.racingNanos
         journeyNanos.merge(other.journeyNanos)
         operationNanos.merge(other.operationNanos)
         coverage.merge(other.coverage)
@@ -209,6 +229,8 @@ public struct RunResult: Sendable {
     /// then hold only what finished (the hung worker's journeys are not counted) plus that hung
     /// journey.
     public var hung: HungJourney? = nil
+    /// What else the machine did during the run, and whether its timings are trustworthy.
+    public var disturbance = Disturbance()
 }
 
 /// A journey on which a strategy (by its index in the run's strategies) killed the process.
@@ -233,87 +255,28 @@ public struct HungJourney: Sendable, Equatable {
     public var runningNanos: UInt64
 }
 
-/// Streams journeys through the strategies on worker threads: each thread claims chunks of
-/// indices from a shared counter, generates each journey from `(seed, index)`, asks the oracle,
-/// runs every strategy over the chunk and classifies the outcomes into its own counters and
-/// histograms. Threads merge their tallies once at the end, so memory stays flat in the journey
-/// count and the counters do not depend on thread count or scheduling.
+/// Streams journeys through the strategies on a pool of worker threads. Closed and open loop share
+/// everything but where arrivals come from (``ArrivalSource``): each worker takes a batch of
+/// journeys (a claimed chunk of indices in closed loop, the next due arrival in open loop),
+/// generates each from `(seed, index)`, asks the oracle, and runs every strategy over the batch
+/// with one measurement step per journey (``Worker``): the strategy's own time and allocations are
+/// read around `run` alone; everything else the worker does for that strategy is the harness's.
+/// Workers merge their tallies once at the end, so memory stays flat in the journey count and the
+/// counters do not depend on thread count or scheduling.
 ///
 /// Thread safety: ``run(_:progress:)`` may be called from any thread; it blocks until done.
 public enum Runner {
-    /// Journeys a worker claims at a time.
+    /// Journeys a closed-loop worker claims at a time.
     public static let chunkSize = 512
 
     /// Runs `configuration`; `progress` is called on the calling thread every ~100 ms with the
-    /// journeys completed so far (and once at the end).
+    /// journeys completed so far (and once at the end). A journey still running after the
+    /// configuration's timeout stops the run (``RunResult/hung``).
     public static func run(
         _ configuration: RunConfiguration,
         progress: (UInt64) -> Void = { _ in }
     ) -> RunResult {
-        if let parameters = configuration.openLoop {
-            return OpenLoopRunner.run(configuration, parameters: parameters, progress: progress)
-        }
-        let shared = SharedRunState(configuration: configuration)
-        let start = monotonicNanos()
-        let finished = DispatchSemaphore(value: 0)
-        for _ in 0..<configuration.threads {
-            let thread = Thread {
-                let tally = Worker(shared: shared).work()
-                shared.results.withLock { $0.append(tally) }
-                finished.signal()
-            }
-            thread.stackSize = 1 << 22
-            thread.start()
-        }
-        var done = 0
-        var hung: HungJourney?
-        while done < configuration.threads {
-            if finished.wait(timeout: .now() + .milliseconds(100)) == .success {
-                done += 1
-                continue
-            }
-            progress(shared.completed.load(ordering: .relaxed))
-            guard hung == nil, let stuck = shared.watchdog(limitNanos: configuration.journeyTimeoutNanos) else {
-                continue
-            }
-            // A strategy is stuck: the others stop after their chunk; the stuck thread is left
-            // behind (it cannot be interrupted) and ends with the process.
-            hung = stuck
-            shared.stop.store(true, ordering: .relaxed)
-            let others = configuration.threads - 1 - done
-            for _ in 0..<max(0, others) where finished.wait(timeout: .now() + .seconds(30)) == .success { done += 1 }
-            break
-        }
-        let wall = monotonicNanos() - start
-        progress(shared.completed.load(ordering: .relaxed))
-        let results = shared.results.withLock { $0 }
-        var tallies = configuration.strategies.map { StrategyTally(kind: $0) }
-        var undecided: UInt64 = 0
-        for result in results {
-            undecided &+= result.undecided
-            for index in tallies.indices {
-                tallies[index].merge(result.tallies[index], violationLimit: configuration.violationLimit)
-            }
-        }
-        if let hung, let position = configuration.strategies.firstIndex(of: hung.strategy) {
-            let journey = shared.generator.journey(at: hung.index)
-            tallies[position].journeys &+= 1
-            tallies[position].record(
-                .hung,
-                journey: journey,
-                observation: StrategyObservation(),
-                expected: Oracle(mix: configuration.mix).expect(journey).outcome,
-                violationLimit: configuration.violationLimit
-            )
-        }
-        var result = RunResult(
-            configuration: configuration,
-            tallies: tallies,
-            wallNanos: wall,
-            undecidedJourneys: undecided
-        )
-        result.hung = hung
-        return result
+        WorkerPool(configuration: configuration).run(progress: progress)
     }
 
     /// CLOCK_MONOTONIC in nanoseconds.
@@ -322,161 +285,5 @@ public enum Runner {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    }
-}
-
-/// State the workers share: the next chunk to claim, journeys completed, finished tallies.
-private final class SharedRunState: Sendable {
-    let configuration: RunConfiguration
-    let generator: JourneyGenerator
-    let nextChunk = Atomic<UInt64>(0)
-    let completed = Atomic<UInt64>(0)
-    let results = Locked<[WorkerResult]>([])
-    /// Set by the watchdog: workers stop claiming chunks.
-    let stop = Atomic<Bool>(false)
-    /// One per worker thread, in the order threads claim them.
-    let beacons: [WorkerBeacon]
-    let nextBeacon = Atomic<Int>(0)
-
-    init(configuration: RunConfiguration) {
-        self.configuration = configuration
-        self.generator = JourneyGenerator(configuration)
-        self.beacons = (0..<configuration.threads).map { _ in WorkerBeacon() }
-    }
-
-    /// The first journey that has run longer than `limitNanos`, if any.
-    func watchdog(limitNanos: UInt64) -> HungJourney? {
-        let now = Runner.monotonicNanos()
-        for beacon in beacons {
-            let started = beacon.startNanos.load(ordering: .acquiring)
-            guard started != 0, now > started, now - started > limitNanos else { continue }
-            let strategy = configuration.strategies[beacon.strategy.load(ordering: .relaxed)]
-            return HungJourney(
-                strategy: strategy,
-                index: beacon.journey.load(ordering: .relaxed),
-                runningNanos: now - started
-            )
-        }
-        return nil
-    }
-}
-
-private struct WorkerResult: Sendable {
-    var tallies: [StrategyTally]
-    var undecided: UInt64
-}
-
-/// One worker thread's loop and private state.
-private struct Worker {
-    let shared: SharedRunState
-
-    func work() -> WorkerResult {
-        let configuration = shared.configuration
-        var context = StrategyContext(mix: configuration.mix)
-        context.coreFaults = configuration.coreFaults
-        context.schedule = configuration.schedule
-        for adapter in configuration.execAdapters { context.execAdapters[adapter.name] = adapter }
-        let oracle = Oracle(mix: configuration.mix)
-        var strategies = configuration.strategies.map { $0.make(context: context) }
-        var tallies = configuration.strategies.map { StrategyTally(kind: $0) }
-        var undecided: UInt64 = 0
-        let chunk = UInt64(Runner.chunkSize)
-        var journeys = [Journey]()
-        journeys.reserveCapacity(Runner.chunkSize)
-        var expectations = [Expectation]()
-        expectations.reserveCapacity(Runner.chunkSize)
-        let limit = configuration.violationLimit
-        let beacon = shared.beacons[shared.nextBeacon.add(1, ordering: .relaxed).oldValue % shared.beacons.count]
-        beacon.register()
-        let trapped = strategies.indices.map { index in
-            Set(configuration.trappedJourneys.filter { $0.strategyIndex == index }.map(\.journey))
-        }
-        while !shared.stop.load(ordering: .relaxed) {
-            let chunkIndex = shared.nextChunk.add(1, ordering: .relaxed).oldValue
-            let begin = chunkIndex &* chunk
-            guard begin < configuration.journeys else { break }
-            let end = min(begin + chunk, configuration.journeys)
-            journeys.removeAll(keepingCapacity: true)
-            expectations.removeAll(keepingCapacity: true)
-            for offset in begin..<end {
-                let journey = shared.generator.journey(at: configuration.firstIndex &+ offset)
-                let expectation = oracle.expect(journey)
-                if expectation.endedPending { undecided &+= 1 }
-                journeys.append(journey)
-                expectations.append(expectation)
-            }
-            for strategyIndex in strategies.indices {
-                // In place (inout array elements): no copy-on-write of the counters per chunk.
-                beacon.strategy.store(strategyIndex, ordering: .relaxed)
-                runChunk(
-                    beacon: beacon,
-                    trapped: trapped[strategyIndex],
-                    strategy: &strategies[strategyIndex],
-                    tally: &tallies[strategyIndex],
-                    journeys: journeys,
-                    expectations: expectations,
-                    oracle: oracle,
-                    limit: limit
-                )
-            }
-            shared.completed.add(end - begin, ordering: .relaxed)
-        }
-        for index in strategies.indices { strategies[index].finish() }
-        return WorkerResult(tallies: tallies, undecided: undecided)
-    }
-
-    /// Runs one strategy over one chunk, timing each journey and counting allocations.
-    func runChunk(
-        beacon: WorkerBeacon,
-        trapped: Set<UInt64>,
-        strategy: inout any Strategy,
-        tally: inout StrategyTally,
-        journeys: [Journey],
-        expectations: [Expectation],
-        oracle: Oracle,
-        limit: Int
-    ) {
-        let allocatedBefore = AllocationCounter.threadAllocatedBytes()
-        let chunkStart = Runner.monotonicNanos()
-        strategy.prepare(journeys)
-        var previous = Runner.monotonicNanos()
-        for position in journeys.indices {
-            var observation = StrategyObservation()
-            if !trapped.isEmpty, trapped.contains(journeys[position].index) {
-                // It killed the process in an earlier attempt: counted, never run again.
-                tally.record(
-                    .trapped,
-                    journey: journeys[position],
-                    observation: observation,
-                    expected: expectations[position].outcome,
-                    violationLimit: limit
-                )
-                previous = Runner.monotonicNanos()
-                continue
-            }
-            beacon.journey.store(journeys[position].index, ordering: .relaxed)
-            beacon.startNanos.store(previous, ordering: .releasing)
-            strategy.run(journeys[position], into: &observation, metrics: &tally.operationNanos)
-            let now = Runner.monotonicNanos()
-            tally.journeyNanos.record(now &- previous)
-            previous = now
-            let outcome = oracle.classify(
-                observation,
-                expectation: expectations[position],
-                journey: journeys[position],
-                distinctions: strategy.distinctions
-            )
-            tally.record(
-                outcome,
-                journey: journeys[position],
-                observation: observation,
-                expected: expectations[position].outcome,
-                violationLimit: limit
-            )
-        }
-        beacon.startNanos.store(0, ordering: .relaxed)
-        tally.busyNanos &+= Runner.monotonicNanos() &- chunkStart
-        tally.journeys &+= UInt64(journeys.count)
-        tally.allocatedBytes &+= AllocationCounter.threadAllocatedBytes() &- allocatedBefore
     }
 }

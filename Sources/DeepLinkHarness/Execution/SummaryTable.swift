@@ -13,7 +13,7 @@ enum SummaryTable {
         var header = ["strategy", "journeys/s"] + columns.map(\.0) + ["violations"]
         var rows: [[String]] = []
         for tally in result.tallies {
-            let effectiveNanos = Double(tally.busyNanos) / Double(configuration.threads)
+            let effectiveNanos = Double(tally.strategyNanos) / Double(configuration.threads)
             let rate = effectiveNanos > 0 ? Double(tally.journeys) * 1e9 / effectiveNanos : 0
             var row = [tally.kind.rawValue, String(Int(rate.rounded()))]
             for (_, outcome) in columns {

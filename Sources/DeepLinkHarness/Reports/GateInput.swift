@@ -103,6 +103,9 @@ public enum GateInput {
     /// as latency.csv has them.
     public static func values(of report: RunReport) -> RegressionGate.RunValues {
         var values = RegressionGate.RunValues()
+        if let disturbance = report.manifest.disturbance, disturbance.disturbed {
+            values.disturbances = disturbance.reasons.isEmpty ? ["disturbed"] : disturbance.reasons
+        }
         for strategy in report.strategies {
             values.strategies.append(strategy.name)
             func written(_ value: Double, digits: Int) -> Double {

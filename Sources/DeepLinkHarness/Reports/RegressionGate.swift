@@ -9,8 +9,9 @@
 /// medians, positive = worse) decides: *fail* when the whole interval lies above the tolerance,
 /// *pass* when it lies at or below it, *inconclusive* otherwise. With a single run on either side
 /// there is no noise estimate, so every timing verdict is *inconclusive* (the detail says whether
-/// the observed change is within the tolerance). Inconclusive verdicts are reported and never fail
-/// the gate.
+/// the observed change is within the tolerance). A run whose machine disturbed it (its manifest's
+/// ``Disturbance/disturbed``) makes every timing verdict *inconclusive*: its timings say more about
+/// the machine than about the code. Inconclusive verdicts are reported and never fail the gate.
 ///
 /// Thread safety: a value type; ``evaluate(baseline:current:)`` is a pure function of its input.
 public struct RegressionGate: Sendable {
@@ -54,6 +55,8 @@ public struct RegressionGate: Sendable {
         public var summary: [String: [String: Double]] = [:]
         /// Per strategy, per `metric/pN` (e.g. `journey/p99`): nanoseconds.
         public var latency: [String: [String: Double]] = [:]
+        /// Why the machine disturbed this run (``Disturbance/reasons``); empty when it did not.
+        public var disturbances: [String] = []
 
         public init() {}
     }
@@ -132,6 +135,7 @@ public struct RegressionGate: Sendable {
             )
         }
         guard !hardOnly else { return checks }
+        let disturbed = Self.disturbedNote(baseline: baseline, current: current)
         for strategy in baseRun.strategies where current.allSatisfy({ $0.summary[strategy] != nil }) {
             checks.append(
                 timing(
@@ -139,7 +143,8 @@ public struct RegressionGate: Sendable {
                     metric: "journeys_per_s",
                     higherIsBetter: true,
                     baseline: baseline.compactMap { $0.summary[strategy]?["journeys_per_s"] },
-                    current: current.compactMap { $0.summary[strategy]?["journeys_per_s"] }
+                    current: current.compactMap { $0.summary[strategy]?["journeys_per_s"] },
+                    disturbed: disturbed
                 )
             )
             let metrics = (baseRun.latency[strategy] ?? [:]).keys.filter { currentRun.latency[strategy]?[$0] != nil }
@@ -150,7 +155,8 @@ public struct RegressionGate: Sendable {
                         metric: metric,
                         higherIsBetter: false,
                         baseline: baseline.compactMap { $0.latency[strategy]?[metric] },
-                        current: current.compactMap { $0.latency[strategy]?[metric] }
+                        current: current.compactMap { $0.latency[strategy]?[metric] },
+                        disturbed: disturbed
                     )
                 )
             }
@@ -158,13 +164,15 @@ public struct RegressionGate: Sendable {
         return checks
     }
 
-    /// The verdict on one timing quantity measured `baseline.count` and `current.count` times.
+    /// The verdict on one timing quantity measured `baseline.count` and `current.count` times;
+    /// `disturbed` (how many of those runs the machine disturbed, and why) makes it inconclusive.
     public func timing(
         strategy: String,
         metric: String,
         higherIsBetter: Bool,
         baseline: [Double],
-        current: [Double]
+        current: [Double],
+        disturbed: String? = nil
     ) -> Check {
         let before = Self.median(baseline)
         let now = Self.median(current)
@@ -184,6 +192,11 @@ public struct RegressionGate: Sendable {
             return check
         }
         let regression = Self.regression(baseline: before, current: now, higherIsBetter: higherIsBetter)
+        if let disturbed {
+            check.verdict = .inconclusive
+            check.detail = "disturbed: \(disturbed); regression \(Self.percent(regression)) not judged"
+            return check
+        }
         guard baseline.count >= 2, current.count >= 2 else {
             let observed = regression <= timeTolerance ? "within" : "beyond"
             check.verdict = .inconclusive
@@ -234,6 +247,19 @@ public struct RegressionGate: Sendable {
     /// Relative change towards worse: positive when `current` is worse than `baseline`.
     static func regression(baseline: Double, current: Double, higherIsBetter: Bool) -> Double {
         higherIsBetter ? (baseline - current) / baseline : (current - baseline) / baseline
+    }
+
+    /// "1 of 3 baseline runs (…), 2 of 3 current runs (…)" for the disturbed runs; nil when none is.
+    static func disturbedNote(baseline: [RunValues], current: [RunValues]) -> String? {
+        var parts: [String] = []
+        for (side, runs) in [("baseline", baseline), ("current", current)] {
+            let disturbed = runs.filter { !$0.disturbances.isEmpty }
+            guard let first = disturbed.first else { continue }
+            parts.append(
+                "\(disturbed.count) of \(runs.count) \(side) runs (\(first.disturbances.joined(separator: "; ")))"
+            )
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// The median (mean of the middle two for an even count); 0 for no values.

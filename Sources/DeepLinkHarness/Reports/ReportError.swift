@@ -32,6 +32,9 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .missingFile(let path): "missing file \(path)"
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
+        case .badCSV(let path, .missingColumn(let name)):
+            "\(path): missing column '\(name)': written by an older deeplink-bench, before that column existed? "
+                + "Run it again with this one (a baseline: make baseline)"
         case .badCSV(let path, let error): "\(path): \(error)"
         case .badManifest(let path, let reason): "\(path): bad manifest: \(reason)"
         case .badHistogram(let path, let line, let error): "\(path) line \(line): \(error)"

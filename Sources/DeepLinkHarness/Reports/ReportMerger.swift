@@ -12,7 +12,8 @@
 ///
 /// Run-level fields: `journeys` summed; `wallNanos` and each strategy's wall time the largest
 /// (shards run side by side), so `journeys_per_s` is the aggregate rate; `threads` the largest;
-/// peak RSS the largest (per machine); an open loop's rate the sum of the shards' rates.
+/// peak RSS the largest (per machine); an open loop's rate the sum of the shards' rates; the
+/// disturbance readings merged (``Disturbance/merging(_:)``).
 ///
 /// Thread safety: stateless.
 public enum ReportMerger {
@@ -63,6 +64,14 @@ public enum ReportMerger {
         var manifest = combine(reports.map(\.manifest), sources: sources, commandLine: commandLine)
         manifest.run = identity
         manifest.shards = reports.enumerated().map { ShardContribution($0.element, source: source($0.offset)) }
+        var disturbance = Disturbance()
+        for (position, report) in reports.enumerated() {
+            guard let merged = disturbance.merging(report.manifest.disturbance ?? Disturbance()) else {
+                throw .overflow("steal_ns or involuntary_switches summed up to \(source(position))")
+            }
+            disturbance = merged
+        }
+        manifest.disturbance = disturbance
         return RunReport(
             runID: identity.runID,
             seed: first.seed,
@@ -208,6 +217,10 @@ public enum ReportMerger {
         total.journeys = journeys
         total.wallNanos = Swift.max(total.wallNanos, strategy.wallNanos)
         total.allocatedBytes = try sum(total.allocatedBytes, strategy.allocatedBytes, "allocated_bytes")
+        guard let costs = total.costs.merging(strategy.costs) else {
+            throw .overflow("\(strategy.name) strategy or harness time summed up to \(source)")
+        }
+        total.costs = costs
         for (key, count) in strategy.outcomeCounts {
             total.outcomeCounts[key] = try sum(total.outcomeCounts[key, default: 0], count, "outcome \(key.outcome)")
         }

@@ -170,6 +170,7 @@ struct RunReader {
             var fields: (runID: String, name: String, seed: UInt64, journeys: UInt64, wall: UInt64, bytes: UInt64) = (
                 "", "", 0, 0, 0, 0
             )
+            var costs = JourneyCostReport()
             try ReportReader.checked(filePath(file)) { () throws(CSVError) in
                 // Every number first: counts non-negative below 2^64, the rest finite.
                 for column in ReportSchema.summaryColumns where column.kind == .numeric {
@@ -184,6 +185,13 @@ struct RunReader {
                     CSVWriter.unneutralised(try summary.string("strategy", row: row)),
                     try summary.unsigned("seed", row: row), try summary.unsigned("journeys", row: row),
                     try summary.unsigned("wall_ns", row: row), try summary.unsigned("allocated_bytes", row: row)
+                )
+                costs = JourneyCostReport(
+                    strategyNanos: try summary.unsigned("strategy_ns", row: row),
+                    harnessNanos: try summary.unsigned("harness_ns", row: row),
+                    harnessAllocatedBytes: try summary.unsigned("harness_allocated_bytes", row: row),
+                    racingJourneys: try summary.unsigned("racing_journeys", row: row),
+                    racingNanos: try summary.unsigned("racing_ns", row: row)
                 )
                 if row == 0 {
                     threads = Int(clamping: try summary.unsigned("threads", row: row))
@@ -224,7 +232,8 @@ struct RunReader {
                     name: fields.name,
                     journeys: journeys,
                     wallNanos: fields.wall,
-                    allocatedBytes: fields.bytes
+                    allocatedBytes: fields.bytes,
+                    costs: costs
                 )
             )
         }

@@ -25,12 +25,16 @@ public enum ReportSchema {
         ] + Outcome.summaryColumns.map { .init($0.column, .numeric) }
         + [
             .init("unclassified", .numeric), .init("violations", .numeric), .init("allocated_bytes", .numeric),
-            .init("bytes_per_journey", .numeric), .init("peak_rss_bytes", .numeric),
-        ] + ArrivalReport.columns.map { .init($0, .numeric) }
+            .init("bytes_per_journey", .numeric),
+        ] + JourneyCostReport.columns.map { .init($0, .numeric) } + [.init("peak_rss_bytes", .numeric)]
+        + ArrivalReport.columns.map { .init($0, .numeric) } + Disturbance.columns.map { .init($0, .numeric) }
 
     /// summary.csv's numeric columns that hold decimals; every other numeric column is a count
     /// (a non-negative integer).
-    public static let summaryDecimalColumns: Set<String> = ["journeys_per_s", "bytes_per_journey", "offered_per_s"]
+    public static let summaryDecimalColumns = Set([
+        "journeys_per_s", "bytes_per_journey", "offered_per_s", "other_runnable",
+    ])
+    .union(JourneyCostReport.decimalColumns)
 
     public static let latencyColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("metric", .text), .init("percentile", .numeric),

@@ -53,9 +53,11 @@ public enum ReportWriter {
             row += [
                 String(totals["unclassified", default: 0]), String(strategy.violationCount),
                 String(strategy.allocatedBytes), ReportSchema.decimal(strategy.bytesPerJourney, digits: 2),
-                String(report.peakRSSBytes),
             ]
+            row += strategy.costs.fields(journeys: strategy.journeys, threads: report.threads)
+            row.append(String(report.peakRSSBytes))
             row += report.arrivals.fields
+            row += (report.manifest.disturbance ?? Disturbance()).fields
             try writer.append(row)
         }
         return writer.text

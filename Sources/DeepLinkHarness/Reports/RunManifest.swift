@@ -32,6 +32,9 @@ public struct RunManifest: Sendable, Equatable, Codable {
     public var shards: [ShardContribution] = []
     /// What the report is of; nil only for a directory that is not a run's (capacity).
     public var run: RunIdentity?
+    /// What else the machine did during the run (summary.csv's disturbance columns are these);
+    /// nil for a directory that is not a run's.
+    public var disturbance: Disturbance?
 
     public init(
         commit: String,
@@ -69,6 +72,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         case mergedFrom = "merged_from"
         case shards
         case run
+        case disturbance
     }
 
     public init(from decoder: any Decoder) throws {
@@ -84,10 +88,11 @@ public struct RunManifest: Sendable, Equatable, Codable {
         mergedFrom = try container.decodeIfPresent([String].self, forKey: .mergedFrom) ?? []
         shards = try container.decodeIfPresent([ShardContribution].self, forKey: .shards) ?? []
         run = try container.decodeIfPresent(RunIdentity.self, forKey: .run)
+        disturbance = try container.decodeIfPresent(Disturbance.self, forKey: .disturbance)
     }
 
     /// Writes every key; `shard` only for a shard, `merged_from` and `shards` only for a merged
-    /// report, `run` when known.
+    /// report, `run` and `disturbance` when known.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(commit, forKey: .commit)
@@ -101,6 +106,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         if !mergedFrom.isEmpty { try container.encode(mergedFrom, forKey: .mergedFrom) }
         if !shards.isEmpty { try container.encode(shards, forKey: .shards) }
         try container.encodeIfPresent(run, forKey: .run)
+        try container.encodeIfPresent(disturbance, forKey: .disturbance)
     }
 
     /// The manifest of this process now: commit, toolchain, CPU, cores, allocator, `commandLine`

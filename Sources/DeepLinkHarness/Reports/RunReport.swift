@@ -108,6 +108,8 @@ public struct StrategyReport: Sendable {
     public var violations: [ViolationRecord]
     /// Journeys per feature and per decision path (`coverage.csv`).
     public var coverage: [CoverageKey: UInt64]
+    /// Strategy and harness time and bytes, racing journeys apart.
+    public var costs: JourneyCostReport
 
     public init(
         name: String,
@@ -117,7 +119,8 @@ public struct StrategyReport: Sendable {
         histograms: [String: Histogram] = [:],
         allocatedBytes: UInt64 = 0,
         violations: [ViolationRecord] = [],
-        coverage: [CoverageKey: UInt64] = [:]
+        coverage: [CoverageKey: UInt64] = [:],
+        costs: JourneyCostReport = JourneyCostReport()
     ) {
         self.name = name
         self.journeys = journeys
@@ -127,6 +130,7 @@ public struct StrategyReport: Sendable {
         self.allocatedBytes = allocatedBytes
         self.violations = violations
         self.coverage = coverage
+        self.costs = costs
     }
 
     /// Journeys per outcome summed over scenario classes, keyed by summary column

@@ -65,10 +65,15 @@ public struct CoreStrategy: Strategy {
         public static let consumerReadsUnpublished = Faults(rawValue: 1 << 14)
         /// The faults planted in the core's concurrent paths: they show only in racing journeys.
         public static let concurrency: Faults = [.drainerSkipsRecheck, .forgetRoutedRing, .consumerReadsUnpublished]
+        /// Every journey burns ``slowPathRounds`` extra arithmetic rounds (a slower core, same
+        /// outcomes): the instruction gate's test subject (`gate --instructions`).
+        public static let slowPath = Faults(rawValue: 1 << 15)
 
         /// Every fault by name (`run --core-faults`).
         public static var named: [(name: String, fault: Faults)] {
-            (catalogue + concurrencyCatalogue).map { ($0.name, $0.fault) } + [("stall", .stall), ("trap", .trap)]
+            (catalogue + concurrencyCatalogue).map { ($0.name, $0.fault) } + [
+                ("stall", .stall), ("trap", .trap), ("slowPath", .slowPath),
+            ]
         }
 
         /// The concurrency faults with the outcome class the harness must report for each in
@@ -131,6 +136,10 @@ public struct CoreStrategy: Strategy {
     /// The record each capture is built in, in place: the validator and the referrer parser write
     /// its link, the capture fills in the rest (a link returned by value is copied at every step).
     var scratch = PendingLink(link: DeepLink(validated: "/")!, source: .appClip, capturedAtNanos: 0, id: 0)
+    /// Rounds ``Faults/slowPath`` adds to every journey (about 10 % of a journey's instructions).
+    static let slowPathRounds = 500
+    /// Where ``Faults/slowPath``'s rounds go, so the optimiser keeps them.
+    var slowPathSink: UInt64 = 0
 
     public init(context: StrategyContext, faults: Faults = []) {
         let ttlSeconds = faults.contains(.ignoreExpiry) ? 31_536_000 : UInt64(context.ttlSeconds)
@@ -200,6 +209,12 @@ public struct CoreStrategy: Strategy {
         )
         let fullBefore = resolver.capturesPastFullQueue
         if faults.contains(.stall), journey.scenario.perturbation == .kill { usleep(1_500_000) }
+        if faults.contains(.slowPath) {
+            var value = journey.index
+            // Non-linear (the shift), so the optimiser cannot fold the rounds into one.
+            for _ in 0..<Self.slowPathRounds { value = (value ^ (value >> 29)) &* 6_364_136_223_846_793_005 }
+            slowPathSink &+= value
+        }
         if faults.contains(.trap), journey.index % 4_096 == 7 {
             preconditionFailure("planted trap (--core-faults trap)")
         }

@@ -1,0 +1,289 @@
+import Foundation
+
+/// The deterministic measure behind `gate --instructions`: instructions executed per operation,
+/// counted by valgrind's callgrind (exact on these machines: two runs of one binary agree), for a
+/// fixed small workload, so a gate on a noisy shared runner can still catch a slower core.
+///
+/// Workloads (one row of `instructions.csv` each):
+/// - `journey-core`: `journeys` `core` journeys (1 thread, race share 0, seed 1), counted inside
+///   `CoreStrategy.run` only (callgrind `--toggle-collect`): the core and the strategy's driving
+///   of it, not the harness around it;
+/// - each single-thread `CoreBenchmarks` subject, `operations` operations inside
+///   `InstructionProbe.measure` (`CoreBenchmarks --instructions N`; the two-thread benchmarks
+///   spin for each other, so their counts follow the scheduler and are left out).
+///
+/// Thread safety: stateless; ``measure(_:io:)`` starts child processes and blocks.
+public enum InstructionCount {
+    public static let file = "instructions.csv"
+
+    public static let columns: [CSVWriter.Column] = [
+        .init("workload", .text), .init("operations", .numeric), .init("instructions", .numeric),
+        .init("instructions_per_op", .numeric),
+    ]
+
+    /// The journey workload's name.
+    public static let journeyWorkload = "journey-core"
+
+    /// The function callgrind counts in the journey workload (`CoreStrategy.run`, mangled).
+    static let coreRunSymbol =
+        "$s15DeepLinkHarness12CoreStrategyV3run_4into7metricsyAA7JourneyV_AA0E11ObservationVzAA19OperationHistogramsVztF"
+    /// The function callgrind counts in a benchmark workload (`InstructionProbe.measure` and its
+    /// specialisations).
+    static let probeSymbol = "$s18CoreBenchmarkSuite16InstructionProbeO7measure_10operations*"
+
+    /// One workload's count.
+    ///
+    /// Thread safety: a value type.
+    public struct Row: Sendable, Equatable {
+        public var workload: String
+        public var operations: UInt64
+        public var instructions: UInt64
+
+        public init(workload: String, operations: UInt64, instructions: UInt64) {
+            self.workload = workload
+            self.operations = operations
+            self.instructions = instructions
+        }
+
+        /// Instructions per operation (0 with no operations).
+        public var perOperation: Double { operations == 0 ? 0 : Double(instructions) / Double(operations) }
+    }
+
+    /// What to measure.
+    ///
+    /// Thread safety: a value type.
+    public struct Workload: Sendable {
+        /// The `deeplink-bench` binary measured; `CoreBenchmarks` is looked up beside it.
+        public var executable: String
+        public var journeys: UInt64 = 20_000
+        public var operations: UInt64 = 2_000
+        /// `--core-faults` for the journey run (the gate's test plants `slowPath`).
+        public var coreFaults: String?
+        /// Count the `CoreBenchmarks` subjects too (`--no-benchmarks` turns it off, for tests).
+        public var benchmarks = true
+
+        public init(executable: String) { self.executable = executable }
+    }
+
+    /// Counts every workload. Errors: valgrind or CoreBenchmarks missing, a child that fails.
+    public static func measure(_ workload: Workload, io: CommandIO) throws(ReportError) -> [Row] {
+        let valgrind = try findValgrind()
+        let scratch = NSTemporaryDirectory() + "/deeplink-instructions-\(getpid())"
+        try? FileManager.default.removeItem(atPath: scratch)
+        guard (try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)) != nil
+        else { throw .cannotWrite(path: scratch, reason: "cannot create a scratch directory") }
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var arguments = [
+            "run", "--journeys", String(workload.journeys), "--threads", "1", "--race-share", "0", "--seed", "1",
+            "--strategies", "core", "--quiet", "--no-report", "--out", scratch + "/run",
+        ]
+        if let faults = workload.coreFaults { arguments += ["--core-faults", faults] }
+        io.err("gate: counting instructions of \(workload.journeys) core journeys under callgrind\n")
+        var rows = [
+            Row(
+                workload: journeyWorkload,
+                operations: workload.journeys,
+                instructions: try callgrind(
+                    valgrind,
+                    symbol: coreRunSymbol,
+                    command: [workload.executable] + arguments,
+                    output: scratch + "/journey.out"
+                )
+            )
+        ]
+        guard workload.benchmarks else { return rows }
+        let benchmarks = ReportReader.parentDirectory(of: workload.executable) + "/CoreBenchmarks"
+        guard FileManager.default.isExecutableFile(atPath: benchmarks) else {
+            throw .cannotRead(
+                path: benchmarks,
+                reason: "no CoreBenchmarks beside \(workload.executable); build it: swift build -c release --product "
+                    + "CoreBenchmarks"
+            )
+        }
+        let listing = try run([benchmarks, "--instructions", "1"], output: nil)
+        let names = listing.split(separator: "\n").compactMap { line in
+            line.hasPrefix("instructions: ") ? String(line.dropFirst("instructions: ".count)) : nil
+        }
+        for name in names {
+            io.err("gate: counting instructions of \(name) (\(workload.operations) operations) under callgrind\n")
+            let count = try callgrind(
+                valgrind,
+                symbol: probeSymbol,
+                command: [benchmarks, "--instructions", String(workload.operations), "--filter", name],
+                output: scratch + "/\(name).out"
+            )
+            rows.append(Row(workload: name, operations: workload.operations, instructions: count))
+        }
+        return rows
+    }
+
+    /// instructions.csv of `rows`.
+    public static func csv(_ rows: [Row]) throws -> String {
+        var writer = CSVWriter(columns: columns)
+        for row in rows {
+            try writer.append([
+                row.workload, String(row.operations), String(row.instructions),
+                ReportSchema.decimal(row.perOperation, digits: 2),
+            ])
+        }
+        return writer.text
+    }
+
+    /// Writes `rows` into `directory` as one sealed unit (instructions.csv and manifest.json).
+    public static func write(_ rows: [Row], to directory: String, commandLine: [String]) throws {
+        let manifest = RunManifest.current(commandLine: commandLine)
+        try SealedDirectory.write([(file, Array(try csv(rows).utf8))], manifest: manifest, to: directory)
+    }
+
+    /// The counts recorded in `directory` (a sealed instructions directory, or a baseline holding
+    /// one as `instructions/`), verified.
+    public static func read(_ directory: String) throws(ReportError) -> [Row] {
+        let nested = ReportReader.path("instructions", in: directory)
+        let path =
+            FileManager.default.fileExists(atPath: ReportReader.path(ReportSchema.manifestFile, in: nested))
+            ? nested : directory
+        let sealed = try SealedDirectory.open(path, requiring: [file])
+        let table = try sealed.table(file)
+        let filePath = ReportReader.path(file, in: path)
+        var rows: [Row] = []
+        try ReportReader.checked(filePath) { () throws(CSVError) in
+            try table.require(columns.map(\.name))
+            for row in table.rows.indices {
+                rows.append(
+                    Row(
+                        workload: CSVWriter.unneutralised(try table.string("workload", row: row)),
+                        operations: try table.unsigned("operations", row: row),
+                        instructions: try table.unsigned("instructions", row: row)
+                    )
+                )
+            }
+        }
+        guard !rows.isEmpty else {
+            throw .inconsistent(path: filePath, reason: "no workload rows; record it again (make baseline)")
+        }
+        return rows
+    }
+
+    /// One hard check per baseline workload: fails when its instructions per operation grew by
+    /// more than `tolerance` (a fraction), or when it is missing. Different operation counts are
+    /// not comparable (exit 2).
+    public static func compare(
+        baseline: [Row],
+        current: [Row],
+        tolerance: Double
+    ) throws(ReportError)
+        -> [RegressionGate.Check]
+    {
+        var checks: [RegressionGate.Check] = []
+        let limit = ReportSchema.decimal(tolerance * 100, digits: 2) + "%"
+        for before in baseline {
+            guard let now = current.first(where: { $0.workload == before.workload }) else {
+                checks.append(
+                    RegressionGate.Check(
+                        strategy: before.workload,
+                        metric: "instructions_per_op",
+                        kind: .hard,
+                        baseline: before.perOperation,
+                        current: 0,
+                        verdict: .fail,
+                        detail: "workload missing from the current count"
+                    )
+                )
+                continue
+            }
+            guard now.operations == before.operations else {
+                throw .incompatible(
+                    "\(before.workload): the baseline counted \(before.operations) operations, this count "
+                        + "\(now.operations); count the same workload (the defaults, as make baseline does)"
+                )
+            }
+            let grown = now.perOperation > before.perOperation * (1 + tolerance)
+            checks.append(
+                RegressionGate.Check(
+                    strategy: before.workload,
+                    metric: "instructions_per_op",
+                    kind: .hard,
+                    baseline: before.perOperation,
+                    current: now.perOperation,
+                    verdict: grown ? .fail : .pass,
+                    detail: grown ? "more instructions per operation than the baseline + \(limit)" : "within +\(limit)"
+                )
+            )
+        }
+        return checks
+    }
+
+    /// valgrind on PATH, or a named error saying how to install it.
+    static func findValgrind() throws(ReportError) -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/valgrind"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw .cannotRead(
+            path: "valgrind",
+            reason: "valgrind is not installed (gate --instructions counts with callgrind); run make deps, or "
+                + "sudo apt-get install -y valgrind"
+        )
+    }
+
+    /// Runs `command` under callgrind counting only inside `symbol`; returns its instruction total.
+    static func callgrind(
+        _ valgrind: String,
+        symbol: String,
+        command: [String],
+        output: String
+    ) throws(ReportError)
+        -> UInt64
+    {
+        _ = try run(
+            [valgrind, "--tool=callgrind", "--callgrind-out-file=\(output)", "--toggle-collect=\(symbol)"] + command,
+            output: nil
+        )
+        guard let text = try? String(contentsOfFile: output, encoding: .utf8) else {
+            throw .cannotRead(path: output, reason: "callgrind wrote no profile")
+        }
+        for line in text.split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
+            guard let count = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) else { continue }
+            // Nothing collected: the function is not in the binary under that name (renamed, its
+            // signature changed, or inlined away).
+            guard count > 0 else {
+                throw .cannotRead(
+                    path: output,
+                    reason: "callgrind counted no instructions inside \(symbol): the function was renamed or "
+                        + "changed its signature; update InstructionCount's symbol (nm the binary)"
+                )
+            }
+            return count
+        }
+        throw .cannotRead(path: output, reason: "no 'totals:' line in callgrind's profile")
+    }
+
+    /// Runs `command` (in process, unsupervised: the child's journeys run in it, where callgrind
+    /// counts them) and returns its stdout; a non-zero exit is an error naming the command.
+    static func run(_ command: [String], output: String?) throws(ReportError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        var environment = ProcessInfo.processInfo.environment
+        environment[TrapSupervisor.supervisedVariable] = "1"
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw .cannotRead(path: command[0], reason: "cannot start it: \(error.localizedDescription)")
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw .incompatible(
+                "\(command.joined(separator: " ")) exited with status \(process.terminationStatus); run it by hand "
+                    + "to see why"
+            )
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,207 @@
+import DeepLinkCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One worker thread of a run: takes batches from its ``ArrivalSource`` and runs each batch
+/// through every strategy in turn (all of a batch's journeys through one strategy, then the next:
+/// a strategy behind a pipe gets the batch at once), with one measurement step per journey
+/// (``measure(_:at:strategy:tally:corrected:)``).
+///
+/// What is measured, the same in both loops:
+/// - strategy time and bytes: read around the strategy's `run` (and `prepare`) alone;
+/// - harness time and bytes: everything else the worker spends on that strategy's pass over the
+///   batch (classifying, tallying, the beacon, the loop), plus an equal share of preparing the
+///   batch (generating the journeys and asking the oracle);
+/// - open-loop idle time (waiting for an arrival's start) is neither.
+///
+/// Thread safety: a value type used by its own thread only.
+struct Worker {
+    let shared: SharedRunState
+    let thread: Int
+    /// This thread's allocation counter (made on the worker thread, in ``work()``).
+    var allocations = ThreadAllocationCounter()
+
+    mutating func work() -> WorkerResult {
+        allocations = ThreadAllocationCounter()
+        let configuration = shared.configuration
+        var context = StrategyContext(mix: configuration.mix)
+        context.coreFaults = configuration.coreFaults
+        context.schedule = configuration.schedule
+        for adapter in configuration.execAdapters { context.execAdapters[adapter.name] = adapter }
+        let oracle = Oracle(mix: configuration.mix)
+        var strategies = configuration.strategies.map { $0.make(context: context) }
+        var result = WorkerResult(
+            tallies: configuration.strategies.map { StrategyTally(kind: $0) },
+            corrected: [Histogram](repeating: Histogram(), count: configuration.strategies.count),
+            arrivals: ArrivalCounts(),
+            undecided: 0
+        )
+        let beacon = shared.beacons[thread]
+        beacon.register()
+        let trapped = strategies.indices.map { index in
+            Set(configuration.trappedJourneys.filter { $0.strategyIndex == index }.map(\.journey))
+        }
+        let source = ArrivalSource(configuration: configuration, thread: thread)
+        shared.ready.add(1, ordering: .releasing)
+        var start = shared.startNanos.load(ordering: .acquiring)
+        while start == 0 {
+            sched_yield()
+            start = shared.startNanos.load(ordering: .acquiring)
+        }
+        guard var source else { return result }
+        source.prepareFirst(shared: shared, oracle: oracle, allocations: allocations)
+        while Runner.monotonicNanos() < start { ArrivalSource.idle(untilNanos: start) }
+        var batch = JourneyBatch()
+        var unreported: UInt64 = 0
+        while let taken = source.next(
+            into: &batch,
+            shared: shared,
+            oracle: oracle,
+            allocations: allocations,
+            start: start
+        ) {
+            result.undecided &+= batch.undecided
+            let share = Share(batch, strategies: strategies.count)
+            for index in strategies.indices {
+                // In place (inout array elements): no copy-on-write of the counters per batch.
+                beacon.strategy.store(index, ordering: .relaxed)
+                run(
+                    batch,
+                    trapped: trapped[index],
+                    strategy: &strategies[index],
+                    tally: &result.tallies[index],
+                    corrected: &result.corrected[index],
+                    preparation: share.of(index),
+                    oracle: oracle
+                )
+            }
+            // Progress in batches: one shared atomic add per open-loop arrival would make the
+            // threads contend for its cache line.
+            unreported &+= taken
+            if unreported >= UInt64(Runner.chunkSize) {
+                shared.completed.add(unreported, ordering: .relaxed)
+                unreported = 0
+            }
+        }
+        shared.completed.add(unreported, ordering: .relaxed)
+        for index in strategies.indices { strategies[index].finish() }
+        result.arrivals = source.arrivals
+        return result
+    }
+
+    /// One strategy's pass over a batch: each journey through the measurement step, the pass's
+    /// remaining time and bytes (and its `preparation` share) to the harness.
+    func run(
+        _ batch: JourneyBatch,
+        trapped: Set<UInt64>,
+        strategy: inout any Strategy,
+        tally: inout StrategyTally,
+        corrected: inout Histogram,
+        preparation: (nanos: UInt64, bytes: UInt64),
+        oracle: Oracle
+    ) {
+        let passBytes = allocations.bytes
+        let passStart = Runner.monotonicNanos()
+        let strategyNanosBefore = tally.strategyNanos
+        let strategyBytesBefore = tally.allocatedBytes
+        let prepareStart = passStart
+        strategy.prepare(batch.journeys)
+        let prepared = Runner.monotonicNanos()
+        tally.strategyNanos &+= prepared &- prepareStart
+        tally.allocatedBytes &+= allocations.bytes &- passBytes
+        let limit = shared.configuration.violationLimit
+        let beacon = shared.beacons[thread]
+        for position in batch.journeys.indices {
+            let journey = batch.journeys[position]
+            guard trapped.isEmpty || !trapped.contains(journey.index) else {
+                // It killed the process in an earlier attempt: counted, never run again.
+                tally.record(
+                    .trapped,
+                    journey: journey,
+                    observation: StrategyObservation(),
+                    expected: batch.expectations[position].outcome,
+                    violationLimit: limit
+                )
+                continue
+            }
+            beacon.journey.store(journey.index, ordering: .relaxed)
+            let observation = measure(
+                journey,
+                at: position < batch.lagNanos.count ? batch.lagNanos[position] : nil,
+                strategy: &strategy,
+                tally: &tally,
+                corrected: &corrected
+            )
+            let outcome = oracle.classify(
+                observation,
+                expectation: batch.expectations[position],
+                journey: journey,
+                distinctions: strategy.distinctions
+            )
+            tally.record(
+                outcome,
+                journey: journey,
+                observation: observation,
+                expected: batch.expectations[position].outcome,
+                violationLimit: limit
+            )
+        }
+        beacon.startNanos.store(0, ordering: .relaxed)
+        tally.journeys &+= UInt64(batch.count)
+        let passNanos = Runner.monotonicNanos() &- passStart
+        let bytes = allocations.bytes &- passBytes
+        let strategyNanos = tally.strategyNanos &- strategyNanosBefore
+        let strategyBytes = tally.allocatedBytes &- strategyBytesBefore
+        tally.harnessNanos &+= (passNanos > strategyNanos ? passNanos &- strategyNanos : 0) &+ preparation.nanos
+        tally.harnessAllocatedBytes &+= (bytes > strategyBytes ? bytes &- strategyBytes : 0) &+ preparation.bytes
+    }
+
+    /// The measurement step: runs one journey through the strategy, timing it and counting its
+    /// allocations (and, open loop, its latency from the intended start, `lag` earlier).
+    @inline(__always)
+    func measure(
+        _ journey: Journey,
+        at lag: UInt64?,
+        strategy: inout any Strategy,
+        tally: inout StrategyTally,
+        corrected: inout Histogram
+    ) -> StrategyObservation {
+        var observation = StrategyObservation()
+        let bytesBefore = allocations.bytes
+        let start = Runner.monotonicNanos()
+        shared.beacons[thread].startNanos.store(start, ordering: .releasing)
+        strategy.run(journey, into: &observation, metrics: &tally.operationNanos)
+        let service = Runner.monotonicNanos() &- start
+        tally.allocatedBytes &+= allocations.bytes &- bytesBefore
+        tally.strategyNanos &+= service
+        tally.journeyNanos.record(service)
+        if journey.racing {
+            tally.racingJourneys &+= 1
+            tally.racingNanos &+= service
+        }
+        if let lag { corrected.record(lag &+ service) }
+        return observation
+    }
+}
+
+/// A batch's preparation cost split equally among the strategies (the first ones take the
+/// remainder), so the strategies' harness shares add up to what preparing cost.
+struct Share {
+    let nanos: (each: UInt64, remainder: UInt64)
+    let bytes: (each: UInt64, remainder: UInt64)
+
+    init(_ batch: JourneyBatch, strategies: Int) {
+        let count = UInt64(max(1, strategies))
+        nanos = (batch.preparationNanos / count, batch.preparationNanos % count)
+        bytes = (batch.preparationBytes / count, batch.preparationBytes % count)
+    }
+
+    func of(_ index: Int) -> (nanos: UInt64, bytes: UInt64) {
+        (
+            nanos.each &+ (UInt64(index) < nanos.remainder ? 1 : 0),
+            bytes.each &+ (UInt64(index) < bytes.remainder ? 1 : 0)
+        )
+    }
+}

@@ -1,0 +1,169 @@
+import DeepLinkCore
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker threads of one run and what they share: thread start-up, the start signal, progress,
+/// the watchdog, and the merge of the workers' tallies. Closed and open loop use it alike; only
+/// their ``ArrivalSource`` differs.
+///
+/// Thread safety: ``run(progress:)`` is called once, from one thread; the workers touch only the
+/// atomics and locks of ``SharedRunState``.
+struct WorkerPool {
+    let shared: SharedRunState
+
+    init(configuration: RunConfiguration) {
+        shared = SharedRunState(configuration: configuration)
+    }
+
+    func run(progress: (UInt64) -> Void) -> RunResult {
+        let configuration = shared.configuration
+        let finished = DispatchSemaphore(value: 0)
+        for number in 0..<configuration.threads {
+            let thread = Thread { [shared] in
+                var worker = Worker(shared: shared, thread: number)
+                let result = worker.work()
+                shared.results.withLock { $0.append(result) }
+                finished.signal()
+            }
+            thread.stackSize = 1 << 22
+            thread.start()
+        }
+        // Every thread is up before the clock starts, so thread start-up is neither wall time nor
+        // (open loop) start lag.
+        while shared.ready.load(ordering: .acquiring) < configuration.threads { sched_yield() }
+        let start = Runner.monotonicNanos() + (configuration.openLoop == nil ? 0 : ArrivalSource.leadInNanos)
+        shared.startNanos.store(max(start, 1), ordering: .releasing)
+        var monitor = DisturbanceMonitor(source: configuration.disturbanceSource)
+        var done = 0
+        var hung: HungJourney?
+        while done < configuration.threads {
+            if finished.wait(timeout: .now() + .milliseconds(100)) == .success {
+                done += 1
+                continue
+            }
+            progress(shared.completed.load(ordering: .relaxed))
+            monitor.sample()
+            guard hung == nil, let stuck = shared.watchdog(limitNanos: configuration.journeyTimeoutNanos) else {
+                continue
+            }
+            // A strategy is stuck: the others stop after their batch; the stuck thread is left
+            // behind (it cannot be interrupted) and ends with the process.
+            hung = stuck
+            shared.stop.store(true, ordering: .relaxed)
+            let others = configuration.threads - 1 - done
+            for _ in 0..<max(0, others) where finished.wait(timeout: .now() + .seconds(30)) == .success { done += 1 }
+            break
+        }
+        let end = Runner.monotonicNanos()
+        progress(shared.completed.load(ordering: .relaxed))
+        let wall = end > start ? end - start : 0
+        var result = merge(wallNanos: wall, hung: hung)
+        result.disturbance = monitor.finish(
+            wallNanos: wall,
+            threads: configuration.threads,
+            cores: ResourceUsage.coreCount(),
+            thresholds: configuration.disturbanceThresholds
+        )
+        return result
+    }
+
+    /// The run's result from the finished workers' results (and the hung journey, if any).
+    func merge(wallNanos: UInt64, hung: HungJourney?) -> RunResult {
+        let configuration = shared.configuration
+        let results = shared.results.withLock { $0 }
+        var tallies = configuration.strategies.map { StrategyTally(kind: $0) }
+        var corrected = [Histogram](repeating: Histogram(), count: configuration.strategies.count)
+        var arrivals = ArrivalCounts()
+        var undecided: UInt64 = 0
+        for result in results {
+            undecided &+= result.undecided
+            arrivals.merge(result.arrivals)
+            for index in tallies.indices {
+                tallies[index].merge(result.tallies[index], violationLimit: configuration.violationLimit)
+                corrected[index].merge(result.corrected[index])
+            }
+        }
+        if let hung, let position = configuration.strategies.firstIndex(of: hung.strategy) {
+            let journey = shared.generator.journey(at: hung.index)
+            tallies[position].journeys &+= 1
+            tallies[position].record(
+                .hung,
+                journey: journey,
+                observation: StrategyObservation(),
+                expected: Oracle(mix: configuration.mix).expect(journey).outcome,
+                violationLimit: configuration.violationLimit
+            )
+        }
+        var result = RunResult(
+            configuration: configuration,
+            tallies: tallies,
+            wallNanos: wallNanos,
+            undecidedJourneys: undecided
+        )
+        if let parameters = configuration.openLoop {
+            result.openLoop = OpenLoopResult(
+                parameters: parameters,
+                arrivals: arrivals,
+                correctedJourneyNanos: corrected
+            )
+        }
+        result.hung = hung
+        return result
+    }
+}
+
+/// State the workers share: the start signal, the next chunk to claim (closed loop), journeys
+/// completed, finished results, the stop flag and one beacon per worker.
+final class SharedRunState: Sendable {
+    let configuration: RunConfiguration
+    let generator: JourneyGenerator
+    /// Threads waiting for the start.
+    let ready = Atomic<Int>(0)
+    /// The run's start on the monotonic clock; 0 until every thread is ready.
+    let startNanos = Atomic<UInt64>(0)
+    let nextChunk = Atomic<UInt64>(0)
+    /// Journeys (open loop: arrivals started or dropped) so far, for progress.
+    let completed = Atomic<UInt64>(0)
+    let results = Locked<[WorkerResult]>([])
+    /// Set by the watchdog: workers stop taking batches.
+    let stop = Atomic<Bool>(false)
+    /// One per worker thread, by thread number.
+    let beacons: [WorkerBeacon]
+
+    init(configuration: RunConfiguration) {
+        self.configuration = configuration
+        self.generator = JourneyGenerator(configuration)
+        self.beacons = (0..<configuration.threads).map { _ in WorkerBeacon() }
+    }
+
+    /// The first journey that has run longer than `limitNanos`, if any.
+    func watchdog(limitNanos: UInt64) -> HungJourney? {
+        let now = Runner.monotonicNanos()
+        for beacon in beacons {
+            let started = beacon.startNanos.load(ordering: .acquiring)
+            guard started != 0, now > started, now - started > limitNanos else { continue }
+            let strategy = configuration.strategies[beacon.strategy.load(ordering: .relaxed)]
+            return HungJourney(
+                strategy: strategy,
+                index: beacon.journey.load(ordering: .relaxed),
+                runningNanos: now - started
+            )
+        }
+        return nil
+    }
+}
+
+/// What one worker thread hands back: its tallies, its open-loop latencies and arrivals, and the
+/// journeys the oracle left undecided.
+struct WorkerResult: Sendable {
+    var tallies: [StrategyTally]
+    /// Per strategy: start lag + the strategy's time (open loop; empty histograms in closed loop).
+    var corrected: [Histogram]
+    var arrivals: ArrivalCounts
+    var undecided: UInt64
+}

@@ -1,0 +1,144 @@
+/// What else the machine did during one measurement (a run, or one capacity step), and whether
+/// that makes its timings untrustworthy (`disturbed`).
+///
+/// Three readings, taken at the start, every ~100 ms and at the end (``DisturbanceMonitor``):
+/// - `steal_ns`: CPU time the hypervisor gave to other guests during the measurement, all CPUs;
+/// - `involuntary_switches`: times this process's threads were preempted;
+/// - `other_runnable`: the mean number of runnable threads that were not this process's.
+///
+/// The run is `disturbed` when any of them passes ``Thresholds`` (see there), or when something
+/// outside the readings says so (a capacity step that disagrees with its neighbours:
+/// ``CapacityResult``). A disturbed timing is reported but never judged (`gate`).
+///
+/// Thread safety: a value type.
+public struct Disturbance: Sendable, Equatable, Codable {
+    public var stealNanos: UInt64
+    public var involuntarySwitches: UInt64
+    /// Mean runnable threads other than ours over the readings.
+    public var otherRunnable: Double
+    public var disturbed: Bool
+    /// Why it is disturbed, one sentence per reason (empty when it is not).
+    public var reasons: [String]
+
+    public init(
+        stealNanos: UInt64 = 0,
+        involuntarySwitches: UInt64 = 0,
+        otherRunnable: Double = 0,
+        disturbed: Bool = false,
+        reasons: [String] = []
+    ) {
+        self.stealNanos = stealNanos
+        self.involuntarySwitches = involuntarySwitches
+        self.otherRunnable = otherRunnable
+        self.disturbed = disturbed
+        self.reasons = reasons
+    }
+
+    /// When readings mark a measurement disturbed.
+    ///
+    /// Thread safety: a value type.
+    public struct Thresholds: Sendable, Equatable {
+        /// Steal above this share of the machine's CPU time (wall × cores): 2 %.
+        public var stealShare: Double = 0.02
+        /// Involuntary context switches above this many per second per thread the measurement
+        /// ran: 50 (an undisturbed CPU-bound thread sees a few per second; one sharing its core
+        /// with another busy thread, hundreds).
+        public var switchesPerThreadSecond: Double = 50
+        /// Other runnable threads above the cores the measurement left free (cores − threads),
+        /// on average, by more than this: 0.5.
+        public var otherRunnableSlack: Double = 0.5
+
+        public init() {}
+    }
+
+    /// The disturbance between `start` and `end` readings with `samples` (every reading, start and
+    /// end included) over `wallNanos` of a measurement on `threads` threads of a `cores`-core
+    /// machine, judged by `thresholds`.
+    public init(
+        start: DisturbanceReading,
+        end: DisturbanceReading,
+        samples: [DisturbanceReading],
+        wallNanos: UInt64,
+        threads: Int,
+        cores: Int,
+        thresholds: Thresholds = Thresholds()
+    ) {
+        stealNanos = end.stealNanos > start.stealNanos ? end.stealNanos - start.stealNanos : 0
+        involuntarySwitches =
+            end.involuntarySwitches > start.involuntarySwitches
+            ? end.involuntarySwitches - start.involuntarySwitches : 0
+        let readings = samples.isEmpty ? [start, end] : samples
+        // Rounded as summary.csv writes it, so a report read back equals the one written.
+        otherRunnable =
+            (Double(readings.reduce(0) { $0 + $1.otherRunnable }) / Double(readings.count) * 100)
+            .rounded() / 100
+        reasons = []
+        let seconds = Double(wallNanos) / 1e9
+        let machine = Double(wallNanos) * Double(max(1, cores))
+        if machine > 0, Double(stealNanos) > thresholds.stealShare * machine {
+            reasons.append(
+                "steal \(ReportSchema.decimal(Double(stealNanos) / machine * 100, digits: 1))% of CPU time "
+                    + "(threshold \(ReportSchema.decimal(thresholds.stealShare * 100, digits: 1))%)"
+            )
+        }
+        let perThreadSecond = seconds > 0 ? Double(involuntarySwitches) / seconds / Double(max(1, threads)) : 0
+        if perThreadSecond > thresholds.switchesPerThreadSecond {
+            reasons.append(
+                "\(ReportSchema.decimal(perThreadSecond, digits: 0)) involuntary context switches per thread-second "
+                    + "(threshold \(ReportSchema.decimal(thresholds.switchesPerThreadSecond, digits: 0)))"
+            )
+        }
+        let free = Double(max(0, cores - threads))
+        if otherRunnable > free + thresholds.otherRunnableSlack {
+            reasons.append(
+                "\(ReportSchema.decimal(otherRunnable, digits: 2)) other runnable threads on average, "
+                    + "\(ReportSchema.decimal(free, digits: 0)) cores free (threshold +"
+                    + "\(ReportSchema.decimal(thresholds.otherRunnableSlack, digits: 1)))"
+            )
+        }
+        disturbed = !reasons.isEmpty
+    }
+
+    /// Marks this measurement disturbed for `reason` (from outside the readings).
+    public mutating func mark(_ reason: String) {
+        disturbed = true
+        if !reasons.contains(reason) { reasons.append(reason) }
+    }
+
+    /// These readings and another measurement's (merged shards): steal and switches add up, the
+    /// other runnable load is the larger, disturbed when either is. Nil when a sum would pass
+    /// 2^64 − 1.
+    public func merging(_ other: Disturbance) -> Disturbance? {
+        let (steal, stealOverflow) = stealNanos.addingReportingOverflow(other.stealNanos)
+        let (switches, switchOverflow) = involuntarySwitches.addingReportingOverflow(other.involuntarySwitches)
+        guard !stealOverflow, !switchOverflow else { return nil }
+        var reasons = self.reasons
+        for reason in other.reasons where !reasons.contains(reason) { reasons.append(reason) }
+        return Disturbance(
+            stealNanos: steal,
+            involuntarySwitches: switches,
+            otherRunnable: max(otherRunnable, other.otherRunnable),
+            disturbed: disturbed || other.disturbed,
+            reasons: reasons
+        )
+    }
+
+    /// The columns summary.csv and capacity.csv carry, in order.
+    public static let columns = ["steal_ns", "involuntary_switches", "other_runnable", "disturbed"]
+
+    /// The values of ``columns`` as written (`other_runnable` with two decimals, `disturbed` 0/1).
+    public var fields: [String] {
+        [
+            String(stealNanos), String(involuntarySwitches), ReportSchema.decimal(otherRunnable, digits: 2),
+            disturbed ? "1" : "0",
+        ]
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case stealNanos = "steal_ns"
+        case involuntarySwitches = "involuntary_switches"
+        case otherRunnable = "other_runnable"
+        case disturbed
+        case reasons
+    }
+}

@@ -1,0 +1,93 @@
+/// Where one strategy's journeys spent thread time and bytes, as summary.csv reports it: inside
+/// the strategy, or in the harness around it (generating and judging journeys, tallying), and the
+/// strategy's time on racing journeys apart from the rest (``Journey/racing``).
+///
+/// The raw sums (`strategy_ns`, `harness_ns`, `harness_allocated_bytes`, `racing_journeys`,
+/// `racing_ns`) are thread time summed over threads; the derived columns divide them by journeys,
+/// and the two rates are journeys per second of strategy time per thread, as `journeys_per_s` is.
+/// Merged shards: every sum adds up.
+///
+/// Thread safety: a value type.
+public struct JourneyCostReport: Sendable, Equatable {
+    public var strategyNanos: UInt64
+    public var harnessNanos: UInt64
+    public var harnessAllocatedBytes: UInt64
+    public var racingJourneys: UInt64
+    public var racingNanos: UInt64
+
+    public init(
+        strategyNanos: UInt64 = 0,
+        harnessNanos: UInt64 = 0,
+        harnessAllocatedBytes: UInt64 = 0,
+        racingJourneys: UInt64 = 0,
+        racingNanos: UInt64 = 0
+    ) {
+        self.strategyNanos = strategyNanos
+        self.harnessNanos = harnessNanos
+        self.harnessAllocatedBytes = harnessAllocatedBytes
+        self.racingJourneys = racingJourneys
+        self.racingNanos = racingNanos
+    }
+
+    /// summary.csv's cost columns, in order (after `bytes_per_journey`).
+    public static let columns = [
+        "strategy_ns", "harness_ns", "strategy_ns_per_journey", "harness_ns_per_journey", "harness_allocated_bytes",
+        "harness_bytes_per_journey", "racing_journeys", "racing_ns", "racing_journeys_per_s",
+        "non_racing_journeys_per_s",
+    ]
+
+    /// The columns of ``columns`` that hold decimals.
+    public static let decimalColumns: Set<String> = [
+        "strategy_ns_per_journey", "harness_ns_per_journey", "harness_bytes_per_journey", "racing_journeys_per_s",
+        "non_racing_journeys_per_s",
+    ]
+
+    /// The values of ``columns`` for a strategy of `journeys` journeys on `threads` threads.
+    public func fields(journeys: Int, threads: Int) -> [String] {
+        let count = Double(max(0, journeys))
+        func perJourney(_ value: UInt64) -> Double { count == 0 ? 0 : Double(value) / count }
+        return [
+            String(strategyNanos), String(harnessNanos), ReportSchema.decimal(perJourney(strategyNanos), digits: 1),
+            ReportSchema.decimal(perJourney(harnessNanos), digits: 1), String(harnessAllocatedBytes),
+            ReportSchema.decimal(perJourney(harnessAllocatedBytes), digits: 2), String(racingJourneys),
+            String(racingNanos), ReportSchema.decimal(racingJourneysPerSecond(threads: threads), digits: 0),
+            ReportSchema.decimal(nonRacingJourneysPerSecond(journeys: journeys, threads: threads), digits: 0),
+        ]
+    }
+
+    /// Racing journeys per second of strategy time per thread (0 with none).
+    public func racingJourneysPerSecond(threads: Int) -> Double {
+        Self.rate(racingJourneys, nanos: racingNanos, threads: threads)
+    }
+
+    /// The other journeys per second of strategy time per thread (0 with none).
+    public func nonRacingJourneysPerSecond(journeys: Int, threads: Int) -> Double {
+        let others = UInt64(max(0, journeys)) > racingJourneys ? UInt64(max(0, journeys)) - racingJourneys : 0
+        let nanos = strategyNanos > racingNanos ? strategyNanos - racingNanos : 0
+        return Self.rate(others, nanos: nanos, threads: threads)
+    }
+
+    static func rate(_ journeys: UInt64, nanos: UInt64, threads: Int) -> Double {
+        nanos == 0 ? 0 : Double(journeys) * 1e9 * Double(max(1, threads)) / Double(nanos)
+    }
+
+    /// These costs and a shard's together; nil when a sum would pass 2^64 − 1 (only doctored input
+    /// gets there).
+    public func merging(_ other: JourneyCostReport) -> JourneyCostReport? {
+        let sums = [
+            strategyNanos.addingReportingOverflow(other.strategyNanos),
+            harnessNanos.addingReportingOverflow(other.harnessNanos),
+            harnessAllocatedBytes.addingReportingOverflow(other.harnessAllocatedBytes),
+            racingJourneys.addingReportingOverflow(other.racingJourneys),
+            racingNanos.addingReportingOverflow(other.racingNanos),
+        ]
+        guard !sums.contains(where: \.overflow) else { return nil }
+        return JourneyCostReport(
+            strategyNanos: sums[0].partialValue,
+            harnessNanos: sums[1].partialValue,
+            harnessAllocatedBytes: sums[2].partialValue,
+            racingJourneys: sums[3].partialValue,
+            racingNanos: sums[4].partialValue
+        )
+    }
+}

@@ -1,0 +1,78 @@
+import DeepLinkHarness
+import Foundation
+import Testing
+
+/// Issue 15 part 3: `gate --instructions` passes the unchanged core and catches a slowed one
+/// (`--core-faults slowPath`), on counts that repeat exactly enough.
+@Suite(.serialized) struct InstructionGateTests {
+    static var valgrind: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") }
+
+    static func gate(_ arguments: [String]) -> GateTests.Outcome { GateTests.gate(["--instructions"] + arguments) }
+
+    @Test(.enabled(if: valgrind && BenchProcess.binary != nil))
+    func aSlowedCoreFailsAndTheUnchangedOnePasses() throws {
+        let root = ReportFixtures.temporaryDirectory("instruction-gate")
+        defer { ReportFixtures.remove(root) }
+        let common = [
+            "--executable", try #require(BenchProcess.binary), "--instruction-journeys", "500", "--no-benchmarks",
+        ]
+        let recorded = Self.gate(["--record", root + "/base"] + common)
+        #expect(recorded.status == 0, "\(recorded.err)")
+        let baseline = try InstructionCount.read(root + "/base")
+        #expect(baseline.map(\.workload) == [InstructionCount.journeyWorkload])
+        #expect(baseline[0].operations == 500 && baseline[0].instructions > 500 * 1_000)
+
+        let same = Self.gate(["--baseline", root + "/base", "--current", root + "/same"] + common)
+        #expect(same.status == 0, "\(same.out)\(same.err)")
+        #expect(same.out.contains("gate: PASS"))
+        let again = try InstructionCount.read(root + "/same")
+        // Two counts of one binary agree within 0.1 %.
+        let drift = abs(again[0].perOperation - baseline[0].perOperation) / baseline[0].perOperation
+        #expect(drift < 0.001, "drift \(drift)")
+
+        let slowed = Self.gate(
+            ["--baseline", root + "/base", "--current", root + "/slow", "--core-faults", "slowPath"] + common
+        )
+        #expect(slowed.status == 1, "\(slowed.out)\(slowed.err)")
+        #expect(slowed.out.contains("gate: FAIL: instructions per operation grew: journey-core"))
+        // A generous tolerance lets the same slowdown through: the threshold is what decides.
+        let tolerated = Self.gate(
+            [
+                "--baseline", root + "/base", "--current", root + "/tolerated", "--core-faults", "slowPath",
+                "--instruction-tolerance", "50",
+            ] + common
+        )
+        #expect(tolerated.status == 0, "\(tolerated.out)\(tolerated.err)")
+    }
+
+    @Test func comparisonRules() throws {
+        let base = [InstructionCount.Row(workload: "journey-core", operations: 100, instructions: 100_000)]
+        func verdict(_ instructions: UInt64) throws -> RegressionGate.Verdict? {
+            let current = [InstructionCount.Row(workload: "journey-core", operations: 100, instructions: instructions)]
+            return try InstructionCount.compare(baseline: base, current: current, tolerance: 0.02).first?.verdict
+        }
+        #expect(try verdict(102_000) == .pass)
+        #expect(try verdict(102_001) == .fail)
+        #expect(try verdict(50_000) == .pass)
+        let missing = try InstructionCount.compare(baseline: base, current: [], tolerance: 0.02)
+        #expect(missing.map(\.verdict) == [.fail])
+        #expect(throws: ReportError.self) {
+            try InstructionCount.compare(
+                baseline: base,
+                current: [InstructionCount.Row(workload: "journey-core", operations: 99, instructions: 1)],
+                tolerance: 0.02
+            )
+        }
+    }
+
+    @Test func aMissingBaselineIsANamedError() {
+        let root = ReportFixtures.temporaryDirectory("instruction-gate-missing")
+        defer { ReportFixtures.remove(root) }
+        let result = Self.gate(["--baseline", root + "/nothing", "--current", root + "/cur"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("error: gate:"), "\(result.err)")
+        let usage = Self.gate(["--current", root + "/cur"])
+        #expect(usage.status == 2)
+        #expect(usage.err.contains("--baseline"), "\(usage.err)")
+    }
+}
