@@ -177,18 +177,19 @@ public enum InstructionCount {
         var checks: [RegressionGate.Check] = []
         let limit = ReportSchema.decimal(tolerance * 100, digits: 2) + "%"
         for before in baseline {
-            guard let now = current.first(where: { $0.workload == before.workload }) else {
-                checks.append(
-                    RegressionGate.Check(
-                        strategy: before.workload,
-                        metric: "instructions_per_op",
-                        kind: .hard,
-                        baseline: before.perOperation,
-                        current: 0,
-                        verdict: .fail,
-                        detail: "workload missing from the current count"
-                    )
+            func check(current: Double, _ verdict: RegressionGate.Verdict, _ detail: String) -> RegressionGate.Check {
+                RegressionGate.Check(
+                    strategy: before.workload,
+                    metric: "instructions_per_op",
+                    kind: .hard,
+                    baseline: before.perOperation,
+                    current: current,
+                    verdict: verdict,
+                    detail: detail
                 )
+            }
+            guard let now = current.first(where: { $0.workload == before.workload }) else {
+                checks.append(check(current: 0, .fail, "workload missing from the current count"))
                 continue
             }
             guard now.operations == before.operations else {
@@ -199,14 +200,10 @@ public enum InstructionCount {
             }
             let grown = now.perOperation > before.perOperation * (1 + tolerance)
             checks.append(
-                RegressionGate.Check(
-                    strategy: before.workload,
-                    metric: "instructions_per_op",
-                    kind: .hard,
-                    baseline: before.perOperation,
+                check(
                     current: now.perOperation,
-                    verdict: grown ? .fail : .pass,
-                    detail: grown ? "more instructions per operation than the baseline + \(limit)" : "within +\(limit)"
+                    grown ? .fail : .pass,
+                    grown ? "more instructions per operation than the baseline + \(limit)" : "within +\(limit)"
                 )
             )
         }
