@@ -30,9 +30,14 @@ import Testing
         #expect(same.status == 0, "\(same.out)\(same.err)")
         #expect(same.out.contains("gate: PASS"))
         let again = try InstructionCount.read(root + "/same")
-        // Two counts of one binary agree within 0.1 %.
+        // Two counts of one binary agree. This is the debug binary over 500 journeys, whose counts
+        // drift by up to ~0.2% (three records: 276,257, 275,760 and 276,256 per journey), most likely
+        // because time-dependent work runs inside the counted function (the strategy's latency
+        // histograms record measured times; not yet confirmed); the
+        // release binary over the gate's 20,000 journeys agrees within 0.005% (the closing note of
+        // issue 15 has the command). 0.5% keeps a wide margin below the slowed core's +10%.
         let drift = abs(again[0].perOperation - baseline[0].perOperation) / baseline[0].perOperation
-        #expect(drift < 0.001, "drift \(drift)")
+        #expect(drift < 0.005, "drift \(drift)")
 
         let slowed = Self.gate(
             ["--baseline", root + "/base", "--current", root + "/slow", "--core-faults", "slowPath"] + common

@@ -264,6 +264,10 @@ public enum InstructionCount {
         process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment[TrapSupervisor.supervisedVariable] = "1"
+        // Swift seeds its hashing per process: a dictionary or set lookup then probes a different
+        // number of slots from run to run (0.17% drift over 500 debug-build journeys). Fixed seeds
+        // make two counts of one binary agree.
+        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
