@@ -101,7 +101,7 @@ public enum ExecProtocol {
                         line += Array("null".utf8)
                     }
                     line += Array(#","clickTime":"#.utf8)
-                    ProtocolJSON.appendInteger(UInt64(journey.tapTime(slot: slot)), to: &line)
+                    ProtocolJSON.appendInteger(UInt64(journey.tapTime(slot: slot, before: step)), to: &line)
                     line += Array(#","installBeginTime":"#.utf8)
                     ProtocolJSON.appendInteger(installBegin, to: &line)
                     line += Array((item.kind == .referrerRetry ? #","retry":true"# : #","retry":false"#).utf8)

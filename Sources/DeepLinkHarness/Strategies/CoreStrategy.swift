@@ -279,7 +279,7 @@ public struct CoreStrategy: Strategy {
                 let slot: UInt8 = journey.linkCount >= 2 ? 1 : 0
                 fillScratch(
                     source: .installReferrer,
-                    capturedAtNanos: UInt64(journey.tapTime(slot: slot)) &* 1_000_000_000,
+                    capturedAtNanos: UInt64(journey.tapTime(slot: slot, before: step)) &* 1_000_000_000,
                     id: 100 &+ deliveries,
                     installBeginTimestamp: faults.contains(.noTimestampDedupe) ? 0 : installBegin
                 )
