@@ -52,14 +52,14 @@ public struct Journey: Sendable {
     /// The catalog id of tap number `slot` (0 or 1).
     public func link(slot: UInt8) -> UInt8 { slot == 0 ? links.0 : links.1 }
 
-    /// When tap `slot` last happened before step `step` (all of the script when `step` is `nil`;
-    /// the first event's time when there was no such tap). Play reports the click of the latest tap
-    /// so far: a tap later in the script (the same link opened again) is not it.
-    public func tapTime(slot: UInt8, before step: Int? = nil) -> UInt32 {
+    /// When tap `slot` last happened before step `limit` (the first event's time when there was no
+    /// such tap). Play reports the click of the latest tap so far: a tap later in the script (the
+    /// same link opened again) is not it.
+    public func tapTime(slot: UInt8, before limit: Int) -> UInt32 {
         // Through a span: `events[step]` in a loop copies the whole inline array per iteration.
         let events = events.span
         var time: UInt32? = nil
-        for step in 0..<min(step ?? eventCount, eventCount) {
+        for step in 0..<min(max(limit, 0), eventCount) {
             let event = events[step]
             if event.kind == .tap, event.argument == slot { time = event.atSeconds }
         }
