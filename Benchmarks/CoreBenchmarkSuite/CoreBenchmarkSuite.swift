@@ -17,13 +17,14 @@ public enum CoreBenchmarkSuite {
     /// The benchmarks whose subject must allocate nothing per operation (the targets).
     public static let zeroAllocationBenchmarks: Set<String> = [
         "referrer-parse", "referrer-parse-strings", "link-validate", "queue-1thread", "queue-1thread-pthread",
-        "queue-2threads", "queue-2threads-pthread", "resolver-route",
+        "queue-2threads", "queue-2threads-pthread", "resolver-route", "journey-core",
     ]
 
     /// Every comparison, over corpora of `corpusSize` inputs.
     public static func comparisons(corpusSize: Int) -> [Comparison] {
         ReferrerComparisons.all(corpusSize: corpusSize) + ValidationComparisons.all(corpusSize: corpusSize)
             + QueueComparisons.all() + ResolverComparisons.all() + SigningComparisons.all(corpusSize: corpusSize)
+            + JourneyComparisons.all(corpusSize: corpusSize)
     }
 
     /// Runs the comparisons whose benchmark name contains `filter` (all when nil), calling

@@ -63,3 +63,23 @@ import Testing
         }
     }
 }
+
+@Suite struct JourneyComparisonTests {
+    /// `journey-core` drives whole journeys through `core` with no harness around it: a row the
+    /// instruction gate counts (one thread), whose subject allocates nothing per journey (the
+    /// peer, not our code, allocates in a debug build).
+    @Test func journeyRowIsCountedAndAllocationFree() throws {
+        let comparison = try #require(
+            CoreBenchmarkSuite.comparisons(corpusSize: 20).first { $0.benchmark == "journey-core" }
+        )
+        #expect(comparison.subject.name == "core")
+        #expect(comparison.peer.name == "naive")
+        #expect(InstructionProbe.isCounted(comparison.benchmark))
+        // Warm, then count: more journeys than the corpus holds, so the loop cycles it.
+        _ = comparison.subject.run(50)
+        let bytes = comparison.subject.run(50)
+        guard !Sanitizer.isActive else { return }
+        #expect(AllocationCounter.isJemallocActive)
+        #expect(bytes == 0)
+    }
+}
