@@ -105,10 +105,14 @@ public struct CoverageCounts: Sendable, Equatable {
         let perturbationBase = 2 * platforms
         features[perturbationBase + Int(journey.scenario.perturbation.rawValue)] &+= 1
         let extrasBase = perturbationBase + Perturbation.allCases.count
-        for (index, extra) in ExtraPerturbations.named.enumerated() where journey.extras.contains(extra.extra) {
-            features[extrasBase + index] &+= 1
+        let extrasCount = ExtraPerturbations.named.count
+        // Bit by bit (extra `i` is bit `i`): walking `named` per journey costs more than the rest.
+        var extras = journey.extras.rawValue & UInt16(truncatingIfNeeded: (1 << extrasCount) - 1)
+        while extras != 0 {
+            features[extrasBase + extras.trailingZeroBitCount] &+= 1
+            extras &= extras &- 1
         }
-        let linksBase = extrasBase + ExtraPerturbations.named.count
+        let linksBase = extrasBase + extrasCount
         features[linksBase + Int(min(journey.linkCount, 2))] &+= 1
         features[linksBase + 3 + min(journey.perturbationCount, 3)] &+= 1
         if journey.racing { features[features.count - 2] &+= 1 }
