@@ -209,6 +209,9 @@ private struct Builder {
     var extras: ExtraPerturbations { journey.extras }
     var platform: Platform { journey.scenario.platform }
 
+    /// Inlined: at each call site the kind and the delay are constants, so the session switch and
+    /// the delay's width fold away.
+    @inline(__always)
     mutating func emit(_ kind: JourneyEvent.Kind, _ argument: UInt8 = 0, after delay: ClosedRange<UInt32>) {
         now &+= random.uniform(delay)
         journey.append(JourneyEvent(kind, argument, at: now))

@@ -228,6 +228,7 @@ private struct Model {
     var sawNotSet = false
     var gateMasks: (UInt64, UInt64) = (0, 0)
 
+    @inline(__always)
     init(journey: Journey, ttl: UInt32) {
         self.ttl = ttl
         self.facts = (LinkCatalog.facts(journey.links.0), LinkCatalog.facts(journey.links.1))
@@ -247,6 +248,8 @@ private struct Model {
 
     func time(_ pair: (UInt32, UInt32), _ slot: UInt8) -> UInt32 { slot == 0 ? pair.0 : pair.1 }
 
+    /// Inlined into ``Oracle/expect(_:)``'s loop, the model's one caller per event.
+    @inline(__always)
     mutating func apply(_ event: JourneyEvent, step: Int) {
         now = event.atSeconds
         let slot = event.argument & 1
