@@ -20,6 +20,14 @@ public struct Oracle: Sendable {
 
     /// What must happen to `journey`.
     public func expect(_ journey: Journey) -> Expectation {
+        var journey = journey
+        return expect(inPlace: &journey)
+    }
+
+    /// ``expect(_:)`` of a journey the caller holds in place (a batch's slot), which it leaves
+    /// unchanged: `inout` only because reading a borrowed journey's events copies the journey
+    /// (400 bytes) first.
+    func expect(inPlace journey: inout Journey) -> Expectation {
         var model = Model(journey: journey, ttl: ttlSeconds)
         // Through a span: `journey.events[step]` in a loop copies the inline array per iteration.
         let events = journey.events.span
