@@ -1,11 +1,13 @@
 import DeepLinkHarness
 import Synchronization
 
-/// `journey-core`: one complete journey of the default mix through `core` (DeepLinkCore driven as
+/// `journey`: one complete journey of the default mix through `core` (DeepLinkCore driven as
 /// the harness's worker drives it: ``Strategy/run(_:into:metrics:)`` with the operation
 /// histograms) against the same journeys through `naive` (the article's snippet), with no harness
 /// around either: the journeys are generated before the timed loop, and no oracle judges them.
-/// No journey races (no partner thread), so the subject's instruction count repeats.
+/// No journey races (no partner thread), so the subject's instruction count repeats. Not named
+/// `journey-core`: that is the instruction gate's count of `CoreStrategy.run` inside a real run
+/// (``InstructionCount/journeyWorkload``), and the gate's rows are keyed by name.
 enum JourneyComparisons {
     static func all(corpusSize: Int) -> [Comparison] {
         let generator = JourneyGenerator(seed: 1, mix: .default)
@@ -29,7 +31,7 @@ enum JourneyComparisons {
             }
         }
         return [
-            Comparison(benchmark: "journey-core", subject: side("core", .core), peer: side("naive", .naive))
+            Comparison(benchmark: "journey", subject: side("journey-core", .core), peer: side("journey-naive", .naive))
         ]
     }
 }
