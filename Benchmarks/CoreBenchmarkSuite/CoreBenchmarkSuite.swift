@@ -17,7 +17,7 @@ public enum CoreBenchmarkSuite {
     /// The benchmarks whose subject must allocate nothing per operation (the targets).
     public static let zeroAllocationBenchmarks: Set<String> = [
         "referrer-parse", "referrer-parse-strings", "link-validate", "queue-1thread", "queue-1thread-pthread",
-        "queue-2threads", "queue-2threads-pthread", "resolver-route", "journey",
+        "queue-2threads", "queue-2threads-pthread", "resolver-route",
     ]
 
     /// Every comparison, over corpora of `corpusSize` inputs.
