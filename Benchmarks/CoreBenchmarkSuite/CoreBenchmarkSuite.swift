@@ -24,6 +24,7 @@ public enum CoreBenchmarkSuite {
     public static func comparisons(corpusSize: Int) -> [Comparison] {
         ReferrerComparisons.all(corpusSize: corpusSize) + ValidationComparisons.all(corpusSize: corpusSize)
             + QueueComparisons.all() + ResolverComparisons.all() + SigningComparisons.all(corpusSize: corpusSize)
+            + JourneyComparisons.all(corpusSize: corpusSize)
     }
 
     /// Runs the comparisons whose benchmark name contains `filter` (all when nil), calling

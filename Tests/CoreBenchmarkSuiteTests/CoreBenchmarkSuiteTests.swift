@@ -63,3 +63,23 @@ import Testing
         }
     }
 }
+
+@Suite struct JourneyComparisonTests {
+    /// `journey` drives whole journeys through `core` with no harness around it: a row the
+    /// instruction gate counts (one thread) under a name of its own. Not a zero-allocation row:
+    /// a few journeys of the default mix allocate inside the core (2.9 B per journey over the
+    /// 1,000-journey corpus).
+    @Test func journeyRowIsCountedUnderItsOwnName() throws {
+        let comparison = try #require(
+            CoreBenchmarkSuite.comparisons(corpusSize: 20).first { $0.benchmark == "journey" }
+        )
+        #expect(comparison.subject.name == "journey-core")
+        #expect(comparison.peer.name == "journey-naive")
+        #expect(InstructionProbe.isCounted(comparison.benchmark))
+        // The instruction gate keys its rows by name; the run's own journey count has this one.
+        #expect(comparison.benchmark != InstructionCount.journeyWorkload)
+        // More journeys than the corpus holds: the loop cycles it.
+        _ = comparison.subject.run(50)
+        _ = comparison.peer.run(50)
+    }
+}

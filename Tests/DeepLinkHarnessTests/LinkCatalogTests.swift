@@ -53,3 +53,52 @@ import Testing
         }
     }
 }
+
+/// The plain facts the oracle, the generator and the classifier read must say what the entries
+/// say, and two extras' coverage rows follow their bits.
+@Suite struct LinkCatalogFactsTests {
+    @Test func factsMirrorEveryEntry() {
+        #expect(LinkCatalog.facts.count == LinkCatalog.entries.count)
+        for (index, entry) in LinkCatalog.entries.enumerated() {
+            let facts = LinkCatalog.facts(UInt8(index))
+            #expect(facts.isRoutable == entry.verdict.isRoutable, "\(entry.name)")
+            #expect(facts.needsLogin == entry.verdict.needsLogin, "\(entry.name)")
+            #expect(facts.account == entry.account, "\(entry.name)")
+            #expect(facts.singleUse == entry.singleUse, "\(entry.name)")
+            switch (entry.verdict, facts.action) {
+            case (.route, .route), (.organic, .organic), (.notSet, .notSet), (.noPayload, .noPayload):
+                break
+            case (.reject(let reason), .reject(let mirrored)):
+                #expect(reason == mirrored, "\(entry.name)")
+            default:
+                Issue.record("\(entry.name): verdict \(entry.verdict), facts \(facts.action)")
+            }
+        }
+        #expect(LinkCatalog.facts(LinkCatalog.unknownID).action == .noPayload)
+    }
+
+    /// Same destination exactly when both route to the same canonical link (or are the same id).
+    @Test func sameDestinationIsCanonicalEquality() {
+        let ids = Array(0..<UInt8(LinkCatalog.entries.count)) + [LinkCatalog.unknownID]
+        for first in ids {
+            for second in ids {
+                let expected: Bool
+                if case .route(let a, _) = LinkCatalog.entry(first).verdict,
+                    case .route(let b, _) = LinkCatalog.entry(second).verdict
+                {
+                    expected = a == b
+                } else {
+                    expected = first == second
+                }
+                #expect(LinkCatalog.sameDestination(first, second) == expected, "\(first) \(second)")
+            }
+        }
+    }
+
+    /// Coverage counts extras by bit: extra `i` of ``ExtraPerturbations/named`` must be bit `i`.
+    @Test func namedExtrasAreInBitOrder() {
+        for (index, extra) in ExtraPerturbations.named.enumerated() {
+            #expect(extra.extra.rawValue == 1 << index, "\(extra.name)")
+        }
+    }
+}

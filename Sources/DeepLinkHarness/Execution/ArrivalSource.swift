@@ -184,9 +184,9 @@ struct JourneyBatch {
     }
 
     mutating func append(_ journey: Journey, oracle: Oracle) {
-        let expectation = oracle.expect(journey)
-        if expectation.endedPending { undecided &+= 1 }
         journeys.append(journey)
+        let expectation = oracle.expect(inPlace: &journeys[journeys.count - 1])
+        if expectation.endedPending { undecided &+= 1 }
         expectations.append(expectation)
     }
 

@@ -92,11 +92,12 @@ struct Worker {
     }
 
     /// One strategy's pass over a batch: each journey through the measurement step, the pass's
-    /// remaining time and bytes (and its `preparation` share) to the harness.
-    func run(
+    /// remaining time and bytes (and its `preparation` share) to the harness. Generic, so the
+    /// strategy's existential is opened once per pass rather than projected once per journey.
+    func run<S: Strategy>(
         _ batch: JourneyBatch,
         trapped: Set<UInt64>,
-        strategy: inout any Strategy,
+        strategy: inout S,
         tally: inout StrategyTally,
         corrected: inout Histogram,
         preparation: (nanos: UInt64, bytes: UInt64),
@@ -130,6 +131,7 @@ struct Worker {
             let observation = measure(
                 journey,
                 at: position < batch.lagNanos.count ? batch.lagNanos[position] : nil,
+                beacon: beacon,
                 strategy: &strategy,
                 tally: &tally,
                 corrected: &corrected
@@ -161,17 +163,18 @@ struct Worker {
     /// The measurement step: runs one journey through the strategy, timing it and counting its
     /// allocations (and, open loop, its latency from the intended start, `lag` earlier).
     @inline(__always)
-    func measure(
+    func measure<S: Strategy>(
         _ journey: Journey,
         at lag: UInt64?,
-        strategy: inout any Strategy,
+        beacon: WorkerBeacon,
+        strategy: inout S,
         tally: inout StrategyTally,
         corrected: inout Histogram
     ) -> StrategyObservation {
         var observation = StrategyObservation()
         let bytesBefore = allocations.bytes
         let start = Runner.monotonicNanos()
-        shared.beacons[thread].startNanos.store(start, ordering: .releasing)
+        beacon.startNanos.store(start, ordering: .releasing)
         strategy.run(journey, into: &observation, metrics: &tally.operationNanos)
         let service = Runner.monotonicNanos() &- start
         tally.allocatedBytes &+= allocations.bytes &- bytesBefore

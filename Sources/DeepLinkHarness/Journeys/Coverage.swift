@@ -99,20 +99,27 @@ public struct CoverageCounts: Sendable, Equatable {
     /// Counts `journey`'s features.
     public mutating func count(features journey: Journey) {
         let platforms = Platform.allCases.count
-        features[Int(journey.scenario.platform.rawValue)] &+= 1
-        // Each platform has exactly one source, in the same order.
-        features[platforms + Int(journey.scenario.platform.rawValue)] &+= 1
         let perturbationBase = 2 * platforms
-        features[perturbationBase + Int(journey.scenario.perturbation.rawValue)] &+= 1
         let extrasBase = perturbationBase + Perturbation.allCases.count
-        for (index, extra) in ExtraPerturbations.named.enumerated() where journey.extras.contains(extra.extra) {
-            features[extrasBase + index] &+= 1
+        let extrasCount = ExtraPerturbations.named.count
+        let linksBase = extrasBase + extrasCount
+        // One uniqueness check for the journey's eight or so counts, not one per count.
+        features.withUnsafeMutableBufferPointer { features in
+            features[Int(journey.scenario.platform.rawValue)] &+= 1
+            // Each platform has exactly one source, in the same order.
+            features[platforms + Int(journey.scenario.platform.rawValue)] &+= 1
+            features[perturbationBase + Int(journey.scenario.perturbation.rawValue)] &+= 1
+            // Bit by bit (extra `i` is bit `i`): walking `named` per journey costs more than the rest.
+            var extras = journey.extras.rawValue & UInt16(truncatingIfNeeded: (1 << extrasCount) - 1)
+            while extras != 0 {
+                features[extrasBase + extras.trailingZeroBitCount] &+= 1
+                extras &= extras &- 1
+            }
+            features[linksBase + Int(min(journey.linkCount, 2))] &+= 1
+            features[linksBase + 3 + min(journey.perturbationCount, 3)] &+= 1
+            if journey.racing { features[features.count - 2] &+= 1 }
+            if journey.routerNotReady { features[features.count - 1] &+= 1 }
         }
-        let linksBase = extrasBase + ExtraPerturbations.named.count
-        features[linksBase + Int(min(journey.linkCount, 2))] &+= 1
-        features[linksBase + 3 + min(journey.perturbationCount, 3)] &+= 1
-        if journey.racing { features[features.count - 2] &+= 1 }
-        if journey.routerNotReady { features[features.count - 1] &+= 1 }
     }
 
     /// Counts the decision paths one journey took.

@@ -310,7 +310,7 @@ public struct ExtraPerturbations: OptionSet, Sendable, Hashable {
     /// listing (Android, a new install-begin timestamp).
     public static let reinstall = ExtraPerturbations(rawValue: 1 << 6)
 
-    /// Every extra with its name, in order.
+    /// Every extra with its name, in order: extra `i` is bit `i` of the raw value.
     public static let named: [(extra: ExtraPerturbations, name: String)] = [
         (.kill, "kill"), (.duplicateDelivery, "duplicateDelivery"), (.delayedInstall, "delayedInstall"),
         (.clockBackwards, "clockBackwards"), (.clipSkipped, "clipSkipped"), (.clipDataPurged, "clipDataPurged"),
@@ -323,11 +323,45 @@ public struct ExtraPerturbations: OptionSet, Sendable, Hashable {
     /// The extras that can be composed with a journey of `platform` whose own perturbation is
     /// `perturbation`.
     public static func applicable(to platform: Platform, with perturbation: Perturbation) -> [ExtraPerturbations] {
-        guard platform != .installed, perturbation != .clipOnly else { return [] }
-        var result: [ExtraPerturbations] = [.delayedInstall, .clockBackwards, .reinstall]
-        if perturbation != .kill && perturbation != .crashWindow { result.append(.kill) }
-        if perturbation != .duplicateDelivery && perturbation != .crashWindow { result.append(.duplicateDelivery) }
-        if platform == .ios && perturbation != .secondTap { result += [.clipSkipped, .clipDataPurged] }
-        return result
+        let candidates = Candidates(platform: platform, perturbation: perturbation)
+        return (0..<candidates.count).map { candidates[$0] }
+    }
+
+    /// ``applicable(to:with:)`` in place, in the same order, for the generator's draw (once per
+    /// journey, where an array would be allocated and freed).
+    ///
+    /// Thread safety: a value type.
+    struct Candidates {
+        /// Raw values; every extra at most once.
+        private var members = InlineArray<7, UInt16>(repeating: 0)
+        private(set) var count = 0
+
+        init(platform: Platform, perturbation: Perturbation) {
+            guard platform != .installed, perturbation != .clipOnly else { return }
+            append(.delayedInstall)
+            append(.clockBackwards)
+            append(.reinstall)
+            if perturbation != .kill && perturbation != .crashWindow { append(.kill) }
+            if perturbation != .duplicateDelivery && perturbation != .crashWindow { append(.duplicateDelivery) }
+            if platform == .ios && perturbation != .secondTap {
+                append(.clipSkipped)
+                append(.clipDataPurged)
+            }
+        }
+
+        private mutating func append(_ extra: ExtraPerturbations) {
+            members[count] = extra.rawValue
+            count += 1
+        }
+
+        subscript(index: Int) -> ExtraPerturbations { ExtraPerturbations(rawValue: members[index]) }
+
+        /// Removes and returns candidate `index`; the later ones move up.
+        mutating func remove(at index: Int) -> ExtraPerturbations {
+            let removed = self[index]
+            for position in index..<(count - 1) { members[position] = members[position + 1] }
+            count -= 1
+            return removed
+        }
     }
 }

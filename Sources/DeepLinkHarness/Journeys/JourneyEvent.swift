@@ -9,6 +9,9 @@ public struct JourneyEvent: Sendable, Hashable {
     /// ``Kind/referrerRetry``: a ``ReferrerResult`` raw value. For ``Kind/loginSucceeded`` and
     /// ``Kind/sessionRestored``: the account (an index into ``LinkCatalog/accounts``).
     public var argument: UInt8
+    /// Always 0. Fills the two bytes before ``atSeconds`` that would be padding: with every byte
+    /// stored, a journey's empty script is one `memset`, where padding makes it a store loop.
+    private var reserved: UInt16 = 0
     public var atSeconds: UInt32
 
     public init(_ kind: Kind, _ argument: UInt8 = 0, at seconds: UInt32) {

@@ -12,8 +12,15 @@ public struct JourneyGenerator: Sendable {
     public let raceShare: Double
 
     private let platformThresholds: [Double]
-    /// Per platform: cumulative perturbation thresholds (same order as `Perturbation.allCases`).
-    private let perturbationThresholds: [[Double]]
+    /// Per platform, one after another: cumulative perturbation thresholds (same order as
+    /// `Perturbation.allCases`, ``perturbationCount`` each).
+    private let perturbationThresholds: [Double]
+    /// `Perturbation.allCases.count`, which builds an array on every call.
+    private let perturbationCount: Int
+    /// Cumulative thresholds of composing 0, 1, 2, … extra perturbations.
+    private let extraThresholds: [Double]
+    /// The mix's shares the builder draws with (a copy of the mix would retain its arrays).
+    private let shares: Shares
     private let ttl: UInt32
     private let window: UInt32
 
@@ -22,11 +29,21 @@ public struct JourneyGenerator: Sendable {
         self.mix = mix
         self.raceShare = raceShare
         self.platformThresholds = Self.cumulative(mix.platformWeights)
-        self.perturbationThresholds = Platform.allCases.map { platform in
+        self.perturbationThresholds = Platform.allCases.flatMap { platform in
             Self.cumulative(
                 Perturbation.allCases.map { $0.applies(to: platform) ? mix.perturbationWeights[Int($0.rawValue)] : 0 }
             )
         }
+        self.perturbationCount = Perturbation.allCases.count
+        // Summed weight by weight of the normalised weights (not normalised sums as in
+        // `cumulative`): the thresholds journeys were always drawn against.
+        let extraTotal = mix.extraPerturbationWeights.reduce(0, +)
+        var extraThreshold = 0.0
+        self.extraThresholds = mix.extraPerturbationWeights.map { weight in
+            extraThreshold += extraTotal > 0 ? weight / extraTotal : 0
+            return extraThreshold
+        }
+        self.shares = Shares(mix)
         self.ttl = UInt32(min(mix.ttlSeconds, 31_536_000))
         self.window = UInt32(min(mix.fingerprintWindowSeconds, 31_536_000))
     }
@@ -43,10 +60,21 @@ public struct JourneyGenerator: Sendable {
     /// The journey at `index`: always the same for the same seed, mix and race share.
     public func journey(at index: UInt64) -> Journey {
         var random = SplitMix64(seed: seed, index: index)
-        let platform = Platform(rawValue: UInt8(Self.pick(random.unit(), platformThresholds))) ?? .ios
+        let platform = Platform(rawValue: UInt8(Self.pick(random.unit(), platformThresholds, from: 0))) ?? .ios
+        let perturbations = Int(platform.rawValue) * perturbationCount
         let perturbation =
-            Perturbation(rawValue: UInt8(Self.pick(random.unit(), perturbationThresholds[Int(platform.rawValue)])))
-            ?? .none
+            Perturbation(
+                rawValue: UInt8(
+                    Self.pick(random.unit(), perturbationThresholds, from: perturbations, count: perturbationCount)
+                )
+            ) ?? .none
+        // No extras when the draw passes every threshold (rounding can leave the last below 1).
+        let extrasDraw = random.unit()
+        var extras = 0
+        for count in extraThresholds.indices where extrasDraw < extraThresholds[count] {
+            extras = count
+            break
+        }
         var builder = Builder(
             journey: Journey(
                 seed: seed,
@@ -54,17 +82,15 @@ public struct JourneyGenerator: Sendable {
                 scenario: ScenarioClass(platform: platform, perturbation: perturbation)
             ),
             random: random,
-            mix: mix,
+            shares: shares,
             ttl: ttl,
             window: window
         )
-        builder.chooseExtras()
+        builder.chooseExtras(count: extras)
         builder.build()
-        var journey = builder.journey
-        random = builder.random
-        journey.racing = raceShare > 0 && random.unit() < raceShare
-        journey.routerNotReady = Self.routerNotReady(seed: seed, index: index)
-        return journey
+        builder.journey.racing = raceShare > 0 && builder.random.unit() < raceShare
+        builder.journey.routerNotReady = Self.routerNotReady(seed: seed, index: index)
+        return builder.journey
     }
 
     /// One journey in eight has a router that declines its first offer. Hashed from `(seed, index)`
@@ -74,9 +100,39 @@ public struct JourneyGenerator: Sendable {
         return hash.next() & 7 == 0
     }
 
-    private static func pick(_ value: Double, _ thresholds: [Double]) -> Int {
-        for (index, threshold) in thresholds.enumerated() where value < threshold { return index }
-        return thresholds.count - 1
+    /// The index (from `start`) of the first of `count` thresholds (all from `start` when nil)
+    /// above `value`, or the last one.
+    private static func pick(_ value: Double, _ thresholds: [Double], from start: Int, count: Int? = nil) -> Int {
+        let end = count.map { start + $0 } ?? thresholds.count
+        for index in start..<end where value < thresholds[index] { return index - start }
+        return end - 1 - start
+    }
+
+    /// The mix's shares the builder draws with.
+    struct Shares {
+        let loginLinkShare: Double
+        let optionalLoginShare: Double
+        let alreadyLoggedInShare: Double
+        let sharedIPShare: Double
+        let collisionShare: Double
+        let ipChangeShare: Double
+        let privateRelayShare: Double
+        let interveningCopyShare: Double
+        let pasteDeclineShare: Double
+        let clipboardClearedShare: Double
+
+        init(_ mix: ScenarioMix) {
+            loginLinkShare = mix.loginLinkShare
+            optionalLoginShare = mix.optionalLoginShare
+            alreadyLoggedInShare = mix.alreadyLoggedInShare
+            sharedIPShare = mix.sharedIPShare
+            collisionShare = mix.collisionShare
+            ipChangeShare = mix.ipChangeShare
+            privateRelayShare = mix.privateRelayShare
+            interveningCopyShare = mix.interveningCopyShare
+            pasteDeclineShare = mix.pasteDeclineShare
+            clipboardClearedShare = mix.clipboardClearedShare
+        }
     }
 }
 
@@ -130,7 +186,7 @@ public struct SplitMix64: Sendable {
 private struct Builder {
     var journey: Journey
     var random: SplitMix64
-    let mix: ScenarioMix
+    let shares: JourneyGenerator.Shares
     let ttl: UInt32
     let window: UInt32
     var now: UInt32 = 0
@@ -141,10 +197,10 @@ private struct Builder {
     /// The latest time the script reached (the clock may be set back).
     var highWater: UInt32 = 0
 
-    init(journey: Journey, random: SplitMix64, mix: ScenarioMix, ttl: UInt32, window: UInt32) {
+    init(journey: Journey, random: SplitMix64, shares: JourneyGenerator.Shares, ttl: UInt32, window: UInt32) {
         self.journey = journey
         self.random = random
-        self.mix = mix
+        self.shares = shares
         self.ttl = ttl
         self.window = window
     }
@@ -153,6 +209,9 @@ private struct Builder {
     var extras: ExtraPerturbations { journey.extras }
     var platform: Platform { journey.scenario.platform }
 
+    /// Inlined: at each call site the kind and the delay are constants, so the session switch and
+    /// the delay's width fold away.
+    @inline(__always)
     mutating func emit(_ kind: JourneyEvent.Kind, _ argument: UInt8 = 0, after delay: ClosedRange<UInt32>) {
         now &+= random.uniform(delay)
         journey.append(JourneyEvent(kind, argument, at: now))
@@ -210,7 +269,7 @@ private struct Builder {
             journey.links.0 = random.element(random.chance(0.8) ? LinkCatalog.loginLinks : LinkCatalog.openLinks)
         case .none, .noLogin, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .referrerDelayed,
             .referrerUnavailable, .referrerDisconnected, .featureNotSupported, .clipOnly:
-            let pool = random.chance(mix.loginLinkShare) ? LinkCatalog.loginLinks : LinkCatalog.openLinks
+            let pool = random.chance(shares.loginLinkShare) ? LinkCatalog.loginLinks : LinkCatalog.openLinks
             journey.links.0 = random.element(pool)
             if perturbation == .secondTap {
                 // Another destination; half the time one behind the other gate (a login link after
@@ -233,22 +292,11 @@ private struct Builder {
         }
     }
 
-    /// How many perturbations to compose on top of the journey's own, and which.
-    mutating func chooseExtras() {
-        var candidates = ExtraPerturbations.applicable(to: platform, with: perturbation)
-        var count = 0
-        let draw = random.unit()
-        var threshold = 0.0
-        let weights = mix.extraPerturbationWeights
-        let total = weights.reduce(0, +)
-        for (index, weight) in weights.enumerated() {
-            threshold += total > 0 ? weight / total : 0
-            if draw < threshold {
-                count = index
-                break
-            }
-        }
-        while count > 0, !candidates.isEmpty {
+    /// Which `count` perturbations to compose on top of the journey's own (fewer when fewer apply).
+    mutating func chooseExtras(count: Int) {
+        var candidates = ExtraPerturbations.Candidates(platform: platform, perturbation: perturbation)
+        var count = count
+        while count > 0, candidates.count > 0 {
             let index = Int(random.next() % UInt64(candidates.count))
             journey.extras.insert(candidates.remove(at: index))
             count -= 1
@@ -257,7 +305,7 @@ private struct Builder {
 
     mutating func chooseWorld() {
         var world = JourneyWorld()
-        if random.chance(mix.sharedIPShare), random.chance(mix.collisionShare) {
+        if random.chance(shares.sharedIPShare), random.chance(shares.collisionShare) {
             world.fingerprintCollision = true
             var other = random.element(LinkCatalog.routableLinks)
             while journey.linkCount > 0, LinkCatalog.sameDestination(other, journey.latestLink) {
@@ -265,14 +313,14 @@ private struct Builder {
             }
             world.collidingLink = other
         }
-        world.ipChanged = random.chance(mix.ipChangeShare)
-        world.pasteDeclined = platform == .ios && random.chance(mix.pasteDeclineShare)
-        world.privateRelay = platform == .ios && random.chance(mix.privateRelayShare)
-        world.clipboardCleared = random.chance(mix.clipboardClearedShare)
+        world.ipChanged = random.chance(shares.ipChangeShare)
+        world.pasteDeclined = platform == .ios && random.chance(shares.pasteDeclineShare)
+        world.privateRelay = platform == .ios && random.chance(shares.privateRelayShare)
+        world.clipboardCleared = random.chance(shares.clipboardClearedShare)
         journey.world = world
     }
 
-    var needsLogin: Bool { LinkCatalog.entry(journey.latestLink).verdict.needsLogin }
+    var needsLogin: Bool { LinkCatalog.facts(journey.latestLink).needsLogin }
 
     mutating func build() {
         chooseLinks()
@@ -292,7 +340,7 @@ private struct Builder {
     mutating func buildInstalled() {
         emit(.launch, after: 0...0)
         emit(.appReady, after: 1...2)
-        let alreadyLoggedIn = perturbation == .logout || random.chance(mix.alreadyLoggedInShare)
+        let alreadyLoggedIn = perturbation == .logout || random.chance(shares.alreadyLoggedInShare)
         if alreadyLoggedIn { emit(.sessionRestored, LinkCatalog.linkAccount, after: 0...1) }
         if perturbation == .logout { emit(.logout, after: 10...600) }
         emit(.tap, 0, after: 10...600)
@@ -314,7 +362,7 @@ private struct Builder {
         if perturbation == .clipOnly { return }
         let latestSlot: UInt8 = journey.linkCount == 2 ? 1 : 0
         if !android { emit(.storeVisit, latestSlot, after: 3...20) }
-        if random.chance(mix.interveningCopyShare) { emit(.clipboardCopy, after: 1...60) }
+        if random.chance(shares.interveningCopyShare) { emit(.clipboardCopy, after: 1...60) }
         emit(.install, after: extras.contains(.delayedInstall) ? 3_600...259_200 : 20...180)
         if extras.contains(.clipDataPurged) { emit(.clipDataPurged, after: 1...600) }
         if extras.contains(.reinstall) {
@@ -433,11 +481,11 @@ private struct Builder {
             if random.chance(0.5) { emit(.loginSucceeded, after: 30...600) }
         case .gateBypass:
             // Half the users of a gated link never log in: a gate the link slips past routes it anyway.
-            if random.chance(needsLogin ? 0.5 : mix.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
+            if random.chance(needsLogin ? 0.5 : shares.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
         case .none, .logout, .kill, .crashWindow, .duplicateDelivery, .secondTap, .clockJump, .hostile, .organic,
             .notSet, .bareToken, .doubleEncoded, .referrerDelayed, .referrerUnavailable, .referrerDisconnected,
             .featureNotSupported, .clipOnly, .otherAccount, .forged:
-            if needsLogin || random.chance(mix.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
+            if needsLogin || random.chance(shares.optionalLoginShare) { emit(.loginSucceeded, after: 5...120) }
         }
     }
 
@@ -458,22 +506,7 @@ private struct Builder {
     /// their order (their times shift by the relaunch's duration).
     mutating func insertKill(after launchIndex: Int) {
         let position = Int(random.uniform(UInt32(launchIndex + 1)...UInt32(journey.eventCount)))
-        // The session as of the cut: replay login events before it.
-        var sessionAtCut = false
-        var accountAtCut = LinkCatalog.linkAccount
-        for index in 0..<position {
-            switch journey.events[index].kind {
-            case .loginSucceeded, .sessionRestored:
-                sessionAtCut = true
-                accountAtCut = journey.events[index].argument
-            case .logout, .appDeleted: sessionAtCut = false
-            case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
-                .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy,
-                .clipDataPurged:
-                break
-            }
-        }
-        let start = position == 0 ? 0 : journey.events[position - 1].atSeconds
+        let (sessionAtCut, accountAtCut, start) = session(before: position)
         var time = start
         var cursor = position
         func put(_ kind: JourneyEvent.Kind, _ argument: UInt8, _ delay: ClosedRange<UInt32>) {
@@ -489,6 +522,28 @@ private struct Builder {
         let shift = time - start
         for index in cursor..<journey.eventCount { journey.events[index].atSeconds &+= shift }
         now = journey.endSeconds
+    }
+
+    /// The saved session as of step `position` (login events before it replayed), and the time of
+    /// the event before it.
+    func session(before position: Int) -> (loggedIn: Bool, account: UInt8, time: UInt32) {
+        // Through a span: `journey.events[index]` in a loop copies the inline array.
+        let events = journey.events.span
+        var loggedIn = false
+        var account = LinkCatalog.linkAccount
+        for index in 0..<position {
+            switch events[index].kind {
+            case .loginSucceeded, .sessionRestored:
+                loggedIn = true
+                account = events[index].argument
+            case .logout, .appDeleted: loggedIn = false
+            case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .launch, .referrerFetch, .referrerRetry,
+                .appReady, .loginFailed, .kill, .crashArmed, .clockJump, .universalLinkOpen, .clipboardCopy,
+                .clipDataPurged:
+                break
+            }
+        }
+        return (loggedIn, account, position == 0 ? 0 : events[position - 1].atSeconds)
     }
 
     /// Journeys whose link can still be pending at the end (no login, logout without a new login,

@@ -319,10 +319,10 @@ public enum LinkCatalog {
 
     /// The route verdict of entry `id`, or whether two ids route to the same canonical link.
     public static func sameDestination(_ first: UInt8, _ second: UInt8) -> Bool {
-        guard case .route(let a, _) = entry(first).verdict, case .route(let b, _) = entry(second).verdict else {
-            return first == second
-        }
-        return a == b
+        let a = facts(first)
+        let b = facts(second)
+        guard a.isRoutable, b.isRoutable else { return first == second }
+        return a.destination == b.destination
     }
 }
 

@@ -20,6 +20,14 @@ public struct Oracle: Sendable {
 
     /// What must happen to `journey`.
     public func expect(_ journey: Journey) -> Expectation {
+        var journey = journey
+        return expect(inPlace: &journey)
+    }
+
+    /// ``expect(_:)`` of a journey the caller holds in place (a batch's slot), which it leaves
+    /// unchanged: `inout` only because reading a borrowed journey's events copies the journey
+    /// (400 bytes) first.
+    func expect(inPlace journey: inout Journey) -> Expectation {
         var model = Model(journey: journey, ttl: ttlSeconds)
         // Through a span: `journey.events[step]` in a loop copies the inline array per iteration.
         let events = journey.events.span
@@ -92,16 +100,18 @@ public struct Oracle: Sendable {
         // The link that may be routed: the oracle's target, or (where the deterministic path
         // delivered nothing) the last tapped link when it is routable.
         var targetSlot = expectation.targetSlot
-        if targetSlot == nil, journey.linkCount > 0, LinkCatalog.entry(journey.latestLink).verdict.isRoutable {
+        if targetSlot == nil, journey.linkCount > 0, LinkCatalog.facts(journey.latestLink).isRoutable {
             targetSlot = journey.linkCount >= 2 ? 1 : 0
         }
         let recorded = min(observation.routeCount, StrategyObservation.capacity)
+        // Through a span: `journey.events[step]` copies the inline array.
+        let events = journey.events.span
         for index in 0..<recorded {
             let link = observation.routeLinks[index]
-            guard Int(link) < LinkCatalog.entries.count else { return .misrouted }
-            guard LinkCatalog.entry(link).verdict.isRoutable else { return .unsafe }
+            guard Int(link) < LinkCatalog.facts.count else { return .misrouted }
+            guard LinkCatalog.facts(link).isRoutable else { return .unsafe }
             let step = Int(observation.routeSteps[index])
-            let routedAt = step < journey.eventCount ? journey.events[step].atSeconds : journey.endSeconds
+            let routedAt = step < journey.eventCount ? events[step].atSeconds : journey.endSeconds
             // The journey's own link (either tap) routed after its time-to-live: stale.
             for slot: UInt8 in 0..<min(journey.linkCount, 2)
             where LinkCatalog.sameDestination(link, journey.link(slot: slot))
@@ -186,10 +196,15 @@ public struct Expectation: Sendable {
     public func captureTime(slot: UInt8) -> UInt32 { slot == 0 ? captureTimes.0 : captureTimes.1 }
 }
 
-/// The oracle's state while it walks a script.
+/// The oracle's state while it walks a script. It keeps what it reads of the journey besides the
+/// events (the catalog's facts of both tap slots, the tap count), not the journey itself: a copy
+/// of the journey per expectation costs more than walking a short script.
 private struct Model {
-    let journey: Journey
     let ttl: UInt32
+    /// ``LinkCatalog/facts(_:)`` of tap slots 0 and 1.
+    let facts: (LinkCatalog.Facts, LinkCatalog.Facts)
+    let linkCount: UInt8
+    let clipOnly: Bool
     var now: UInt32 = 0
     // Durable (the handoff store).
     var storePending: (Bool, Bool) = (false, false)
@@ -221,13 +236,17 @@ private struct Model {
     var sawNotSet = false
     var gateMasks: (UInt64, UInt64) = (0, 0)
 
+    @inline(__always)
     init(journey: Journey, ttl: UInt32) {
-        self.journey = journey
         self.ttl = ttl
+        self.facts = (LinkCatalog.facts(journey.links.0), LinkCatalog.facts(journey.links.1))
+        self.linkCount = journey.linkCount
+        self.clipOnly = journey.scenario.perturbation == .clipOnly
         self.routerDeclines = journey.routerNotReady
     }
 
-    func verdict(slot: UInt8) -> LinkCatalog.Verdict { LinkCatalog.entry(journey.link(slot: slot)).verdict }
+    /// The facts of the link tapped in `slot` (0 or 1).
+    func facts(slot: UInt8) -> LinkCatalog.Facts { slot == 0 ? facts.0 : facts.1 }
 
     func get(_ pair: (Bool, Bool), _ slot: UInt8) -> Bool { slot == 0 ? pair.0 : pair.1 }
 
@@ -237,6 +256,8 @@ private struct Model {
 
     func time(_ pair: (UInt32, UInt32), _ slot: UInt8) -> UInt32 { slot == 0 ? pair.0 : pair.1 }
 
+    /// Inlined into ``Oracle/expect(_:)``'s loop, the model's one caller per event.
+    @inline(__always)
     mutating func apply(_ event: JourneyEvent, step: Int) {
         now = event.atSeconds
         let slot = event.argument & 1
@@ -263,7 +284,7 @@ private struct Model {
             consumed = (false, false)
         case .clipHandoffWrite:
             // The clip validates before it writes: a payload it rejects is never stored.
-            if case .reject(let reason) = verdict(slot: slot) {
+            if case .reject(let reason) = facts(slot: slot).action {
                 rejection = reason
                 break
             }
@@ -315,7 +336,7 @@ private struct Model {
             guard running else { break }
             // A signed link's nonce is single-use per install: opened again after the container
             // recorded it consumed, it is a replay (never routed again).
-            if LinkCatalog.entry(journey.link(slot: slot)).singleUse, get(consumed, slot) {
+            if facts(slot: slot).singleUse, get(consumed, slot) {
                 rejection = .replayed
                 break
             }
@@ -335,8 +356,9 @@ private struct Model {
 
     /// Play hands over the referrer of the latest store visit.
     mutating func receiveReferrer(step: Int) {
-        let slot: UInt8 = journey.linkCount >= 2 ? 1 : 0
-        switch LinkCatalog.entry(journey.latestLink).verdict {
+        // The latest tap's link (``Journey/latestLink``).
+        let slot: UInt8 = linkCount >= 2 ? 1 : 0
+        switch facts(slot: slot).action {
         case .organic: sawOrganic = true
         case .notSet: sawNotSet = true
         case .noPayload: break
@@ -356,7 +378,7 @@ private struct Model {
     }
 
     mutating func capture(slot: UInt8, step: Int) {
-        switch verdict(slot: slot) {
+        switch facts(slot: slot).action {
         case .reject(let reason):
             rejection = reason
             set(&storePending, slot, false)
@@ -433,15 +455,15 @@ private struct Model {
         guard running, ready, step < 64 else { return }
         let bit: UInt64 = 1 << UInt64(step)
         if gateOpen(slot: 0) { gateMasks.0 |= bit }
-        if journey.linkCount >= 2, gateOpen(slot: 1) { gateMasks.1 |= bit }
+        if linkCount >= 2, gateOpen(slot: 1) { gateMasks.1 |= bit }
     }
 
     /// Whether the login part of the gate of the link in `slot` is open (`appReady` is checked
     /// apart): no login needed, or logged in, and for a link bound to an account, as that account.
     func gateOpen(slot: UInt8) -> Bool {
-        let entry = LinkCatalog.entry(journey.link(slot: slot))
+        let entry = facts(slot: slot)
         if let bound = entry.account { return loggedIn && account == bound }
-        return !entry.verdict.needsLogin || loggedIn
+        return !entry.needsLogin || loggedIn
     }
 
     func conclusion() -> Expectation {
@@ -469,7 +491,7 @@ private struct Model {
             expectation.outcome = .notSet
         } else {
             // Still pending and unexpired: the script ended before the gate could decide.
-            if journey.scenario.perturbation != .clipOnly {
+            if !clipOnly {
                 for slot: UInt8 in 0...1
                 where (get(resolverPending, slot) || get(storePending, slot))
                     && !Oracle.isExpired(capturedAt: time(capturedAt, slot), now: now, ttl: ttl)
