@@ -184,7 +184,7 @@ public final class LinkResolver: Sendable {
             timeToLiveNanos: configuration.timeToLiveNanos,
             pendingCapacity: configuration.pendingCapacity
         )
-        self.core = Locked(_Core(machine: machine))
+        self.core = Locked(_Core(machine: machine, interests: interests))
         self.drainScratch = UnsafeMutablePointer<_Effect>.allocate(capacity: 1)
         self.drainScratch.initialize(to: _Effect())
         self.launchBuffer = UnsafeMutablePointer<[PendingLink]>.allocate(capacity: 1)
@@ -481,7 +481,7 @@ public final class LinkResolver: Sendable {
             guard process.isAlive else {
                 // Killed around the consumed mark: if it landed, the link is lost (crash window);
                 // if not, it is still pending in the store and the next launch routes it.
-                if let crashWindowObserver, store.wasConsumed(effect.pointee.link) {
+                if let crashWindowObserver, store.wasConsumed(effect.pointee.link.identity) {
                     crashWindowObserver.resolverKilledInCrashWindow(effect.pointee.link)
                 }
                 return
@@ -490,7 +490,7 @@ public final class LinkResolver: Sendable {
             case .handled:
                 report(.routed, .routed(effect.pointee.link))
             case .notReady:
-                declined(effect.pointee.link, points)
+                declined(_Effect.link(of: scratch), points)
             }
         case .supersede(_, let newerID), .supersedeIncoming(let newerID):
             discard(effect.pointee.link, points)
@@ -520,20 +520,20 @@ public final class LinkResolver: Sendable {
     /// The router did not handle `link`: the store gets it back as pending and the machine holds
     /// it until the next signal. Runs on the drainer; a staging outcome (a supersede) is carried
     /// out by this same drain.
-    private func declined<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
+    private func declined<Points: _LockingSchedulePoints>(_ link: UnsafePointer<PendingLink>, _ points: Points) {
         do throws(HandoffStoreError) {
             points.reach(.storeRestore)
-            try store.restorePending(link)
+            try store.restorePending(link.pointee)
         } catch {
             // Still pending in this process; only a kill before it routes would lose it.
-            report(.storeFailed, .storeFailed(link, operation: .restorePending, error: error))
+            report(.storeFailed, .storeFailed(link.pointee, operation: .restorePending, error: error))
         }
         guard process.isAlive else { return }
         let hasWork = core.withLock(points) { core in
             core.restage(declined: link)
             return core.hasWork
         }
-        report(.routeDeclined, .routeDeclined(link))
+        report(.routeDeclined, .routeDeclined(link.pointee))
         // The drain role is this thread's: counting one more input keeps it draining.
         if hasWork { requestDrain(points) }
     }
