@@ -396,15 +396,31 @@ public final class LinkResolver: Sendable {
     /// In a live process, under the lock: admits queued captures, then runs `body` (an event, or
     /// time passing) on the machine. A drain is requested only when something is left to carry
     /// out; inputs that arrive later count themselves.
+    ///
+    /// One lock round trip per decision: when this thread becomes the drainer, it takes the first
+    /// effect in the same critical section (no other thread pops while it holds the role, so the
+    /// head it takes is the one a fresh lock would give it).
     @inline(__always)
     private func decide<Points: _LockingSchedulePoints>(_ points: Points, _ body: (inout _Core, UInt64) -> Void) {
         let now = clock.nowNanos()
-        let hasWork = core.withLock(points) { core in
+        var drains = false
+        var popped = false
+        var more = false
+        core.withLock(points) { core in
             core.pull(from: queue, store: store, now: now, points)
             body(&core, now)
-            return core.hasWork
+            guard core.hasWork else { return }
+            points.reach(.workIncrement)
+            guard work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
+            drains = true
+            popped = core.popEffect(into: drainScratch)
+            more = core.hasWork
         }
-        if hasWork { requestDrain(points) }
+        guard drains else { return }
+        if popped { perform(drainScratch, points) }
+        // Exactly one input was counted when this thread took the role (its own), and the
+        // effects of all earlier ones were visible to the pop above.
+        drain(points, observed: 1, more: more)
     }
 
     /// Hands `link` to the machine: through the lock-free queue, or (queue full) directly.
@@ -437,9 +453,16 @@ public final class LinkResolver: Sendable {
     /// role back with nothing left behind.
     private func drain<Points: _LockingSchedulePoints>(_ points: Points) {
         points.reach(.workLoad)
-        var observed = work.load(ordering: .acquiring)
+        drain(points, observed: work.load(ordering: .acquiring), more: true)
+    }
+
+    /// ``drain(_:)`` once `observed` inputs are counted; `more` is false when the outbox and the
+    /// queue were empty at the last pop (after which those inputs' effects were visible).
+    private func drain<Points: _LockingSchedulePoints>(_ points: Points, observed initial: Int, more initialMore: Bool)
+    {
+        var observed = initial
+        var more = initialMore
         while true {
-            var more = true
             while more {
                 let now = clock.nowNanos()
                 // Popped in place into the scratch effect: one copy of the record on its way out.
@@ -459,6 +482,7 @@ public final class LinkResolver: Sendable {
             let remaining = work.subtract(observed, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }
             observed = remaining
+            more = true
         }
     }
 
