@@ -420,6 +420,11 @@ public struct ResolverStateMachine: Sendable {
     /// ``_Unscheduled``).
     mutating func nextDecision<Points: _SchedulePoints>(now: UInt64, _ points: Points) -> Decision {
         guard !isKilled else { return .none }
+        // Most calls find nothing pending (every decision loop ends with one): no scans then.
+        guard pendingCount > 0 else {
+            lastWait = nil
+            return .none
+        }
         let satisfied = satisfiedEvents
         defer { _checkInvariants() }
         for index in slots.indices where slots[index].occupied {
