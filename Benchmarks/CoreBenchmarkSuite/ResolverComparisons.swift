@@ -146,9 +146,8 @@ final class RecyclingHandoffStore: HandoffStore {
         }
     }
 
-    func wasConsumed(_ link: PendingLink) -> Bool {
-        let identity = link.identity
-        return storage.withLock { storage in
+    func wasConsumed(_ identity: CaptureIdentity) -> Bool {
+        storage.withLock { storage in
             for index in storage.marks.indices where identity.isSameCapture(as: storage.marks[index]) { return true }
             return false
         }

@@ -11,7 +11,7 @@ extension UserDefaultsHandoffStore: HandoffStore {
     /// The check and the write under one hold of the lock.
     public func saveUnlessConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
         try lock.withLock { (_: inout Void) throws(HandoffStoreError) -> Bool in
-            guard !isConsumed(link) else { return false }
+            guard !isConsumed(link.identity) else { return false }
             try write(link, to: pendingKey(link.id))
             return true
         }
@@ -62,8 +62,8 @@ extension UserDefaultsHandoffStore: HandoffStore {
         }
     }
 
-    public func wasConsumed(_ link: PendingLink) -> Bool {
-        lock.withLock { _ in isConsumed(link) }
+    public func wasConsumed(_ identity: CaptureIdentity) -> Bool {
+        lock.withLock { _ in isConsumed(identity) }
     }
 
     public func restorePending(_ link: PendingLink) throws(HandoffStoreError) {
@@ -82,8 +82,7 @@ extension UserDefaultsHandoffStore: HandoffStore {
     }
 
     /// One lookup per half of ``CaptureIdentity/isSameCapture(as:)``; call with the lock held.
-    func isConsumed(_ link: PendingLink) -> Bool {
-        let identity = link.identity
+    func isConsumed(_ identity: CaptureIdentity) -> Bool {
         if exists(consumedIDKey(identity.id)) { return true }
         return identity.installBeginTimestamp != 0 && exists(consumedTimestampKey(identity.installBeginTimestamp))
     }

@@ -146,7 +146,7 @@ import Glibc
             #expect(pendingIDs.allSatisfy { $0 <= inFlight }, "run \(iteration): a record the writer never started")
             for id in 1...inFlight + 1 {
                 let isPending = pendingIDs.contains(id)
-                let isConsumed = store.wasConsumed(CrashWriterRecords.record(id: id))
+                let isConsumed = store.wasConsumed(CrashWriterRecords.record(id: id).identity)
                 #expect(!(isPending && isConsumed), "run \(iteration), id \(id): both pending and consumed")
                 if run.saved.contains(id) {
                     #expect(isPending || isConsumed, "run \(iteration), id \(id): saved, then lost")

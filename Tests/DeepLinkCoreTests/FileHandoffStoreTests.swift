@@ -96,14 +96,14 @@ struct HandoffTestDirectory {
         let redelivered = try link("/product/2", id: 3, at: 3, source: .installReferrer, installBegin: 555)
         let otherClip = try link("/product/4", id: 4, at: 4)
         for pending in [clip, referrer, redelivered, otherClip] { try store.save(pending) }
-        #expect(!store.wasConsumed(clip))
+        #expect(!store.wasConsumed(clip.identity))
 
         try store.markConsumed(clip)
         try store.markConsumed(referrer)
-        #expect(store.wasConsumed(clip))
-        #expect(store.wasConsumed(referrer))
-        #expect(store.wasConsumed(redelivered), "same install-begin timestamp: a duplicate")
-        #expect(!store.wasConsumed(otherClip), "a zero timestamp identifies nothing")
+        #expect(store.wasConsumed(clip.identity))
+        #expect(store.wasConsumed(referrer.identity))
+        #expect(store.wasConsumed(redelivered.identity), "same install-begin timestamp: a duplicate")
+        #expect(!store.wasConsumed(otherClip.identity), "a zero timestamp identifies nothing")
         #expect(try store.loadPending().pending == [redelivered, otherClip])
 
         // Exclusive consume: a second consumer (another launch) is refused and must not route.
@@ -118,12 +118,12 @@ struct HandoffTestDirectory {
         try store.discard(redelivered)
         try store.discard(otherClip)
         try store.discard(otherClip)  // already gone: fine
-        #expect(!store.wasConsumed(otherClip), "discarding is not consuming")
+        #expect(!store.wasConsumed(otherClip.identity), "discarding is not consuming")
         #expect(try store.loadPending().pending.isEmpty)
 
         // Consumed marks survive reopening, so a re-saved consumed handoff never comes back.
         let reopened = try FileHandoffStore(directory: directory.path)
-        #expect(reopened.wasConsumed(clip))
+        #expect(reopened.wasConsumed(clip.identity))
         try reopened.save(clip)
         #expect(try reopened.loadPending().pending.isEmpty)
     }
@@ -140,7 +140,7 @@ struct HandoffTestDirectory {
         let load = try store.loadPending()
         #expect(load.pending.isEmpty)
         #expect(load.skipped.isEmpty)
-        #expect(store.wasConsumed(clip))
+        #expect(store.wasConsumed(clip.identity))
         #expect(try !directory.names().contains(pendingName(0xAB)), "the interrupted consume was completed")
     }
 

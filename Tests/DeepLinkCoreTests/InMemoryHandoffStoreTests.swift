@@ -20,13 +20,13 @@ import Testing
         let store = InMemoryHandoffStore(capacity: 4)
         let referrer = F.link("/product/1", id: 1, source: .installReferrer, installBegin: 77)
         try store.save(referrer)
-        #expect(!store.wasConsumed(referrer))
+        #expect(!store.wasConsumed(referrer.identity))
         try store.markConsumed(referrer)
         #expect(try store.loadPending().pending.isEmpty)
-        #expect(store.wasConsumed(referrer))
-        #expect(store.wasConsumed(F.link("/product/1", id: 9, source: .installReferrer, installBegin: 77)))
-        #expect(!store.wasConsumed(F.link("/product/1", id: 9, source: .appClip, installBegin: 77)))
-        #expect(store.wasConsumed(F.link("/other", id: 1)))
+        #expect(store.wasConsumed(referrer.identity))
+        #expect(store.wasConsumed(F.link("/product/1", id: 9, source: .installReferrer, installBegin: 77).identity))
+        #expect(!store.wasConsumed(F.link("/product/1", id: 9, source: .appClip, installBegin: 77).identity))
+        #expect(store.wasConsumed(F.link("/other", id: 1).identity))
     }
 
     @Test func consumedRecordsAreNotLoadedEvenIfTheirRecordCameBack() throws {
@@ -87,7 +87,7 @@ import Testing
         #expect(image.pending.isEmpty)
         #expect(image.consumed == [CaptureIdentity(id: 1, installBeginTimestamp: 0)])
         let relaunched = InMemoryHandoffStore(relaunchingFrom: image)
-        #expect(relaunched.wasConsumed(link))
+        #expect(relaunched.wasConsumed(link.identity))
     }
 
     @Test func relaunchKillsAndCarriesOverWhatSurvived() throws {
@@ -103,7 +103,7 @@ import Testing
         #expect(next.capacity == 4)
         #expect(next.consumedCapacity == 8)
         #expect(try next.loadPending().pending == [pending])
-        #expect(next.wasConsumed(routed))
+        #expect(next.wasConsumed(routed.identity))
         // The dead store no longer persists anything.
         try store.save(F.link("/late", id: 3))
         #expect(store.currentImage().pending == [pending])
@@ -129,7 +129,7 @@ import Testing
         func cycle() throws(HandoffStoreError) {
             link.id += 1
             try store.save(link)
-            _ = store.wasConsumed(link)
+            _ = store.wasConsumed(link.identity)
             try store.markConsumed(link)
             try store.save(link)
             try store.discard(link)
@@ -148,7 +148,7 @@ import Testing
             func save(_ link: PendingLink) throws(HandoffStoreError) { try store.save(link) }
             func loadPending() throws(HandoffStoreError) -> HandoffLoad { try store.loadPending() }
             func markConsumed(_ link: PendingLink) throws(HandoffStoreError) { try store.markConsumed(link) }
-            func wasConsumed(_ link: PendingLink) -> Bool { store.wasConsumed(link) }
+            func wasConsumed(_ identity: CaptureIdentity) -> Bool { store.wasConsumed(identity) }
             func discard(_ link: PendingLink) throws(HandoffStoreError) { try store.discard(link) }
             func restorePending(_ link: PendingLink) throws(HandoffStoreError) { try store.restorePending(link) }
         }

@@ -102,6 +102,45 @@ import Testing
         #expect(copy.installBeginTimestamp == 1_700_000_000)
     }
 
+    /// A slot copies only the bytes a record uses: a short record written over a long one (full
+    /// link, attribution and account buffers) must read back as exactly the short record, and the
+    /// long one written back over it as the long one, through every way out of the queue.
+    @Test(arguments: Consumer.allCases)
+    func aSlotReusedByRecordsOfOtherSizesHoldsExactlyTheLastOne(consumer: Consumer) throws {
+        let queue = PendingLinkQueue(capacity: 1)
+        var attribution = LinkAttribution(clickTimestampSeconds: 1_700_000_123)
+        var referrer = "utm_source=s&utm_campaign=" + String(repeating: "c", count: 100) + "&gclid=g"
+        _ = referrer.withUTF8 { bytes in
+            ReferrerParser().withReferrer(in: UnsafeRawBufferPointer(bytes)) { attribution.assign(from: $0) }
+        }
+        #expect(attribution.value(.utmCampaign)?.utf8.count == 100)
+        let long = PendingLink(
+            link: try #require(DeepLink(validated: "/" + String(repeating: "y", count: DeepLink.capacity - 1))),
+            source: .installReferrer,
+            capturedAtNanos: 9,
+            id: 1,
+            installBeginTimestamp: 77,
+            attribution: attribution,
+            account: try AccountID(validating: String(repeating: "a", count: AccountID.capacity))
+        )
+        let short = PendingLink(
+            link: try #require(DeepLink(validated: "/p")),
+            source: .appClip,
+            capturedAtNanos: 3,
+            id: 2
+        )
+        for record in [long, short, long, short] {
+            #expect(queue.tryEnqueue(record) == .enqueued)
+            let read = try #require(consumer.dequeue(queue))
+            #expect(read == record)
+            #expect(read.hashValue == record.hashValue)
+            #expect(read.link.string == record.link.string)
+            #expect(read.account == record.account)
+            #expect(read.attribution.value(.utmCampaign) == record.attribution.value(.utmCampaign))
+            #expect(read.attribution.clickTimestampSeconds == record.attribution.clickTimestampSeconds)
+        }
+    }
+
     /// Many laps with a varying fill level, so that every slot is reused in every phase and the
     /// positions (when started near the top) wrap past `UInt.max` and the signed boundary.
     @Test(arguments: Consumer.allCases, startingPositions)

@@ -30,7 +30,7 @@ import Glibc
         #expect(router.routes.isEmpty)
         #expect(app.resolver.pendingCount == 1, "a declined link stays pending")
         #expect(try app.store.loadPending().pending == [product], "and stays in the store")
-        #expect(!app.store.wasConsumed(product), "its consumed mark is withdrawn")
+        #expect(!app.store.wasConsumed(product.identity), "its consumed mark is withdrawn")
 
         // Not offered again by time passing or by another capture: only a signal re-offers it.
         screen.becomeReady()
@@ -43,7 +43,7 @@ import Glibc
         #expect(router.paths == ["/product/42"])
         app.resolver.signal(.loggedIn)
         #expect(router.paths == ["/product/42"], "routed once")
-        #expect(app.store.wasConsumed(product))
+        #expect(app.store.wasConsumed(product.identity))
         #expect(
             observer.terminal == [.routeDeclined(product), .duplicate(product), .routed(product)],
             "declined, its copy refused while pending, then routed"
@@ -150,10 +150,10 @@ import Glibc
         let referrer = F.link("/product/1", id: 9, source: .installReferrer, installBegin: 77)
         try store.save(referrer)
         try store.markConsumed(referrer)
-        #expect(store.wasConsumed(referrer))
+        #expect(store.wasConsumed(referrer.identity))
         try store.restorePending(referrer)
-        #expect(!store.wasConsumed(referrer))
-        #expect(!store.wasConsumed(F.link("/product/1", id: 10, source: .installReferrer, installBegin: 77)))
+        #expect(!store.wasConsumed(referrer.identity))
+        #expect(!store.wasConsumed(F.link("/product/1", id: 10, source: .installReferrer, installBegin: 77).identity))
         #expect(try store.loadPending().pending == [referrer])
         try store.markConsumed(referrer)
         #expect(try store.loadPending().pending.isEmpty, "consumable again after a restore")

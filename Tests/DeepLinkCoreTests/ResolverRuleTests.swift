@@ -21,7 +21,7 @@ import Testing
             app.resolver.signal(.appReady)
             #expect(router.paths == ["/product/42"])
             #expect(observer.terminal == [.routed(product)])
-            #expect(app.store.wasConsumed(product))
+            #expect(app.store.wasConsumed(product.identity))
             #expect(try app.store.loadPending().pending.isEmpty)
         }
     }
@@ -55,7 +55,7 @@ import Testing
         #expect(router.paths == ["/product/2"])
         #expect(observer.terminal == [.superseded(older, byID: 2), .routed(newer)])
         #expect(try app.store.loadPending().pending.isEmpty)
-        #expect(!app.store.wasConsumed(older))
+        #expect(!app.store.wasConsumed(older.identity))
     }
 
     @Test func expiredLinksAreDroppedNeverRouted() throws {

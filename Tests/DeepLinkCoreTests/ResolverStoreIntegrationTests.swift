@@ -17,7 +17,7 @@ import Testing
             return load
         }
         func markConsumed(_ link: PendingLink) throws(HandoffStoreError) { try inner.markConsumed(link) }
-        func wasConsumed(_ link: PendingLink) -> Bool { inner.wasConsumed(link) }
+        func wasConsumed(_ identity: CaptureIdentity) -> Bool { inner.wasConsumed(identity) }
         func discard(_ link: PendingLink) throws(HandoffStoreError) { try inner.discard(link) }
         func restorePending(_ link: PendingLink) throws(HandoffStoreError) { try inner.restorePending(link) }
     }

@@ -34,13 +34,15 @@ import Testing
         defer { cleanUp() }
         let referrer = pendingLink("/product/1", id: 1, source: .installReferrer, installBegin: 77)
         try store.save(referrer)
-        #expect(!store.wasConsumed(referrer))
+        #expect(!store.wasConsumed(referrer.identity))
         try store.markConsumed(referrer)
         #expect(try store.loadPending().pending.isEmpty)
-        #expect(store.wasConsumed(referrer))
-        #expect(store.wasConsumed(pendingLink("/product/1", id: 9, source: .installReferrer, installBegin: 77)))
-        #expect(!store.wasConsumed(pendingLink("/product/1", id: 9, source: .appClip, installBegin: 77)))
-        #expect(store.wasConsumed(pendingLink("/other", id: 1)))
+        #expect(store.wasConsumed(referrer.identity))
+        #expect(
+            store.wasConsumed(pendingLink("/product/1", id: 9, source: .installReferrer, installBegin: 77).identity)
+        )
+        #expect(!store.wasConsumed(pendingLink("/product/1", id: 9, source: .appClip, installBegin: 77).identity))
+        #expect(store.wasConsumed(pendingLink("/other", id: 1).identity))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -74,7 +76,7 @@ import Testing
         try store.discard(pendingLink("/a", id: 1))
         try store.discard(pendingLink("/zzz", id: 3))
         #expect(try store.loadPending().pending.map(\.id) == [2])
-        #expect(!store.wasConsumed(pendingLink("/a", id: 1)))
+        #expect(!store.wasConsumed(pendingLink("/a", id: 1).identity))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -88,13 +90,15 @@ import Testing
         try store.markConsumed(referrer)
         try store.markConsumed(other)
         try store.restorePending(referrer)
-        #expect(!store.wasConsumed(referrer))
-        #expect(!store.wasConsumed(pendingLink("/orders/3", id: 30, source: .installReferrer, installBegin: 41)))
-        #expect(store.wasConsumed(other), "only that link's marks are withdrawn")
+        #expect(!store.wasConsumed(referrer.identity))
+        #expect(
+            !store.wasConsumed(pendingLink("/orders/3", id: 30, source: .installReferrer, installBegin: 41).identity)
+        )
+        #expect(store.wasConsumed(other.identity), "only that link's marks are withdrawn")
         #expect(try store.loadPending().pending == [referrer])
         // Consumable again once restored.
         try store.markConsumed(referrer)
-        #expect(store.wasConsumed(referrer))
+        #expect(store.wasConsumed(referrer.identity))
         #expect(try store.loadPending().pending.isEmpty)
     }
 }

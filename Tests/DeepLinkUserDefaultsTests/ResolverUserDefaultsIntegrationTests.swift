@@ -93,11 +93,11 @@ final class KindObserver: ResolverObserver {
         #expect(observer.all.contains(.routeDeclined))
         let store = try suite.store()
         #expect(try store.loadPending().pending == [clip], "declined: pending again, in the suite")
-        #expect(!store.wasConsumed(clip))
+        #expect(!store.wasConsumed(clip.identity))
 
         resolver.signal(.loggedIn)
         #expect(router.handled == ["/product/8"])
-        #expect(store.wasConsumed(clip))
+        #expect(store.wasConsumed(clip.identity))
         #expect(try store.loadPending().pending.isEmpty)
     }
 }

@@ -123,8 +123,7 @@ public final class FileHandoffStore: HandoffStore {
 
     /// One file per half of ``CaptureIdentity/isSameCapture(as:)``: the id marker, and the
     /// install-begin marker that only referrer identities have.
-    public func wasConsumed(_ link: PendingLink) -> Bool {
-        let identity = link.identity
+    public func wasConsumed(_ identity: CaptureIdentity) -> Bool {
         if _exists(Self._consumedIDName(identity.id)) { return true }
         return identity.installBeginTimestamp != 0
             && _exists(Self._consumedTimestampName(identity.installBeginTimestamp))

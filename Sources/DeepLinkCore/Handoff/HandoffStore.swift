@@ -35,7 +35,10 @@ public protocol HandoffStore: Sendable {
     func markConsumed(_ link: PendingLink) throws(HandoffStoreError)
 
     /// Whether the same capture (``CaptureIdentity/isSameCapture(as:)``) was consumed before.
-    func wasConsumed(_ link: PendingLink) -> Bool
+    ///
+    /// Asked by identity, the one thing the answer depends on (and the resolver asks it for every
+    /// staged link, under its lock: a record passed by value would be copied whole first).
+    func wasConsumed(_ identity: CaptureIdentity) -> Bool
 
     /// Undoes ``markConsumed(_:)`` for a link the router did not handle: removes its consumed mark
     /// (this identity's, exactly) and records it as pending again. The install-begin mark goes
@@ -54,7 +57,7 @@ public protocol HandoffStore: Sendable {
 
 extension HandoffStore {
     public func saveUnlessConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
-        guard !wasConsumed(link) else { return false }
+        guard !wasConsumed(link.identity) else { return false }
         try save(link)
         return true
     }

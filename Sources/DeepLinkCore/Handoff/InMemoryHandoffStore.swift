@@ -336,9 +336,8 @@ extension InMemoryHandoffStore {
         }
     }
 
-    public func wasConsumed(_ link: PendingLink) -> Bool {
-        let mark = CaptureIdentity(link)
-        return storage.withLock { $0.isConsumed(mark) }
+    public func wasConsumed(_ identity: CaptureIdentity) -> Bool {
+        storage.withLock { $0.isConsumed(identity) }
     }
 
     public func restorePending(_ link: PendingLink) throws(HandoffStoreError) {

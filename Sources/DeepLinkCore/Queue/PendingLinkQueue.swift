@@ -159,9 +159,8 @@ public final class PendingLinkQueue: Sendable {
         withUnsafePointer(to: link) { source in
             _storage.withUnsafeHandle { handle in
                 guard let claim = handle.claimEnqueuePosition(points) else { return .full }
-                // `initialize(to:)`, not `initialize(from:count: 1)`: that copies a whole stride, which
-                // reads past a record whose size is not a multiple of its alignment (ASan saw it).
-                claim.slot.payload.initialize(to: source.pointee)
+                // Only the bytes in use: a whole record is twelve cache lines, a typical one two.
+                PendingLink._assign(claim.slot.payload, compactlyFrom: source)
                 handle.publish(claim, points)
                 return .enqueued
             }
@@ -238,13 +237,19 @@ public final class PendingLinkQueue: Sendable {
         }
     }
 
-    /// ``tryDequeueSingleConsumer(_:)`` through `points` (the resolver's: its schedule points).
+    /// ``tryDequeueSingleConsumer(_:)`` through `points` (the resolver's: its schedule points),
+    /// lending the slot by address.
     @inlinable @inline(__always)
     package func _tryDequeueSingleConsumer<Points: _SchedulePoints, Result: ~Copyable, Failure: Error>(
         _ points: Points,
-        _ body: (borrowing PendingLink) throws(Failure) -> Result
+        _ body: (UnsafePointer<PendingLink>) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
-        try _withSingleConsumerDequeueClaim(points) { payload throws(Failure) in try Self._consume(payload, body) }
+        // The slot's address, not a borrow: a borrowed record read from memory is loaded (copied)
+        // first wherever the call is not inlined.
+        try _withSingleConsumerDequeueClaim(points) { payload throws(Failure) in
+            defer { payload.deinitialize(count: 1) }
+            return try body(payload)
+        }
     }
 
     // MARK: Dequeue returning the link

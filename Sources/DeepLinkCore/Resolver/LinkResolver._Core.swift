@@ -20,8 +20,15 @@ extension LinkResolver {
         /// queue that only a later pull (after some effects are carried out) admits.
         private var pullBlocked = false
 
-        init(machine: ResolverStateMachine) {
+        /// Whether the observer hears of waiting and held links: when it does not, the notices are
+        /// not queued at all (each would copy its record into the outbox and out again for nothing).
+        private let queuesWaitNotices: Bool
+        private let queuesHoldNotices: Bool
+
+        init(machine: ResolverStateMachine, interests: ResolverDecision.Kinds) {
             self.machine = machine
+            self.queuesWaitNotices = interests.contains(.waitingForGate)
+            self.queuesHoldNotices = interests.contains(.heldForAccount)
             self.terminalBudget = 2 * machine.pendingCapacity
             self.outbox = Array(repeating: _Effect(), count: 2 * terminalBudget + 2)
         }
@@ -46,7 +53,7 @@ extension LinkResolver {
                     queue._approximateCount(points) > 0
                     && queue._tryDequeueSingleConsumer(points) { link in
                         points.reach(.storeWasConsumed)
-                        return stage(link, consumedBefore: store.wasConsumed(link))
+                        return stage(link, consumedBefore: store.wasConsumed(link.pointee.identity))
                     } != nil
                 guard staged else {
                     pullBlocked = false
@@ -70,7 +77,8 @@ extension LinkResolver {
         ) -> Bool {
             guard canAdmit else { return false }
             points.reach(.storeWasConsumed)
-            stage(link, consumedBefore: store.wasConsumed(link))
+            let consumed = store.wasConsumed(link.identity)
+            withUnsafePointer(to: link) { stage($0, consumedBefore: consumed) }
             decide(now: now, points)
             return true
         }
@@ -92,7 +100,7 @@ extension LinkResolver {
             links.withUnsafeBufferPointer { links in
                 for index in links.indices {
                     points.reach(.storeWasConsumed)
-                    stage(links[index], consumedBefore: store.wasConsumed(links[index]))
+                    stage(links.baseAddress! + index, consumedBefore: store.wasConsumed(links[index].identity))
                 }
             }
             decide(now: now, points)
@@ -102,7 +110,7 @@ extension LinkResolver {
         /// queues the outcome of putting it back, if any. Exempt from the admission bound (the
         /// route it replaces left the outbox already, and another thread may have admitted a link
         /// since): the outbox grows if it must.
-        mutating func restage(declined link: PendingLink) {
+        mutating func restage(declined link: UnsafePointer<PendingLink>) {
             reserveOutbox(free: 2)
             queueCaptureOutcome(machine.restageDecision(declined: link), of: link)
         }
@@ -122,8 +130,11 @@ extension LinkResolver {
                     return
                 case .ignoreDuplicate, .supersedeIncoming:
                     preconditionFailure("nextDecision never reports a staging outcome")
-                case .route(let slot), .supersede(let slot, _), .expire(let slot), .waitForGate(let slot, _),
-                    .holdForAccount(let slot):
+                case .waitForGate(let slot, _):
+                    if queuesWaitNotices { push(decision, recordAt: slot) }
+                case .holdForAccount(let slot):
+                    if queuesHoldNotices { push(decision, recordAt: slot) }
+                case .route(let slot), .supersede(let slot, _), .expire(let slot):
                     push(decision, recordAt: slot)
                 }
             }
@@ -144,7 +155,11 @@ extension LinkResolver {
             guard count > 0 else { return false }
             // The vacated entry is not cleared: effects hold no references (PendingLink is plain
             // bytes), and `count` says which entries are live.
-            outbox.withUnsafeBufferPointer { outbox in effect.update(from: outbox.baseAddress! + head, count: 1) }
+            outbox.withUnsafeMutableBufferPointer { outbox in
+                let entry = outbox.baseAddress! + head
+                effect.pointee.decision = entry.pointee.decision
+                PendingLink._assign(_Effect.link(of: effect), compactlyFrom: _Effect.link(of: entry))
+            }
             head = (head + 1) % outbox.count
             count -= 1
             if effect.pointee.decision.isTerminal { terminalActions -= 1 }
@@ -166,7 +181,7 @@ extension LinkResolver {
 
         /// Stages `link` in the machine and queues the capture's own outcome, if any (a duplicate,
         /// or a supersede when the pending set is full).
-        private mutating func stage(_ link: PendingLink, consumedBefore: Bool) {
+        private mutating func stage(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool) {
             queueCaptureOutcome(machine.stageDecision(link, consumedBefore: consumedBefore), of: link)
         }
 
@@ -174,14 +189,17 @@ extension LinkResolver {
         /// itself (a duplicate, or pushed out on arrival), or a supersede of the slot it displaced.
         /// Staging never routes, expires or waits.
         @inline(__always)
-        private mutating func queueCaptureOutcome(_ decision: ResolverStateMachine.Decision, of link: PendingLink) {
+        private mutating func queueCaptureOutcome(
+            _ decision: ResolverStateMachine.Decision,
+            of link: UnsafePointer<PendingLink>
+        ) {
             switch decision {
             case .none:
                 return
             case .ignoreDuplicate, .supersedeIncoming:
                 let index = reserveEntry(terminal: true)
                 outbox[index].decision = decision
-                outbox[index].link = link
+                withUnsafeMutablePointer(to: &outbox[index].link) { PendingLink._assign($0, compactlyFrom: link) }
             case .supersede(let slot, _):
                 push(decision, recordAt: slot)
             case .route, .expire, .waitForGate, .holdForAccount:
@@ -194,7 +212,7 @@ extension LinkResolver {
         private mutating func push(_ decision: ResolverStateMachine.Decision, recordAt slot: Int) {
             let index = reserveEntry(terminal: decision.isTerminal)
             outbox[index].decision = decision
-            machine.record(at: slot, into: &outbox[index].link)
+            withUnsafeMutablePointer(to: &outbox[index].link) { machine.record(at: slot, into: $0) }
         }
 
         /// The index of a new outbox entry for an effect (a waiting notice right after another one
@@ -224,6 +242,12 @@ extension LinkResolver {
         /// What to do; a slot number in it means nothing here (the link is ``link``).
         var decision: ResolverStateMachine.Decision = .none
         var link = PendingLink.placeholder
+
+        /// The address of the record of the effect at `effect`.
+        static func link(of effect: UnsafeMutablePointer<_Effect>) -> UnsafeMutablePointer<PendingLink> {
+            (UnsafeMutableRawPointer(effect) + MemoryLayout<_Effect>.offset(of: \.link)!)
+                .assumingMemoryBound(to: PendingLink.self)
+        }
     }
 }
 

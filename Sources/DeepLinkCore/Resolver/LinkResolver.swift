@@ -184,7 +184,7 @@ public final class LinkResolver: Sendable {
             timeToLiveNanos: configuration.timeToLiveNanos,
             pendingCapacity: configuration.pendingCapacity
         )
-        self.core = Locked(_Core(machine: machine))
+        self.core = Locked(_Core(machine: machine, interests: interests))
         self.drainScratch = UnsafeMutablePointer<_Effect>.allocate(capacity: 1)
         self.drainScratch.initialize(to: _Effect())
         self.launchBuffer = UnsafeMutablePointer<[PendingLink]>.allocate(capacity: 1)
@@ -396,15 +396,31 @@ public final class LinkResolver: Sendable {
     /// In a live process, under the lock: admits queued captures, then runs `body` (an event, or
     /// time passing) on the machine. A drain is requested only when something is left to carry
     /// out; inputs that arrive later count themselves.
+    ///
+    /// One lock round trip per decision: when this thread becomes the drainer, it takes the first
+    /// effect in the same critical section (no other thread pops while it holds the role, so the
+    /// head it takes is the one a fresh lock would give it).
     @inline(__always)
     private func decide<Points: _LockingSchedulePoints>(_ points: Points, _ body: (inout _Core, UInt64) -> Void) {
         let now = clock.nowNanos()
-        let hasWork = core.withLock(points) { core in
+        var drains = false
+        var popped = false
+        var more = false
+        core.withLock(points) { core in
             core.pull(from: queue, store: store, now: now, points)
             body(&core, now)
-            return core.hasWork
+            guard core.hasWork else { return }
+            points.reach(.workIncrement)
+            guard work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
+            drains = true
+            popped = core.popEffect(into: drainScratch)
+            more = core.hasWork
         }
-        if hasWork { requestDrain(points) }
+        guard drains else { return }
+        if popped { perform(drainScratch, points) }
+        // Exactly one input was counted when this thread took the role (its own), and the
+        // effects of all earlier ones were visible to the pop above.
+        drain(points, observed: 1, more: more)
     }
 
     /// Hands `link` to the machine: through the lock-free queue, or (queue full) directly.
@@ -437,9 +453,16 @@ public final class LinkResolver: Sendable {
     /// role back with nothing left behind.
     private func drain<Points: _LockingSchedulePoints>(_ points: Points) {
         points.reach(.workLoad)
-        var observed = work.load(ordering: .acquiring)
+        drain(points, observed: work.load(ordering: .acquiring), more: true)
+    }
+
+    /// ``drain(_:)`` once `observed` inputs are counted; `more` is false when the outbox and the
+    /// queue were empty at the last pop (after which those inputs' effects were visible).
+    private func drain<Points: _LockingSchedulePoints>(_ points: Points, observed initial: Int, more initialMore: Bool)
+    {
+        var observed = initial
+        var more = initialMore
         while true {
-            var more = true
             while more {
                 let now = clock.nowNanos()
                 // Popped in place into the scratch effect: one copy of the record on its way out.
@@ -459,6 +482,7 @@ public final class LinkResolver: Sendable {
             let remaining = work.subtract(observed, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }
             observed = remaining
+            more = true
         }
     }
 
@@ -481,7 +505,7 @@ public final class LinkResolver: Sendable {
             guard process.isAlive else {
                 // Killed around the consumed mark: if it landed, the link is lost (crash window);
                 // if not, it is still pending in the store and the next launch routes it.
-                if let crashWindowObserver, store.wasConsumed(effect.pointee.link) {
+                if let crashWindowObserver, store.wasConsumed(effect.pointee.link.identity) {
                     crashWindowObserver.resolverKilledInCrashWindow(effect.pointee.link)
                 }
                 return
@@ -490,7 +514,7 @@ public final class LinkResolver: Sendable {
             case .handled:
                 report(.routed, .routed(effect.pointee.link))
             case .notReady:
-                declined(effect.pointee.link, points)
+                declined(_Effect.link(of: scratch), points)
             }
         case .supersede(_, let newerID), .supersedeIncoming(let newerID):
             discard(effect.pointee.link, points)
@@ -520,20 +544,20 @@ public final class LinkResolver: Sendable {
     /// The router did not handle `link`: the store gets it back as pending and the machine holds
     /// it until the next signal. Runs on the drainer; a staging outcome (a supersede) is carried
     /// out by this same drain.
-    private func declined<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
+    private func declined<Points: _LockingSchedulePoints>(_ link: UnsafePointer<PendingLink>, _ points: Points) {
         do throws(HandoffStoreError) {
             points.reach(.storeRestore)
-            try store.restorePending(link)
+            try store.restorePending(link.pointee)
         } catch {
             // Still pending in this process; only a kill before it routes would lose it.
-            report(.storeFailed, .storeFailed(link, operation: .restorePending, error: error))
+            report(.storeFailed, .storeFailed(link.pointee, operation: .restorePending, error: error))
         }
         guard process.isAlive else { return }
         let hasWork = core.withLock(points) { core in
             core.restage(declined: link)
             return core.hasWork
         }
-        report(.routeDeclined, .routeDeclined(link))
+        report(.routeDeclined, .routeDeclined(link.pointee))
         // The drain role is this thread's: counting one more input keeps it draining.
         if hasWork { requestDrain(points) }
     }

@@ -100,13 +100,19 @@ public struct ResolverStateMachine: Sendable {
 
         init() {}
 
-        init(_ link: PendingLink, identity: CaptureIdentity, requires: GateEvents, arrival: UInt64) {
+        init(
+            capturedAtNanos: UInt64,
+            identity: CaptureIdentity,
+            requires: GateEvents,
+            arrival: UInt64,
+            boundToAccount: Bool
+        ) {
             self.occupied = true
             self.requires = requires
             self.arrival = arrival
-            self.capturedAtNanos = link.capturedAtNanos
+            self.capturedAtNanos = capturedAtNanos
             self.identity = identity
-            self.boundToAccount = link.account != nil
+            self.boundToAccount = boundToAccount
         }
     }
 
@@ -212,7 +218,7 @@ public struct ResolverStateMachine: Sendable {
     /// the batch is decided as one step, so a gate that opens meanwhile sees all of it and routes
     /// only the newest (latest wins), never an older link that happened to be staged first.
     public mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
-        switch stageDecision(link, consumedBefore: consumedBefore) {
+        switch withUnsafePointer(to: link, { stageDecision($0, consumedBefore: consumedBefore) }) {
         case .none: .none
         case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
@@ -226,11 +232,12 @@ public struct ResolverStateMachine: Sendable {
     /// ``Decision/ignoreDuplicate(discardRecord:)`` or ``Decision/supersedeIncoming(byID:)`` about
     /// `link` itself, or ``Decision/supersede(slot:byID:)`` of the pending link it pushed out of a
     /// full set, parked in the spare slot (see ``record(at:into:)``).
-    mutating func stageDecision(_ link: PendingLink, consumedBefore: Bool) -> Decision {
+    /// ``stage(_:consumedBefore:)``'s rules for the record at `link` (read in place: the resolver
+    /// stages records straight from its queue's slots).
+    mutating func stageDecision(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool) -> Decision {
         guard !isKilled else { return .none }
         defer { _checkInvariants() }
-        // The identity, once: each use of `link` in a call may copy the whole record.
-        let identity = CaptureIdentity(link)
+        let identity = CaptureIdentity(link.pointee)
         if let routedID = routedID(matching: identity) {
             // A copy under the routed link's own id has no record of its own to drop (and the
             // routed link's record may be restored if the router declines it).
@@ -243,12 +250,23 @@ public struct ResolverStateMachine: Sendable {
             }
         }
         arrivals &+= 1
-        var requires = policy.requirements(for: link.link)
-        if link.account != nil { requires.insert(.loggedIn) }
-        let slot = Slot(link, identity: identity, requires: requires, arrival: arrivals)
+        var requires = PendingLink._withPathBytes(of: link) { policy.requirements(forPath: $0) }
+        let boundToAccount: Bool
+        switch link.pointee.account {
+        case .some: boundToAccount = true
+        case .none: boundToAccount = false
+        }
+        if boundToAccount { requires.insert(.loggedIn) }
+        let slot = Slot(
+            capturedAtNanos: link.pointee.capturedAtNanos,
+            identity: identity,
+            requires: requires,
+            arrival: arrivals,
+            boundToAccount: boundToAccount
+        )
         if let free = indexOfFreeSlot() {
             slots[free] = slot
-            links[free] = link
+            storeRecord(link, at: free)
             pendingCount += 1
             return .none
         }
@@ -260,8 +278,14 @@ public struct ResolverStateMachine: Sendable {
         let spare = links.count - 1
         links.swapAt(oldest, spare)
         slots[oldest] = slot
-        links[oldest] = link
+        storeRecord(link, at: oldest)
         return .supersede(slot: spare, byID: identity.id)
+    }
+
+    private mutating func storeRecord(_ link: UnsafePointer<PendingLink>, at slot: Int) {
+        links.withUnsafeMutableBufferPointer { links in
+            PendingLink._assign(links.baseAddress! + slot, compactlyFrom: link)
+        }
     }
 
     /// The app signalled `event`.
@@ -352,7 +376,7 @@ public struct ResolverStateMachine: Sendable {
     /// outcome of putting it back: ``Action/none``, or a supersede (of `link` itself when a newer
     /// link was routed since, or of the oldest pending link when the set is full).
     public mutating func routeDeclined(_ link: PendingLink) -> Action {
-        switch restageDecision(declined: link) {
+        switch withUnsafePointer(to: link, { restageDecision(declined: $0) }) {
         case .none: .none
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
         case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
@@ -363,9 +387,9 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// ``routeDeclined(_:)`` naming links as ``stageDecision(_:consumedBefore:)`` does.
-    mutating func restageDecision(declined link: PendingLink) -> Decision {
+    mutating func restageDecision(declined link: UnsafePointer<PendingLink>) -> Decision {
         guard !isKilled else { return .none }
-        let identity = CaptureIdentity(link)
+        let identity = CaptureIdentity(link.pointee)
         var declined: Slot?
         for index in routed.indices where routed[index]?.identity == identity {
             declined = routed[index]
@@ -396,6 +420,11 @@ public struct ResolverStateMachine: Sendable {
     /// ``_Unscheduled``).
     mutating func nextDecision<Points: _SchedulePoints>(now: UInt64, _ points: Points) -> Decision {
         guard !isKilled else { return .none }
+        // Most calls find nothing pending (every decision loop ends with one): no scans then.
+        guard pendingCount > 0 else {
+            lastWait = nil
+            return .none
+        }
         let satisfied = satisfiedEvents
         defer { _checkInvariants() }
         for index in slots.indices where slots[index].occupied {
@@ -440,11 +469,9 @@ public struct ResolverStateMachine: Sendable {
 
     /// Copies the record of `slot` (named by the last ``nextDecision(now:_:)``) into `link`: one
     /// record-sized copy, in place.
-    func record(at slot: Int, into link: inout PendingLink) {
+    func record(at slot: Int, into destination: UnsafeMutablePointer<PendingLink>) {
         links.withUnsafeBufferPointer { links in
-            // `withUnsafeBufferPointer` reads the element in place; `links[slot]` on the array
-            // would copy it out first.
-            link = links[slot]
+            PendingLink._assign(destination, compactlyFrom: links.baseAddress! + slot)
         }
     }
 

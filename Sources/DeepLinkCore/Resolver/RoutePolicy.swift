@@ -104,21 +104,23 @@ public struct RoutePolicy: Sendable {
     ///
     /// - Complexity: O(r · p) for r rules of prefix length p; no allocation.
     public func requirements(for link: DeepLink) -> GateEvents {
-        // The link's bytes are fetched once (each fetch copies the inline link); index loops, since
-        // `for rule in rules` allocates an iterator per call in debug builds.
         let pathCount = link.pathUTF8Count
-        let matched = link.withUTF8Bytes { link in
-            let path = UnsafeRawBufferPointer(rebasing: link[0..<pathCount])
-            return prefixBytes.withUnsafeBytes { prefixes -> Int? in
-                var start = 0
-                for rule in prefixEnds.indices {
-                    let end = prefixEnds[rule]
-                    defer { start = end }
-                    let prefix = UnsafeRawBufferPointer(rebasing: prefixes[start..<end])
-                    if PathPrefix.path(path, impliedLeadingSlash: false, isUnder: prefix) { return rule }
-                }
-                return nil
+        return link.withUTF8Bytes { link in requirements(forPath: UnsafeRawBufferPointer(rebasing: link[0..<pathCount]))
+        }
+    }
+
+    /// ``requirements(for:)`` of a link's path bytes (the resolver reads them where the record lies).
+    func requirements(forPath path: UnsafeRawBufferPointer) -> GateEvents {
+        // Index loops: `for rule in rules` allocates an iterator per call in debug builds.
+        let matched = prefixBytes.withUnsafeBytes { prefixes -> Int? in
+            var start = 0
+            for rule in prefixEnds.indices {
+                let end = prefixEnds[rule]
+                defer { start = end }
+                let prefix = UnsafeRawBufferPointer(rebasing: prefixes[start..<end])
+                if PathPrefix.path(path, impliedLeadingSlash: false, isUnder: prefix) { return rule }
             }
+            return nil
         }
         guard let matched else { return defaultRequirements.union(.appReady) }
         return prefixRequirements[matched].union(.appReady)

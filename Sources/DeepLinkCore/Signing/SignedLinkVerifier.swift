@@ -120,12 +120,13 @@ public struct SignedLinkVerifier: Sendable {
         case .verified(let verified): nonce = verified
         }
         let redelivery =
-            pending.source == .installReferrer && pending.installBeginTimestamp != 0 && store.wasConsumed(pending)
+            pending.source == .installReferrer && pending.installBeginTimestamp != 0
+            && store.wasConsumed(pending.identity)
         pending.id = nonce
         guard !redelivery else { return nil }
         // The nonce alone, whatever the source: an identity without an install-begin timestamp.
         var probe = pending
         probe.source = .universalLink
-        return store.wasConsumed(probe) ? .replayed : nil
+        return store.wasConsumed(probe.identity) ? .replayed : nil
     }
 }
