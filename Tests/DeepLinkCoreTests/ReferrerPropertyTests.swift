@@ -124,4 +124,64 @@ func randomReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         #expect(doubleEncodedSeen > iterations / 200)
         #expect(errorsSeen > iterations / 100)
     }
+
+    /// The one pass that fills a ``LinkAttribution`` and ``ReferrerFields/first(named:)-(String)``
+    /// find the first field of each name, as the reference does, however the names are spelled.
+    @Test func attributionAndLookupsAgreeWithReferenceOnRandomFields() {
+        let names = [
+            "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "gclid", "utm%5Fterm", "%67clid",
+            "utm_sourc", "utm_sourcex", "gclidx", "gcli", "utm_campaig%6E", "utm+term", "u", "g", "%", "", "account",
+            "acc%6Funt", "deeplin", "utm_medium%", "%75tm_medium",
+        ]
+        let values = ["", "a", "x%20y", "%FF", "+", "(not%20set)", "google-play", "organic", "%3D", "caf%C3%A9"]
+        var generator = SeededGenerator(seed: 0xA77_2026)
+        let parser = ReferrerParser()
+        var mismatches = 0
+        var present = 0
+        for _ in 0..<(Sanitizer.isActive ? 4_000 : 20_000) {
+            var referrer = Int.random(in: 0..<4, using: &generator) == 0 ? "&" : ""
+            for index in 0..<Int.random(in: 0...7, using: &generator) {
+                if index > 0 { referrer += Int.random(in: 0..<6, using: &generator) == 0 ? "&&" : "&" }
+                referrer += names.randomElement(using: &generator)!
+                if Int.random(in: 0..<5, using: &generator) > 0 {
+                    referrer += "=" + values.randomElement(using: &generator)!
+                }
+            }
+            let input = Array(referrer.utf8)
+            guard case .success(let expected) = ReferenceFormParser.summarize(input, maxBytes: 4096, maxFields: 64)
+            else { continue }
+            func reference(_ name: String) -> [UInt8]? {
+                expected.effectiveFields.first { $0.name == Array(name.utf8) }?.value
+            }
+            let agrees = input.withUnsafeBytes { bytes -> Bool in
+                let result = parser.withReferrer(in: bytes) { parsed -> Bool in
+                    var attribution = LinkAttribution()
+                    attribution.assign(from: parsed)
+                    var agrees = parsed.placeholder == expected.placeholder
+                    for field in ReferrerAllocationTests.attributionFields {
+                        let wanted = reference(String(describing: field.key))
+                        if wanted != nil { present += 1 }
+                        agrees = agrees && parsed.field(field).map { Array(decoding: $0) } == wanted
+                        if !attribution.isTruncated {
+                            agrees = agrees && attribution.withValue(field) { $0.map { Array($0) } } == wanted
+                        }
+                    }
+                    let account = parsed.effectiveFields.first(named: "account").map { Array(decoding: $0) }
+                    return agrees && account == reference("account")
+                }
+                return (try? result.get()) ?? false
+            }
+            if !agrees {
+                mismatches += 1
+                if mismatches <= 5 { Issue.record("mismatch for \(referrer)") }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(present > 10_000, "the generator must name the attribution fields often")
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The decoded value of `field`.
+    fileprivate init(decoding field: ReferrerField) { self = field.withDecodedValue { Array($0) } }
 }

@@ -105,6 +105,15 @@ extension LinkValidator {
                 index += 8
                 continue
             }
+            // The last few bytes, as the payload's last word: when it is plain, so are they (the
+            // bytes before them were judged already).
+            if index + 8 > count, count >= 8,
+                Self._arePlain(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            {
+                escapedPending = 0
+                index = count
+                continue
+            }
             let byte = bytes[index]
             if byte < 0x80 {
                 guard byte == UInt8(ascii: "%") else {
@@ -318,6 +327,10 @@ extension LinkValidator {
     /// Whether any segment of the path `bytes[start..<end]` (separated by `/` or `%2F`) is `.` or
     /// `..`, each dot raw or encoded as `%2E`, ignoring `;` parameters.
     internal static func _hasDotSegment(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        // A dot segment needs a `.` or a `%2E`: most paths have neither.
+        guard _firstIndex(of: UInt8(ascii: "."), or: UInt8(ascii: "%"), in: bytes, from: start, to: end) < end else {
+            return false
+        }
         var segmentStart = start
         var index = start
         while index <= end {
@@ -373,7 +386,7 @@ extension LinkValidator {
     /// refused the others).
     internal static func _escapes(_ bytes: UnsafeRawBufferPointer, _ reduced: _ReducedLink, pathEnd: Int) -> Int? {
         var dropped = 0
-        var index = reduced.start
+        var index = _firstIndex(of: UInt8(ascii: "%"), in: bytes, from: reduced.start, to: reduced.end)
         while index < reduced.end {
             guard bytes[index] == UInt8(ascii: "%"), index + 2 < reduced.end,
                 let decoded = _hexValue(bytes[index + 1], bytes[index + 2])
@@ -424,16 +437,52 @@ extension LinkValidator {
 
     /// The end of the reduced link's path: its first `?`, or its end.
     internal static func _pathEnd(_ bytes: UnsafeRawBufferPointer, _ reduced: _ReducedLink) -> Int {
-        var index = reduced.start
-        while index < reduced.end, bytes[index] != UInt8(ascii: "?") { index += 1 }
-        return index
+        _firstIndex(of: UInt8(ascii: "?"), in: bytes, from: reduced.start, to: reduced.end)
     }
 
     /// The index of the first `#` at or after `start`, or the payload's end.
     internal static func _fragmentStart(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        _firstIndex(of: UInt8(ascii: "#"), in: bytes, from: start, to: bytes.count)
+    }
+
+    /// The index of the first `byte` in `bytes[start..<end]`, or `end`.
+    @inline(__always)
+    internal static func _firstIndex(
+        of byte: UInt8,
+        in bytes: UnsafeRawBufferPointer,
+        from start: Int,
+        to end: Int
+    ) -> Int {
+        _firstIndex(of: byte, or: byte, in: bytes, from: start, to: end)
+    }
+
+    /// The index of the first `byte` or `other` in `bytes[start..<end]`, or `end`, reading eight
+    /// bytes at a time.
+    @inline(__always)
+    internal static func _firstIndex(
+        of byte: UInt8,
+        or other: UInt8,
+        in bytes: UnsafeRawBufferPointer,
+        from start: Int,
+        to end: Int
+    ) -> Int {
+        guard let base = bytes.baseAddress else { return end }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = ones &* UInt64(byte)
+        let otherPattern = ones &* UInt64(other)
         var index = start
-        while index < bytes.count, bytes[index] != UInt8(ascii: "#") { index += 1 }
-        return index
+        while index &+ 8 <= end {
+            let word = _word(base, index)
+            let matches = _zeroBytes(word ^ pattern) | _zeroBytes(word ^ otherPattern)
+            if matches != 0 { return index &+ matches.trailingZeroBitCount &>> 3 }
+            index &+= 8
+        }
+        while index < end {
+            let next = base.load(fromByteOffset: index, as: UInt8.self)
+            if next == byte || next == other { return index }
+            index &+= 1
+        }
+        return end
     }
 
     internal static func _hexValue(_ high: UInt8, _ low: UInt8) -> UInt8? {
@@ -498,7 +547,26 @@ extension DeepLink {
                 destination[0] = UInt8(ascii: "/")
                 written = 1
             }
-            var index = reduced.start
+            // Up to the first escape the canonical form is the payload's bytes as they are.
+            let plainEnd = LinkValidator._firstIndex(
+                of: UInt8(ascii: "%"),
+                in: payload,
+                from: reduced.start,
+                to: reduced.end
+            )
+            if plainEnd > reduced.start, let source = payload.baseAddress, let target = destination.baseAddress {
+                let plainCount = plainEnd &- reduced.start
+                (target + written).copyMemory(from: source + reduced.start, byteCount: plainCount)
+                let query = LinkValidator._firstIndex(
+                    of: UInt8(ascii: "?"),
+                    in: payload,
+                    from: reduced.start,
+                    to: plainEnd
+                )
+                if query < plainEnd { pathCount = written &+ query &- reduced.start }
+                written &+= plainCount
+            }
+            var index = plainEnd
             while index < reduced.end {
                 let byte = payload[index]
                 if byte == UInt8(ascii: "?"), pathCount < 0 { pathCount = written }

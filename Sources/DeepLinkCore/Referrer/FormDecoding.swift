@@ -111,14 +111,76 @@ package enum FormDecoding {
     /// ever written.
     @usableFromInline
     internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
-        let percents: UInt64 = 0x2525_2525_2525_2525
-        let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
         var index = 0
         var written = 0
         // With 24 raw bytes left at least 8 decoded bytes follow (an escape takes 3), so a word may
         // be stored whole even when only its first bytes are plain: the rest is overwritten later
         // and nothing past the final count is touched.
-        while index &+ 24 <= count {
+        _decodeWords(source, count: count, at: &index, leaving: 24, into: target, at: &written)
+        guard index < count else { return written }
+        // Fewer than 24 raw bytes are left, which may decode to fewer than eight: they are decoded
+        // the same way into a small buffer on the stack, where whole words may be stored, and
+        // exactly the decoded bytes are copied out.
+        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        let tailStart = index
+        let tailTarget = target + written
+        // The closure captures constants only (one that captures state allocates in debug builds).
+        let tailCount = withUnsafeMutableBytes(of: &scratch) { buffer in
+            _decodeTail(source, count: count, from: tailStart, into: buffer, copyingTo: tailTarget)
+        }
+        return written &+ tailCount
+    }
+
+    /// Decodes the fewer than 24 raw bytes from `start` into `buffer` (32 bytes: the decoded rest is
+    /// at most 23, and a word is stored only at 15 or below), then copies exactly the decoded bytes
+    /// to `target`; returns their count.
+    @inline(__always)
+    internal static func _decodeTail(
+        _ source: UnsafeRawPointer,
+        count: Int,
+        from start: Int,
+        into buffer: UnsafeMutableRawBufferPointer,
+        copyingTo target: UnsafeMutableRawPointer
+    ) -> Int {
+        let percents: UInt64 = 0x2525_2525_2525_2525
+        let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
+        guard let local = buffer.baseAddress else { return 0 }
+        var index = start
+        var decoded = 0
+        _decodeWords(source, count: count, at: &index, leaving: 8, into: local, at: &decoded)
+        let left = count &- index
+        if left > 0, count >= 8 {
+            // The last bytes, read as the input's last word shifted down (zeros above them).
+            let word = _word(source, count &- 8) &>> ((8 &- left) &<< 3)
+            if _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses) == 0 {
+                local.storeBytes(of: word.littleEndian, toByteOffset: decoded, as: UInt64.self)
+                index = count
+                decoded &+= left
+            }
+        }
+        while index < count {
+            local.storeBytes(of: _decodeEscape(source, at: &index, count: count), toByteOffset: decoded, as: UInt8.self)
+            decoded &+= 1
+        }
+        _copy(local, count: decoded, to: target)
+        return decoded
+    }
+
+    /// Decodes word by word while at least `reserve` raw bytes are left from `index`, storing each
+    /// word whole at `written` before its escape (if any) overwrites the rest; moves both on. The
+    /// caller vouches for room for a word at every `written` this reaches.
+    @inline(__always)
+    internal static func _decodeWords(
+        _ source: UnsafeRawPointer,
+        count: Int,
+        at index: inout Int,
+        leaving reserve: Int,
+        into target: UnsafeMutableRawPointer,
+        at written: inout Int
+    ) {
+        let percents: UInt64 = 0x2525_2525_2525_2525
+        let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
+        while index &+ reserve <= count {
             let word = _word(source, index)
             target.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
             let escapes = _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
@@ -137,42 +199,45 @@ package enum FormDecoding {
             )
             written &+= 1
         }
-        while index &+ 8 <= count {
-            let word = _word(source, index)
-            let escapes = _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
-            if escapes == 0 {
-                // written <= index, so the room for `count` bytes holds these eight.
-                target.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
-                index &+= 8
-                written &+= 8
-                continue
-            }
-            let plainEnd = index &+ escapes.trailingZeroBitCount &>> 3
-            while index < plainEnd {
+    }
+
+    /// Copies `count` bytes (at most 24) with a few possibly overlapping stores, none outside them.
+    @inline(__always)
+    internal static func _copy(_ source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
+        if count >= 8 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            if count > 16 {
                 target.storeBytes(
-                    of: source.load(fromByteOffset: index, as: UInt8.self),
-                    toByteOffset: written,
-                    as: UInt8.self
+                    of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                    toByteOffset: 8,
+                    as: UInt64.self
                 )
-                index &+= 1
-                written &+= 1
             }
+            let last = count &- 8
             target.storeBytes(
-                of: _decodeEscape(source, at: &index, count: count),
-                toByteOffset: written,
-                as: UInt8.self
+                of: source.loadUnaligned(fromByteOffset: last, as: UInt64.self),
+                toByteOffset: last,
+                as: UInt64.self
             )
-            written &+= 1
-        }
-        while index < count {
+        } else if count >= 4 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            let last = count &- 4
             target.storeBytes(
-                of: _decodeEscape(source, at: &index, count: count),
-                toByteOffset: written,
-                as: UInt8.self
+                of: source.loadUnaligned(fromByteOffset: last, as: UInt32.self),
+                toByteOffset: last,
+                as: UInt32.self
             )
-            written &+= 1
+        } else if count >= 2 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
+            let last = count &- 2
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: last, as: UInt16.self),
+                toByteOffset: last,
+                as: UInt16.self
+            )
+        } else if count == 1 {
+            target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
         }
-        return written
     }
 
     /// Decodes the byte at `index` (a plain byte, `+`, or a `%` that may start a valid escape) and

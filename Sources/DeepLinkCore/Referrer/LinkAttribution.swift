@@ -86,15 +86,31 @@ public struct LinkAttribution: Sendable {
     ///
     /// - Complexity: O(n) in the referrer's length; no allocation.
     public mutating func assign(from parsed: ParsedReferrer) {
-        clear()
+        _assign(parsed.effectiveFields._attributionScan(extraKey: nil))
+    }
+
+    /// ``assign(from:)`` from the fields one pass found, each value decoded straight into place.
+    internal mutating func _assign(_ scan: borrowing _AttributionScan) {
+        _present = 0
+        isTruncated = false
+        var end = 0
         // A count, not `allCases.count`: `allCases` builds an array on every call.
         for index in 0..<Self._fieldCount {
-            let field = AttributionField(_index: index)
-            guard let found = parsed.field(field) else {
-                skip(index)
-                continue
+            if let raw = scan.value(index) {
+                let start = end
+                var span = _bytes.mutableSpan
+                let written = span.withUnsafeMutableBytes { all in
+                    FormDecoding.decode(raw, into: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
+                }
+                if let written {
+                    end &+= written
+                    _present |= 1 << index
+                } else {
+                    // It did not fit: left out whole (what it wrote past `end` is never read).
+                    isTruncated = true
+                }
             }
-            found.withDecodedValue { value in append(value, as: index) }
+            _ends[index] = UInt8(truncatingIfNeeded: end)
         }
     }
 
@@ -122,12 +138,6 @@ public struct LinkAttribution: Sendable {
 
     /// Sets ``isTruncated`` as a stored record says.
     package mutating func markTruncated() { isTruncated = true }
-
-    private mutating func clear() {
-        _present = 0
-        isTruncated = false
-        for index in 0..<Self._fieldCount { _ends[index] = 0 }
-    }
 }
 
 extension AttributionField {

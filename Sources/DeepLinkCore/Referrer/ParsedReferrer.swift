@@ -56,9 +56,7 @@ public struct ParsedReferrer {
     /// - Complexity: O(n) in the byte count.
     public var placeholder: PlayPlaceholder? {
         guard let source = field(.utmSource), let medium = field(.utmMedium) else { return nil }
-        if source.valueEquals("google-play"), medium.valueEquals("organic") { return .organic }
-        if source.valueEquals("(not set)"), medium.valueEquals("(not set)") { return .notSet }
-        return nil
+        return PlayPlaceholder._of(source: source.rawValue, medium: medium.rawValue)
     }
 
     #if DEBUG
@@ -70,4 +68,19 @@ public struct ParsedReferrer {
         }
     }
     #endif
+}
+
+extension PlayPlaceholder {
+    /// The placeholder that the raw `utm_source` and `utm_medium` values spell, or `nil`.
+    internal static func _of(source: UnsafeRawBufferPointer, medium: UnsafeRawBufferPointer) -> PlayPlaceholder? {
+        if _decoded(source, equals: "google-play"), _decoded(medium, equals: "organic") { return .organic }
+        if _decoded(source, equals: "(not set)"), _decoded(medium, equals: "(not set)") { return .notSet }
+        return nil
+    }
+
+    /// ``FormDecoding/decoded(_:equals:)-(_,StaticString)``, named so that a literal is never read as a
+    /// `String`.
+    private static func _decoded(_ raw: UnsafeRawBufferPointer, equals literal: StaticString) -> Bool {
+        FormDecoding.decoded(raw, equals: literal)
+    }
 }

@@ -78,12 +78,12 @@ public struct ReferrerField {
     /// for names up to ``ReferrerParser/Configuration/inputBytesCeiling`` bytes). The bytes are
     /// valid only inside `body` and may be invalid UTF-8.
     public func withDecodedName<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        try _withDecoded(rawName, body)
+        try Self._withDecoded(rawName, body)
     }
 
     /// Lends `body` the decoded value (see ``withDecodedName(_:)``).
     public func withDecodedValue<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        try _withDecoded(rawValue, body)
+        try Self._withDecoded(rawValue, body)
     }
 
     /// The decoded name as a `String`, invalid UTF-8 replaced by U+FFFD (allocates; for display).
@@ -92,7 +92,8 @@ public struct ReferrerField {
     /// The decoded value as a `String`, invalid UTF-8 replaced by U+FFFD (allocates; for display).
     public var decodedValue: String { withDecodedValue { String(decoding: $0, as: UTF8.self) } }
 
-    private func _withDecoded<R, E: Error>(
+    /// Lends `body` the decoded bytes of `raw`, decoded into stack scratch space.
+    internal static func _withDecoded<R, E: Error>(
         _ raw: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {

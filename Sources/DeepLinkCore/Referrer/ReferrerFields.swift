@@ -34,15 +34,39 @@ public struct ReferrerFields {
     ///
     /// - Complexity: O(n) in the byte count.
     public func first(named name: StaticString) -> ReferrerField? {
-        for field in self where field.nameEquals(name) { return field }
-        return nil
+        name.withUTF8Buffer { key in _first(named: key) }
     }
 
     /// The first field whose decoded name is the UTF-8 of `name`, or `nil` (no allocation).
     ///
     /// - Complexity: O(n) in the byte count.
     public func first(named name: String) -> ReferrerField? {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ key in _first(named: key) }) { return found }
         for field in self where field.nameEquals(name) { return field }
+        return nil
+    }
+
+    /// The first field whose decoded name is `key`, or `nil`: the fields are split as the parser's
+    /// scan splits them, and only a name whose first byte may start the key is decoded.
+    internal func _first(named key: UnsafeBufferPointer<UInt8>) -> ReferrerField? {
+        guard let base = bytes.baseAddress else { return nil }
+        // As in the parser's scan: an empty name starts with its `=`.
+        let keyFirst = key.isEmpty ? UInt8(ascii: "=") : key[0]
+        var pieces = _Pieces(base, count: bytes.count)
+        while let (start, end) = pieces.next() {
+            guard end > start else { continue }
+            let first = base.load(fromByteOffset: start, as: UInt8.self)
+            guard first == keyFirst || first == UInt8(ascii: "%") || first == UInt8(ascii: "+") else { continue }
+            let separator = _firstEqualSign(base, from: start, to: end)
+            guard _decodedEquals(base + start, count: separator &- start, key: key) else { continue }
+            return ReferrerField(
+                rawName: UnsafeRawBufferPointer(start: base + start, count: separator &- start),
+                rawValue: separator < end
+                    ? UnsafeRawBufferPointer(start: base + (separator &+ 1), count: end &- separator &- 1)
+                    : UnsafeRawBufferPointer(start: base + end, count: 0),
+                hasSeparator: separator < end
+            )
+        }
         return nil
     }
 

@@ -20,12 +20,27 @@ extension ReferrerParser {
         into pending: inout PendingLink
     ) -> ReferrerOutcome {
         pending.account = nil
+        guard var accountKey else { return _read(referrer, validator: validator, accountKey: nil, into: &pending) }
+        // Native strings lend their bytes without a copy.
+        return accountKey.withUTF8 { key in _read(referrer, validator: validator, accountKey: key, into: &pending) }
+    }
+
+    /// ``read(_:validator:accountKey:into:)`` with the account key as UTF-8: one pass over the
+    /// fields finds the attribution fields, Play's placeholder fields and the account field.
+    @inline(__always)
+    internal func _read(
+        _ referrer: UnsafeRawBufferPointer,
+        validator: LinkValidator,
+        accountKey: UnsafeBufferPointer<UInt8>?,
+        into pending: inout PendingLink
+    ) -> ReferrerOutcome {
         let parsed = withReferrer(in: referrer) { parsed -> ReferrerOutcome in
-            pending.attribution.assign(from: parsed)
-            let outcome = verdict(for: parsed, validator: validator, into: &pending.link)
-            guard case .link = outcome, let accountKey, let field = parsed.effectiveFields.first(named: accountKey)
+            let fields = parsed.effectiveFields._attributionScan(extraKey: accountKey)
+            pending.attribution._assign(fields)
+            let outcome = _verdict(for: parsed, validator: validator, into: &pending.link) { fields.placeholder }
+            guard case .link = outcome, accountKey != nil, let account = fields.value(_AttributionScan.extraSlot)
             else { return outcome }
-            return field.withDecodedValue { value in
+            return ReferrerField._withDecoded(account) { value in
                 do throws(AccountIDError) {
                     pending.account = try AccountID(validating: value)
                     return .link

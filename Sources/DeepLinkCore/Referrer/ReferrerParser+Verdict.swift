@@ -53,8 +53,20 @@ extension ReferrerParser {
         validator: LinkValidator,
         into link: inout DeepLink
     ) -> ReferrerOutcome {
+        _verdict(for: parsed, validator: validator, into: &link) { parsed.placeholder }
+    }
+
+    /// ``verdict(for:validator:into:)-(ParsedReferrer,_,_)`` with the placeholder read by
+    /// `placeholder`, only when there is no payload (a caller that has the fields at hand passes them).
+    @inline(__always)
+    internal func _verdict(
+        for parsed: ParsedReferrer,
+        validator: LinkValidator,
+        into link: inout DeepLink,
+        placeholder: () -> PlayPlaceholder?
+    ) -> ReferrerOutcome {
         guard let payload = parsed.payload else {
-            switch parsed.placeholder {
+            switch placeholder() {
             case .organic: return .organic
             case .notSet: return .notSet
             case nil: return .noPayload

@@ -1,6 +1,6 @@
 /// The parser's single pass over a referrer: counts the fields, notes whether a raw `=` or `&`
 /// occurs (which rules out double encoding), finds the first field whose decoded name is the
-/// payload key and counts the fields so named, reading eight bytes at a time where it can.
+/// payload key and counts the fields so named, reading sixteen bytes at a time where it can.
 ///
 /// It finds exactly what ``ReferrerFields`` iteration, ``ReferrerFields/count`` and
 /// ``ReferrerFields/first(named:)-(String)`` would find, in one pass instead of three.
@@ -53,40 +53,88 @@ internal struct _ReferrerScan {
 
     /// Scans `input` for the fields, the first one whose decoded name is `key` and how many are.
     ///
-    /// - Complexity: O(n) in `input.count`, one pass; O(k) more per name of a plausible length.
+    /// Only `&` bounds a field, so the pass looks for `&` alone, every match in a word at once; a
+    /// field's `=` is looked for only when its first byte could start the key (the key's first
+    /// byte, or `%`/`+`, which may decode to it), which in a referrer is the payload field alone.
+    ///
+    /// - Complexity: O(n) in `input.count`, one pass; O(k) more per name of a plausible start.
     @usableFromInline
     internal static func scan(_ input: UnsafeRawBufferPointer, key: UnsafeBufferPointer<UInt8>) -> _ReferrerScan {
         var result = _ReferrerScan()
         guard let base = input.baseAddress else { return result }
         let count = input.count
-        var position = 0
-        // Every name is compared, also past the payload: a second field with the key makes the
-        // referrer ambiguous (`ReferrerError.duplicatePayloadKey`).
-        while position < count {
-            let start = position
-            var end = _firstNameTerminator(base, from: start, count: count)
-            var separator = -1
-            if end < count {
-                result.sawRawSeparator = true
-                if base.load(fromByteOffset: end, as: UInt8.self) == UInt8(ascii: "=") {
-                    separator = end
-                    end = _firstAmpersand(base, from: end + 1, count: count)
-                }
-            }
-            position = end + 1
-            guard end > start else { continue }  // an empty piece (`&&`, leading or trailing `&`)
-            result.fieldCount += 1
-            let nameEnd = separator < 0 ? end : separator
-            if _decodedEquals(base + start, count: nameEnd - start, key: key) {
-                result.payloadCount += 1
-                if result.payloadStart < 0 {
-                    result.payloadStart = start
-                    result.payloadSeparator = separator
-                    result.payloadEnd = end
-                }
-            }
+        // An empty name starts with the `=` that ends it, so `=` is the first byte of the empty key.
+        let keyFirst = key.isEmpty ? UInt8(ascii: "=") : key[0]
+        var pieces = _Pieces(base, count: count)
+        while let (start, end) = pieces.next() {
+            result._note(base, from: start, to: end, key: key, keyFirst: keyFirst)
         }
+        // A referrer with an `&` has a raw separator; one without is a single piece that may still
+        // hold an `=`.
+        result.sawRawSeparator = pieces.sawAmpersand || _firstEqualSign(base, from: 0, to: count) < count
         return result
+    }
+
+    /// Counts the piece `start..<end` when it is a field, and compares its name with the key when
+    /// its first byte may start it.
+    @inline(__always)
+    internal mutating func _note(
+        _ base: UnsafeRawPointer,
+        from start: Int,
+        to end: Int,
+        key: UnsafeBufferPointer<UInt8>,
+        keyFirst: UInt8
+    ) {
+        guard end > start else { return }  // an empty piece (`&&`, leading or trailing `&`)
+        fieldCount &+= 1
+        let first = base.load(fromByteOffset: start, as: UInt8.self)
+        guard first == keyFirst || first == UInt8(ascii: "%") || first == UInt8(ascii: "+") else { return }
+        _noteCandidate(base, from: start, to: end, key: key)
+    }
+
+    /// Counts a field named by the key, and keeps it when it is the first.
+    @inline(__always)
+    internal mutating func _notePayload(from start: Int, separator: Int, to end: Int) {
+        payloadCount &+= 1
+        guard payloadStart < 0 else { return }
+        payloadStart = start
+        payloadSeparator = separator
+        payloadEnd = end
+    }
+
+    /// The rest of ``_note(_:from:to:key:keyFirst:)`` for a field whose name may be the key: kept
+    /// out of line, as most fields never get here.
+    @inline(never)
+    internal mutating func _noteCandidate(
+        _ base: UnsafeRawPointer,
+        from start: Int,
+        to end: Int,
+        key: UnsafeBufferPointer<UInt8>
+    ) {
+        // The usual payload field: the key spelled plainly (no `%`, `+` or `=`), then `=` or the end.
+        let nameEnd = start &+ key.count
+        if nameEnd <= end, let keyBase = key.baseAddress,
+            nameEnd == end || base.load(fromByteOffset: nameEnd, as: UInt8.self) == UInt8(ascii: "="),
+            _plainEquals(base + start, UnsafeRawPointer(keyBase), count: key.count)
+        {
+            _notePayload(from: start, separator: nameEnd < end ? nameEnd : -1, to: end)
+            return
+        }
+        _noteSpelledCandidate(base, from: start, to: end, key: key)
+    }
+
+    /// The rest of ``_noteCandidate(_:from:to:key:)``: a name that may be the key spelled with
+    /// escapes, or not the key at all.
+    @inline(never)
+    internal mutating func _noteSpelledCandidate(
+        _ base: UnsafeRawPointer,
+        from start: Int,
+        to end: Int,
+        key: UnsafeBufferPointer<UInt8>
+    ) {
+        let separator = _firstEqualSign(base, from: start, to: end)
+        guard _decodedEquals(base + start, count: separator &- start, key: key) else { return }
+        _notePayload(from: start, separator: separator < end ? separator : -1, to: end)
     }
 }
 
@@ -104,11 +152,14 @@ internal func _decodedEquals(_ raw: UnsafeRawPointer, count: Int, key: UnsafeBuf
         let first = raw.load(as: UInt8.self)
         if first != keyBase[0], first != UInt8(ascii: "%"), first != UInt8(ascii: "+") { return false }
     }
+    // A name spelled exactly like the key, with no `%` or `+`, decodes to itself: compare words.
+    if count == keyCount, _plainEquals(raw, UnsafeRawPointer(keyBase), count: count) { return true }
     return _decodedEqualsAfterFirstByte(raw, count: count, key: keyBase, keyCount: keyCount)
 }
 
-/// The rest of ``_decodedEquals(_:count:key:)`` for a name that survived the first-byte test: kept
-/// out of line so that its loops' set-up does not weigh on every scan.
+/// The rest of ``_decodedEquals(_:count:key:)`` for a name that survived the first-byte test and is
+/// not the key spelled plainly: kept out of line so that its loop's set-up does not weigh on every
+/// scan.
 @inline(never)
 private func _decodedEqualsAfterFirstByte(
     _ raw: UnsafeRawPointer,
@@ -116,8 +167,6 @@ private func _decodedEqualsAfterFirstByte(
     key keyBase: UnsafePointer<UInt8>,
     keyCount: Int
 ) -> Bool {
-    // A name spelled exactly like the key, with no `%` or `+`, decodes to itself: compare words.
-    if count == keyCount, _plainEquals(raw, UnsafeRawPointer(keyBase), count: count) { return true }
     var index = 0
     var matched = 0
     while index < count {
@@ -140,25 +189,30 @@ private func _decodedEqualsAfterFirstByte(
     return matched == keyCount
 }
 
-/// Whether the `count` bytes at `raw` equal those at `key` and include no `%` or `+`.
+/// Whether the `count` bytes at `raw` equal those at `key` and include no `%`, `+` or `=`: then
+/// they are a whole name (`=` ends one) that decodes to itself.
 @inline(__always)
-private func _plainEquals(_ raw: UnsafeRawPointer, _ key: UnsafeRawPointer, count: Int) -> Bool {
+internal func _plainEquals(_ raw: UnsafeRawPointer, _ key: UnsafeRawPointer, count: Int) -> Bool {
     let percents: UInt64 = 0x2525_2525_2525_2525
     let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
-    var index = 0
     var differences: UInt64 = 0
     var escapes: UInt64 = 0
-    while index &+ 8 <= count {
-        let word = _word(raw, index)
-        differences |= word ^ _word(key, index)
-        escapes |= _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
-        index &+= 8
+    if count >= 8 {
+        // Whole words, the last one overlapping the one before when `count` is no multiple of 8.
+        var index = 0
+        repeat {
+            let offset = index < count &- 8 ? index : count &- 8
+            let word = _word(raw, offset)
+            differences |= word ^ _word(key, offset)
+            escapes |= _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses) | _zeroBytes(word ^ _equalSigns)
+            index &+= 8
+        } while index < count
+        return differences | escapes == 0
     }
-    while index < count {
+    for index in 0..<count {
         let byte = raw.load(fromByteOffset: index, as: UInt8.self)
         differences |= UInt64(byte ^ key.load(fromByteOffset: index, as: UInt8.self))
-        if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") { escapes = 1 }
-        index &+= 1
+        if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "=") { escapes = 1 }
     }
     return differences | escapes == 0
 }
@@ -174,41 +228,117 @@ internal func _zeroBytes(_ word: UInt64) -> UInt64 {
     (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
 }
 
+/// The high bit of every zero byte of `word`, and no other bit: unlike ``_zeroBytes(_:)`` no
+/// borrow crosses bytes, so every match in a word may be read.
+@inline(__always)
+internal func _exactZeroBytes(_ word: UInt64) -> UInt64 {
+    let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    return ~(((word & lows) &+ lows) | word | lows)
+}
+
 @inline(__always)
 internal func _word(_ base: UnsafeRawPointer, _ offset: Int) -> UInt64 {
     UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
 }
 
-/// The index of the first `=` or `&` at or after `start`, or `count`.
-@inline(__always)
-private func _firstNameTerminator(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Int {
-    var index = start
-    while index &+ 8 <= count {
-        let word = _word(base, index)
-        let matches = _zeroBytes(word ^ _ampersands) | _zeroBytes(word ^ _equalSigns)
-        if matches != 0 { return index &+ matches.trailingZeroBitCount &>> 3 }
-        index &+= 8
+/// The bounds of every `&`-separated piece of the `count` bytes at `base`, empty ones included,
+/// in order (a cursor, not a closure: closures that capture state allocate in debug builds).
+///
+/// Sixteen bytes are compared at a time with one vector comparison (portable SIMD; `pcmpeqb` on
+/// x86-64): the lanes that hold an `&` get their high bit, which read as two words is the exact
+/// mask of them. The last few bytes are read as the input's last word, without those already
+/// scanned.
+internal struct _Pieces {
+    internal let base: UnsafeRawPointer
+    internal let count: Int
+
+    /// Where the next piece starts: past 0 once an `&` was seen.
+    internal private(set) var pieceStart = 0
+
+    /// The next byte not yet compared.
+    private var index = 0
+
+    /// The `&`s found but not yet handed out: high bits of the bytes at `marksOffset` and, in
+    /// `laterMarks`, of the eight after them.
+    private var marks: UInt64 = 0
+    private var laterMarks: UInt64 = 0
+    private var marksOffset = 0
+    private var isFinished = false
+
+    @inline(__always)
+    internal init(_ base: UnsafeRawPointer, count: Int) {
+        self.base = base
+        self.count = count
     }
-    while index < count {
-        let byte = base.load(fromByteOffset: index, as: UInt8.self)
-        if byte == UInt8(ascii: "=") || byte == UInt8(ascii: "&") { return index }
-        index &+= 1
+
+    /// Whether an `&` occurs before the pieces handed out so far end.
+    internal var sawAmpersand: Bool { pieceStart > 0 }
+
+    /// The next piece's bounds, or `nil` after the last.
+    @inline(__always)
+    internal mutating func next() -> (start: Int, end: Int)? {
+        while true {
+            if marks != 0 {
+                let end = marksOffset &+ marks.trailingZeroBitCount &>> 3
+                marks &= marks &- 1
+                let start = pieceStart
+                pieceStart = end &+ 1
+                return (start, end)
+            }
+            if laterMarks != 0 {
+                (marks, laterMarks, marksOffset) = (laterMarks, 0, marksOffset &+ 8)
+                continue
+            }
+            if index &+ 16 <= count {
+                let lanes = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+                let isAmpersand = (base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== lanes
+                let found = unsafeBitCast(
+                    SIMD16<UInt8>().replacing(with: 0x80, where: isAmpersand),
+                    to: (UInt64, UInt64).self
+                )
+                (marks, laterMarks, marksOffset) = (UInt64(littleEndian: found.0), UInt64(littleEndian: found.1), index)
+                index &+= 16
+                continue
+            }
+            if index &+ 8 <= count {
+                (marks, marksOffset) = (_exactZeroBytes(_word(base, index) ^ _ampersands), index)
+                index &+= 8
+                continue
+            }
+            if index < count {
+                if count >= 8 {
+                    // index > count - 8 here: between 1 and 7 bytes of the last word are scanned.
+                    let scanned = index &- (count &- 8)
+                    marks = _exactZeroBytes(_word(base, count &- 8) ^ _ampersands) &>> (scanned &<< 3)
+                } else {
+                    for offset in 0..<(count &- index)
+                    where base.load(fromByteOffset: index &+ offset, as: UInt8.self) == UInt8(ascii: "&") {
+                        marks |= 0x80 &<< (offset &<< 3)
+                    }
+                }
+                marksOffset = index
+                index = count
+                continue
+            }
+            guard !isFinished else { return nil }
+            isFinished = true
+            return (pieceStart, count)
+        }
     }
-    return count
 }
 
-/// The index of the first `&` at or after `start`, or `count`.
+/// The index of the first `=` in `start..<end`, or `end`.
 @inline(__always)
-private func _firstAmpersand(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Int {
+internal func _firstEqualSign(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
     var index = start
-    while index &+ 8 <= count {
-        let matches = _zeroBytes(_word(base, index) ^ _ampersands)
+    while index &+ 8 <= end {
+        let matches = _zeroBytes(_word(base, index) ^ _equalSigns)
         if matches != 0 { return index &+ matches.trailingZeroBitCount &>> 3 }
         index &+= 8
     }
-    while index < count {
-        if base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: "&") { return index }
+    while index < end {
+        if base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: "=") { return index }
         index &+= 1
     }
-    return count
+    return end
 }
