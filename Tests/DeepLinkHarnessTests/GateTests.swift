@@ -2,7 +2,7 @@ import DeepLinkHarness
 import Foundation
 import Testing
 
-@Suite struct GateTests {
+@Suite(.startsNoThread) struct GateTests {
     struct Outcome {
         var status: Int32
         var out: String

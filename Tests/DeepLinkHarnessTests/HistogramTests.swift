@@ -17,7 +17,7 @@ struct TestRandom {
     }
 }
 
-@Suite struct HistogramTests {
+@Suite(.startsNoThread) struct HistogramTests {
     /// Values a histogram must hold within 0.1 %: small exact ones, powers of ten and two and their
     /// neighbours up to one hour, and the largest trackable value.
     static let magnitudes: [UInt64] = {

@@ -2,7 +2,7 @@ import DeepLinkHarness
 import Foundation
 import Testing
 
-@Suite struct MergeTests {
+@Suite(.startsNoThread) struct MergeTests {
     /// A report of journeys `range` whose every number derives from the journey index, so shards
     /// of an index space must merge into exactly the report of the whole space.
     /// `total` is the whole run's journey count (default: `range`'s end).

@@ -2,7 +2,7 @@ import DeepLinkHarness
 import Foundation
 import Testing
 
-@Suite struct ReportCommandTests {
+@Suite(.startsNoThread) struct ReportCommandTests {
     static func bench(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
         var out = ""
         var err = ""

@@ -2,7 +2,7 @@ import DeepLinkHarness
 import Foundation
 import Testing
 
-@Suite struct ReportWriterTests {
+@Suite(.startsNoThread) struct ReportWriterTests {
     @Test func writesEveryFileAndTheyParseBack() throws {
         let directory = ReportFixtures.temporaryDirectory("writer")
         defer { ReportFixtures.remove(directory) }

@@ -2,7 +2,7 @@ import DeepLinkHarness
 import Foundation
 import Testing
 
-@Suite struct SVGWriterTests {
+@Suite(.startsNoThread) struct SVGWriterTests {
     /// Every number in an attribute value of `svg` (coordinates, sizes), as written.
     static func attributeNumbers(_ svg: String) -> [String] {
         var numbers: [String] = []

@@ -3,7 +3,8 @@
 # run here (check_deploy.py), then the same check on broken copies, each of which must fail: a
 # wrong flag in the Job's command, a workflow matrix that skips a shard, a driver that runs one
 # shard too few. Needs the release binary (`make build-release`); installs its PyPI tools (test
-# dependencies only) into a virtual environment under .build/.
+# dependencies only) into a virtual environment under .build/. `--install-only` stops after that
+# (`.ci/run` fetches them in the background while it builds).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv=.build/deploy-venv
@@ -20,6 +21,9 @@ if [ ! -x "$venv/bin/check-jsonschema" ] || [ ! -x "$venv/bin/kubernetes-validat
     fi
     "$venv/bin/pip" install --quiet --disable-pip-version-check \
         kubernetes-validate==1.37.0 check-jsonschema==0.39.0 PyYAML==6.0.4
+fi
+if [ "${1:-}" = --install-only ]; then
+    exit 0
 fi
 export PATH="$PWD/$venv/bin:$PATH"
 bench=.build/release/deeplink-bench
