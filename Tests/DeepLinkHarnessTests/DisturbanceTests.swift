@@ -33,6 +33,21 @@ import Testing
         )
     }
 
+    /// A run's races preempt the run itself (two or three threads per worker on as many cores as
+    /// workers): the racing threads book their own switches, and the machine's reading leaves
+    /// them out. The counters are process-wide and other tests race meanwhile, so this pins what
+    /// holds whatever they do: a mark moves to the thread's count, and the reading never exceeds
+    /// the process's switches read after it.
+    @Test func theRunsOwnRaceSwitchesAreNotTheMachines() {
+        var mark = UInt64.max
+        RaceSwitches.book(since: &mark)
+        #expect(mark <= RaceSwitches.ofCallingThread())
+        let reading = ProcDisturbanceSource().read().involuntarySwitches
+        var usage = rusage()
+        #expect(getrusage(RUSAGE_SELF.rawValue, &usage) == 0)
+        #expect(reading <= UInt64(max(0, usage.ru_nivcsw)))
+    }
+
     @Test func aQuietMeasurementIsNotDisturbed() {
         let quiet = Self.judge(Self.reading(steal: 5, switches: 10), Self.reading(steal: 1_000_000, switches: 20))
         #expect(!quiet.disturbed)

@@ -37,10 +37,14 @@ public struct ProcDisturbanceSource: DisturbanceSource {
         return Int(fields[3][..<slash]) ?? 0
     }
 
+    /// This process's involuntary switches, less those its own racing threads booked
+    /// (``RaceSwitches``): a run's races preempt the run itself.
     static func involuntarySwitches() -> UInt64 {
         var usage = rusage()
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        return UInt64(max(0, usage.ru_nivcsw))
+        let all = UInt64(max(0, usage.ru_nivcsw))
+        let own = RaceSwitches.total
+        return all > own ? all - own : 0
     }
 
     /// Threads of this process in state `R` (running or runnable), the reading thread included.

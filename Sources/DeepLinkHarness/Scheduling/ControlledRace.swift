@@ -87,6 +87,9 @@ final class ControlledRace: @unchecked Sendable {
     /// - Precondition: `inputs` has 1 to ``maximumThreads`` inputs.
     func run(on resolver: LinkResolver, inputs: [RaceInput], decider: ScheduleDecider, faults: UInt8) {
         precondition((1...Self.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
+        // The owner's switches during the race (token hand-offs) are the run's own.
+        var switches = RaceSwitches.ofCallingThread()
+        defer { RaceSwitches.book(since: &switches) }
         while partners < inputs.count - 1 { startPartner(partners + 1) }
         // Before any input runs: only the race's resolver pays for its points, only during it.
         resolver.process.passSchedulePoints(true)
@@ -154,6 +157,8 @@ final class ControlledRace: @unchecked Sendable {
         ControlledScheduling.shared.enter(self, as: thread)
         pthread_mutex_lock(mutex)
         var seen = seen
+        // A partner thread only ever races: all its switches are the run's own.
+        var switches = RaceSwitches.ofCallingThread()
         while true {
             while generation == seen, !stopping { pthread_cond_wait(changed, mutex) }
             if stopping { break }
@@ -164,6 +169,7 @@ final class ControlledRace: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             input.deliver(to: resolver)
             finish(thread)
+            RaceSwitches.book(since: &switches)
             pthread_mutex_lock(mutex)
         }
         pthread_mutex_unlock(mutex)

@@ -129,7 +129,10 @@ final class RacePartner: Sendable {
     }
 
     private func loop() {
+        // This thread only ever races (or spins for the next race): all its switches are the run's.
+        var switches = RaceSwitches.ofCallingThread()
         while true {
+            RaceSwitches.book(since: &switches)
             waitForPost()
             let current = phase.load(ordering: .acquiring)
             if current == -1 { return }
@@ -192,6 +195,9 @@ final class RacePartner: Sendable {
     /// does not pick the task up within a second (an overloaded machine), the owner withdraws it
     /// and delivers both itself, one after the other: slower, never lost or run twice.
     func race(on resolver: LinkResolver, mine: RaceInput, theirs: RaceInput) {
+        // The owner's switches during the race (spinning beside its partner) are the run's own.
+        var switches = RaceSwitches.ofCallingThread()
+        defer { RaceSwitches.book(since: &switches) }
         task.withLock { $0 = (resolver, theirs) }
         post(1)
         while !Self.spin(giveUpAfterNanos: 1_000_000_000, while: { phase.load(ordering: .acquiring) != 2 }) {
