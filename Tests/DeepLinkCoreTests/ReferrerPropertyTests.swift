@@ -138,7 +138,9 @@ func randomReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         let parser = ReferrerParser()
         var mismatches = 0
         var present = 0
-        for _ in 0..<(Sanitizer.isActive ? 4_000 : 20_000) {
+        // Fewer under a sanitizer, where every parse runs many times slower.
+        let iterations = Sanitizer.isActive ? 4_000 : 20_000
+        for _ in 0..<iterations {
             var referrer = Int.random(in: 0..<4, using: &generator) == 0 ? "&" : ""
             for index in 0..<Int.random(in: 0...7, using: &generator) {
                 if index > 0 { referrer += Int.random(in: 0..<6, using: &generator) == 0 ? "&&" : "&" }
@@ -177,7 +179,7 @@ func randomReferrer(using generator: inout SeededGenerator) -> [UInt8] {
             }
         }
         #expect(mismatches == 0)
-        #expect(present > 10_000, "the generator must name the attribution fields often")
+        #expect(present > iterations / 2, "the generator must name the attribution fields often")
     }
 }
 
