@@ -22,8 +22,7 @@ extension PendingLink {
         let from = UnsafeRawPointer(source)
         destination.pointee.link._count = source.pointee.link._count
         destination.pointee.link._pathCount = source.pointee.link._pathCount
-        let linkBytes = MemoryLayout<PendingLink>.offset(of: \.link._storage)!
-        _copyPrefix(to: to + linkBytes, from: from + linkBytes, count: Int(source.pointee.link._count))
+        _copyPrefix(to: to + _linkBytesOffset, from: from + _linkBytesOffset, count: Int(source.pointee.link._count))
         destination.pointee.source = source.pointee.source
         destination.pointee.capturedAtNanos = source.pointee.capturedAtNanos
         destination.pointee.id = source.pointee.id
@@ -39,6 +38,10 @@ extension PendingLink {
         (to + fixedStart).copyMemory(from: from + fixedStart, byteCount: fixedEnd - fixedStart)
         destination.pointee.account = source.pointee.account
     }
+
+    /// Where the link's bytes start in a record (a constant once optimised).
+    @inline(__always)
+    static var _linkBytesOffset: Int { MemoryLayout<PendingLink>.offset(of: \.link._storage)! }
 
     /// Copies `count` bytes (at most the buffer's capacity, a multiple of 16) in 16-byte steps.
     @inline(__always)
@@ -60,7 +63,7 @@ extension PendingLink {
     /// the link by value would copy its whole 512-byte buffer first).
     @inline(__always)
     static func _withPathBytes<R>(of record: UnsafePointer<PendingLink>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        let start = UnsafeRawPointer(record) + MemoryLayout<PendingLink>.offset(of: \.link._storage)!
+        let start = UnsafeRawPointer(record) + _linkBytesOffset
         return body(UnsafeRawBufferPointer(start: start, count: Int(record.pointee.link._pathCount)))
     }
 }

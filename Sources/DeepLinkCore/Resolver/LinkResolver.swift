@@ -409,9 +409,7 @@ public final class LinkResolver: Sendable {
         core.withLock(points) { core in
             core.pull(from: queue, store: store, now: now, points)
             body(&core, now)
-            guard core.hasWork else { return }
-            points.reach(.workIncrement)
-            guard work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
+            guard core.hasWork, takesDrainRole(points) else { return }
             drains = true
             popped = core.popEffect(into: drainScratch)
             more = core.hasWork
@@ -443,10 +441,14 @@ public final class LinkResolver: Sendable {
 
     /// Counts one input; the caller that finds no drainer becomes it.
     private func requestDrain<Points: _LockingSchedulePoints>(_ points: Points) {
+        if takesDrainRole(points) { drain(points) }
+    }
+
+    /// Counts one input; true when no thread held the drain role, which is then the caller's.
+    @inline(__always)
+    private func takesDrainRole<Points: _LockingSchedulePoints>(_ points: Points) -> Bool {
         points.reach(.workIncrement)
-        if work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-            drain(points)
-        }
+        return work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0
     }
 
     /// Runs while this thread holds the drain role: carries out every action until it can give the

@@ -251,11 +251,7 @@ public struct ResolverStateMachine: Sendable {
         }
         arrivals &+= 1
         var requires = PendingLink._withPathBytes(of: link) { policy.requirements(forPath: $0) }
-        let boundToAccount: Bool
-        switch link.pointee.account {
-        case .some: boundToAccount = true
-        case .none: boundToAccount = false
-        }
+        let boundToAccount = link.pointee.account != nil
         if boundToAccount { requires.insert(.loggedIn) }
         let slot = Slot(
             capturedAtNanos: link.pointee.capturedAtNanos,
