@@ -1,0 +1,63 @@
+import DeepLinkCore
+import Synchronization
+
+/// A benchmark's handoff store: the in-memory store's work (a lock, fixed pending slots) with the
+/// last 64 consumed marks kept in ``RecentMarks``, so that millions of routes can go through one
+/// resolver without filling it. Marks are found by key, as a durable store finds them (the file
+/// store asks the file system for a marker's name), not by scanning every mark. Not durable; for
+/// measuring the resolver only.
+///
+/// Thread safety: all state is behind one lock; every member may be called from any thread.
+final class RecyclingHandoffStore: HandoffStore {
+    private struct Storage: ~Copyable {
+        var pending: InlineArray<16, UInt64> = .init(repeating: 0)
+        var marks = RecentMarks()
+    }
+
+    private let storage = Mutex(Storage())
+
+    func save(_ link: PendingLink) throws(HandoffStoreError) {
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            for index in storage.pending.indices where storage.pending[index] == 0 {
+                storage.pending[index] = link.id
+                return
+            }
+            throw .full
+        }
+    }
+
+    func loadPending() throws(HandoffStoreError) -> HandoffLoad { HandoffLoad(pending: []) }
+
+    func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
+        let identity = link.identity
+        let id = link.id
+        storage.withLock { storage in
+            storage.marks.insert(identity)
+            for index in storage.pending.indices where storage.pending[index] == id { storage.pending[index] = 0 }
+        }
+    }
+
+    func wasConsumed(_ identity: CaptureIdentity) -> Bool {
+        storage.withLock { $0.marks.containsSameCapture(as: identity) }
+    }
+
+    func restorePending(_ link: PendingLink) throws(HandoffStoreError) {
+        let identity = link.identity
+        let id = link.id
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
+            storage.marks.remove(identity)
+            for index in storage.pending.indices where storage.pending[index] == 0 {
+                storage.pending[index] = id
+                return
+            }
+            throw .full
+        }
+    }
+
+    func discard(_ link: PendingLink) throws(HandoffStoreError) {
+        let id = link.id
+        storage.withLock { storage in
+            for index in storage.pending.indices where storage.pending[index] == id { storage.pending[index] = 0 }
+        }
+    }
+}
