@@ -22,17 +22,21 @@ import Synchronization
 ///
 /// ## How it decides
 /// The decisions are made by a ``ResolverStateMachine`` (a side-effect-free value type) behind a
-/// lock (a pthread mutex, which ThreadSanitizer can see). A capture does not take that lock: it
-/// saves the link to the store and pushes it into the lock-free ``PendingLinkQueue``; queued links
-/// move into the machine under the lock (one consumer at a time), first when a signal applies its
-/// event (so a capture made before a signal on the same thread is seen before it) and otherwise
-/// when the drainer, below, runs. The machine's actions go into a fixed-capacity outbox, and
-/// whoever holds the *drain role* carries them out outside the lock: for a route,
-/// ``HandoffStore/markConsumed(_:)`` first, then ``Router``.
+/// lock (a pthread mutex, which ThreadSanitizer can see). A capture saves the link to the store;
+/// when no thread holds the drain role (below), it takes the role and stages the link under the
+/// lock itself. A capture that arrives while another thread drains does not wait for that lock: it
+/// pushes the link into the lock-free ``PendingLinkQueue``; queued links move into the machine
+/// under the lock (one consumer at a time), first when a signal applies its event (so a capture
+/// made before a signal on the same thread is seen before it) and otherwise when the drainer runs.
+/// The machine's actions go into a fixed-capacity outbox, and whoever holds the *drain role*
+/// carries them out outside the lock: for a route, ``HandoffStore/markConsumed(_:)`` first, then
+/// ``Router``.
 ///
 /// The drain role is a counter of unprocessed inputs: every input increments it after making
 /// itself visible (enqueue / outbox write); the caller that moves it from 0 becomes the drainer and
-/// keeps draining until it can subtract everything it saw and reach 0 again. Because the hand-off
+/// keeps draining until it can subtract everything it saw and reach 0 again. (A capture that finds
+/// it at 0 moves it to 1 before its link is visible: it is the drainer then, and stages the link
+/// itself; when it is not 0, the capture counts nothing until its link is in the queue.) Because the hand-off
 /// is a read-modify-write on one atomic, an input that races with the drainer letting go is either
 /// seen by that drainer or makes its own caller the next drainer: no capture is ever stranded.
 ///
@@ -266,9 +270,16 @@ public final class LinkResolver: Sendable {
             points.reach(.storeSave)
             _ = try store.saveUnlessConsumed(link)
         } catch {
-            report(.storeFailed, .storeFailed(link, operation: .save, error: error))
+            reportStoreFailure(link, operation: .save, error: error)
         }
         admit(link, points)
+    }
+
+    /// Reports a store operation on `link` that failed. Out of line: built in place, the decision
+    /// made its caller copy the record on every call, failure or not.
+    @inline(never)
+    private func reportStoreFailure(_ link: PendingLink, operation: HandoffOperation, error: HandoffStoreError) {
+        report(.storeFailed, .storeFailed(link, operation: operation, error: error))
     }
 
     /// Reports a payload that failed validation (from any thread): it is never routed and the app
@@ -421,9 +432,42 @@ public final class LinkResolver: Sendable {
         drain(points, observed: 1, more: more)
     }
 
-    /// Hands `link` to the machine: through the lock-free queue, or (queue full) directly.
+    /// Hands `link` to the machine. With no drainer, this capture becomes it and stages the link
+    /// itself, in the critical section a drainer takes anyway (no copy into the queue and out again);
+    /// while another thread drains, it does not wait for the lock: the link goes through the
+    /// lock-free queue (or, queue full, to the machine directly).
     @inline(__always)  // one copy of the record fewer on every capture
     private func admit<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
+        guard claimsIdleDrainRole(points) else { return enqueue(link, points) }
+        let now = clock.nowNanos()
+        var admitted = false
+        var popped = false
+        var more = false
+        core.withLock(points) { core in
+            core.pull(from: queue, store: store, now: now, points)
+            admitted = core.admitDirectly(link, store: store, now: now, points)
+            popped = core.popEffect(into: drainScratch)
+            more = core.hasWork
+        }
+        if !admitted {
+            // No room in the machine: the link waits in the queue for this drain to make some.
+            switch queue._tryEnqueue(link, points) {
+            case .enqueued:
+                more = true
+            case .full:
+                fullQueueCaptures.add(1, ordering: .relaxed)
+                report(.queueFull, .queueFull(link))
+            }
+        }
+        if popped { perform(drainScratch, points) }
+        // The role's one counted input is this capture; what it produced was visible to the pop.
+        drain(points, observed: 1, more: more)
+    }
+
+    /// ``admit(_:_:)`` while another thread may drain: through the lock-free queue, or (queue
+    /// full) directly.
+    @inline(__always)
+    private func enqueue<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
         switch queue._tryEnqueue(link, points) {
         case .enqueued:
             break
@@ -442,6 +486,15 @@ public final class LinkResolver: Sendable {
     /// Counts one input; the caller that finds no drainer becomes it.
     private func requestDrain<Points: _LockingSchedulePoints>(_ points: Points) {
         if takesDrainRole(points) { drain(points) }
+    }
+
+    /// Takes the drain role if no thread holds it, counting the caller's input as its one: true
+    /// then. When another thread drains, nothing is counted (the caller's input is not visible
+    /// yet; it counts itself once it is, with ``takesDrainRole(_:)``).
+    @inline(__always)
+    private func claimsIdleDrainRole<Points: _LockingSchedulePoints>(_ points: Points) -> Bool {
+        points.reach(.workIncrement)
+        return work.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
     }
 
     /// Counts one input; true when no thread held the drain role, which is then the caller's.
@@ -489,7 +542,8 @@ public final class LinkResolver: Sendable {
     }
 
     /// Carries out one effect (outside the lock). The link is used where it lies in `effect`
-    /// (passed on by reference), never bound to a local copy.
+    /// (passed on by reference), never bound to a local copy. (Each call still copies the record it
+    /// is passed: a record-sized argument is copied into the call's own memory.)
     private func perform<Points: _LockingSchedulePoints>(_ scratch: UnsafeMutablePointer<_Effect>, _ points: Points) {
         guard process.isAlive else { return }
         let effect = UnsafePointer(scratch)
@@ -501,7 +555,7 @@ public final class LinkResolver: Sendable {
                 points.reach(.storeMarkConsumed)
                 try store.markConsumed(effect.pointee.link)
             } catch {
-                report(.storeFailed, .storeFailed(effect.pointee.link, operation: .markConsumed, error: error))
+                reportStoreFailure(effect.pointee.link, operation: .markConsumed, error: error)
                 return
             }
             guard process.isAlive else {
@@ -552,7 +606,7 @@ public final class LinkResolver: Sendable {
             try store.restorePending(link.pointee)
         } catch {
             // Still pending in this process; only a kill before it routes would lose it.
-            report(.storeFailed, .storeFailed(link.pointee, operation: .restorePending, error: error))
+            reportStoreFailure(link.pointee, operation: .restorePending, error: error)
         }
         guard process.isAlive else { return }
         let hasWork = core.withLock(points) { core in
@@ -569,7 +623,7 @@ public final class LinkResolver: Sendable {
             points.reach(.storeDiscard)
             try store.discard(link)
         } catch {
-            report(.storeFailed, .storeFailed(link, operation: .discard, error: error))
+            reportStoreFailure(link, operation: .discard, error: error)
         }
     }
 }
