@@ -12,17 +12,33 @@ final class RecyclingHandoffStore: HandoffStore {
     private struct Storage: ~Copyable {
         var pending: InlineArray<16, UInt64> = .init(repeating: 0)
         var marks = RecentMarks()
+
+        /// Records `id` as pending in a free slot (`.full` when none is).
+        mutating func savePending(_ id: UInt64) throws(HandoffStoreError) {
+            for index in pending.indices where pending[index] == 0 {
+                pending[index] = id
+                return
+            }
+            throw .full
+        }
     }
 
     private let storage = Mutex(Storage())
 
     func save(_ link: PendingLink) throws(HandoffStoreError) {
-        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
-            for index in storage.pending.indices where storage.pending[index] == 0 {
-                storage.pending[index] = link.id
-                return
-            }
-            throw .full
+        let id = link.id
+        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in try storage.savePending(id) }
+    }
+
+    /// Both in one critical section, as the protocol asks of a store that can (the in-memory
+    /// store does the same).
+    func saveUnlessConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
+        let identity = link.identity
+        let id = link.id
+        return try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) -> Bool in
+            guard !storage.marks.containsSameCapture(as: identity) else { return false }
+            try storage.savePending(id)
+            return true
         }
     }
 
@@ -46,11 +62,7 @@ final class RecyclingHandoffStore: HandoffStore {
         let id = link.id
         try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
             storage.marks.remove(identity)
-            for index in storage.pending.indices where storage.pending[index] == 0 {
-                storage.pending[index] = id
-                return
-            }
-            throw .full
+            try storage.savePending(id)
         }
     }
 

@@ -50,6 +50,100 @@ enum PathPrefix {
         return next == slash || next == UInt8(ascii: ";")
     }
 
+    /// A prefix of at most 16 bytes with no `%`, as two words: its bytes ASCII-lowercased, zero
+    /// after the last. `nil` for any other prefix (and for one that matches nothing).
+    ///
+    /// Such a prefix is matched by ``path(_:window:isUnder:prepared:)``: two masked word compares
+    /// against the path's ``Window`` instead of a unit-by-unit loop. The prefixes apps gate (`/orders`, `/account`) are short and plain.
+    static func shortPrefix(_ prefix: UnsafeRawBufferPointer) -> ShortPrefix? {
+        var count = prefix.count
+        while count > 1, prefix[count - 1] == UInt8(ascii: "/") { count -= 1 }
+        guard count > 0, count <= 16, prefix[0] == UInt8(ascii: "/") else { return nil }
+        var folded: (UInt64, UInt64) = (0, 0)
+        var lanes: (UInt64, UInt64) = (0, 0)
+        for index in 0..<count {
+            guard prefix[index] != UInt8(ascii: "%") else { return nil }
+            let shift = UInt64((index & 7) * 8)
+            if index < 8 {
+                folded.0 |= UInt64(foldedASCII(prefix[index])) << shift
+                lanes.0 |= 0xFF << shift
+            } else {
+                folded.1 |= UInt64(foldedASCII(prefix[index])) << shift
+                lanes.1 |= 0xFF << shift
+            }
+        }
+        return ShortPrefix(folded: folded, lanes: lanes, count: count)
+    }
+
+    /// A prefix prepared by ``shortPrefix(_:)``: bytes in little-endian words.
+    struct ShortPrefix: Sendable {
+        var folded: (UInt64, UInt64)
+        /// 0xFF in the prefix's bytes, 0 after.
+        var lanes: (UInt64, UInt64)
+        var count: Int
+    }
+
+    /// The first 16 bytes of a path's storage, read once for matching it against every
+    /// ``ShortPrefix``: ASCII-lowercased, and where its `%` bytes are (the storage is read past the
+    /// path; what lies beyond it is ignored).
+    struct Window {
+        /// The bytes, lowercased, as little-endian words.
+        var folded: (UInt64, UInt64)
+        /// 0x80 in each byte that is `%`.
+        var escapes: (UInt64, UInt64)
+
+        /// The window of the storage whose first 16 bytes are `first` and `second` (little-endian
+        /// words).
+        init(_ first: UInt64, _ second: UInt64) {
+            folded = (foldedASCII(first), foldedASCII(second))
+            escapes = (zeroBytes(first ^ percents), zeroBytes(second ^ percents))
+        }
+    }
+
+    /// ``path(_:impliedLeadingSlash:isUnder:)`` (no implied slash) for `prefix` prepared as
+    /// `short`, with `window` read from the path's storage. The same answer: where neither side has
+    /// a `%`, every byte is its own unit, so the unit loop compares exactly these bytes folded; a
+    /// path with an escape among its first bytes goes to that loop.
+    @inline(__always)
+    static func path(
+        _ path: UnsafeRawBufferPointer,
+        window: Window,
+        isUnder prefix: UnsafeRawBufferPointer,
+        prepared short: ShortPrefix
+    ) -> Bool {
+        // Each prefix byte is one unit, each path unit at least one byte: a shorter path runs out.
+        guard path.count >= short.count else { return false }
+        if (window.escapes.0 & short.lanes.0) | (window.escapes.1 & short.lanes.1) != 0 {
+            return Self.path(path, impliedLeadingSlash: false, isUnder: prefix)
+        }
+        let differences =
+            ((window.folded.0 ^ short.folded.0) & short.lanes.0) | ((window.folded.1 ^ short.folded.1) & short.lanes.1)
+        guard differences == 0 else { return false }
+        if short.count == 1 || path.count == short.count { return true }
+        let next = path[short.count]
+        return next == UInt8(ascii: "/") || next == UInt8(ascii: ";")
+    }
+
+    private static let percents: UInt64 = 0x2525_2525_2525_2525
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// 0x80 in each byte of `word` that is zero, 0 elsewhere (exact: no false positives).
+    @inline(__always)
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & ~highBits) &+ ~highBits) | word) & highBits
+    }
+
+    /// `word`'s bytes with ASCII `A`–`Z` lowercased (``foldedASCII(_:)`` on every byte).
+    @inline(__always)
+    private static func foldedASCII(_ word: UInt64) -> UInt64 {
+        let low7 = word & ~highBits
+        // Bit 7 of each byte: at least `A` (0x41), and past `Z` (0x5B); no carry crosses a byte.
+        let atLeastA = low7 &+ 0x3F3F_3F3F_3F3F_3F3F
+        let pastZ = low7 &+ 0x2525_2525_2525_2525
+        let upper = atLeastA & ~pastZ & ~word & highBits
+        return word | (upper &>> 2)
+    }
+
     /// The byte at `index` of `bytes[..<end]` as the canonical form has it: an escape of an
     /// unreserved character (`%6F`) is that character (width 3); any other byte is itself (width 1).
     @inline(__always)

@@ -59,11 +59,15 @@ extension PendingLink {
 }
 
 extension PendingLink {
-    /// The path bytes of the link in the record at `record`, read where the record lies (passing
-    /// the link by value would copy its whole 512-byte buffer first).
+    /// The link's whole byte storage (``DeepLink/capacity`` bytes, the path first) in the record
+    /// at `record`, and its path's length, read where the record lies (passing the link by value
+    /// would copy its whole 512-byte buffer first).
     @inline(__always)
-    static func _withPathBytes<R>(of record: UnsafePointer<PendingLink>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    static func _withLinkStorage<R>(
+        of record: UnsafePointer<PendingLink>,
+        _ body: (_ storage: UnsafeRawBufferPointer, _ pathCount: Int) -> R
+    ) -> R {
         let start = UnsafeRawPointer(record) + _linkBytesOffset
-        return body(UnsafeRawBufferPointer(start: start, count: Int(record.pointee.link._pathCount)))
+        return body(UnsafeRawBufferPointer(start: start, count: DeepLink.capacity), Int(record.pointee.link._pathCount))
     }
 }

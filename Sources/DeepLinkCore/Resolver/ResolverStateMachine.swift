@@ -250,7 +250,7 @@ public struct ResolverStateMachine: Sendable {
             }
         }
         arrivals &+= 1
-        var requires = PendingLink._withPathBytes(of: link) { policy.requirements(forPath: $0) }
+        var requires = PendingLink._withLinkStorage(of: link) { policy.requirements(forPathIn: $0, count: $1) }
         let boundToAccount = link.pointee.account != nil
         if boundToAccount { requires.insert(.loggedIn) }
         let slot = Slot(

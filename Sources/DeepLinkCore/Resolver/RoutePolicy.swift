@@ -37,11 +37,21 @@ public struct RoutePolicy: Sendable {
     public let rules: [Rule]
     /// What a path matching no rule needs (besides `appReady`).
     public let defaultRequirements: GateEvents
-    /// Every rule's prefix bytes, back to back in rule order, and where each one ends: matching
-    /// reads these instead of the rules' 512-byte inline links, which would be copied per check.
+    /// Every rule's prefix bytes, back to back in rule order: matching reads these instead of the
+    /// rules' 512-byte inline links, which would be copied per check.
     private let prefixBytes: [UInt8]
-    private let prefixEnds: [Int]
-    private let prefixRequirements: [GateEvents]
+    /// What matching needs of each rule, in rule order.
+    private let matchers: [Matcher]
+
+    /// One rule as matching reads it.
+    private struct Matcher: Sendable {
+        /// Where the rule's prefix lies in `prefixBytes`.
+        var start: Int
+        var end: Int
+        var requires: GateEvents
+        /// The prefix prepared for the fast comparison, where it is short and plain.
+        var short: PathPrefix.ShortPrefix?
+    }
 
     /// Creates a policy.
     ///
@@ -67,14 +77,15 @@ public struct RoutePolicy: Sendable {
         self.rules = built
         self.defaultRequirements = defaultRequirements
         var bytes: [UInt8] = []
-        var ends: [Int] = []
+        var matchers: [Matcher] = []
         for rule in built {
+            let start = bytes.count
             rule.prefix.withUTF8Bytes { bytes.append(contentsOf: $0) }
-            ends.append(bytes.count)
+            let short = rule.prefix.withUTF8Bytes { PathPrefix.shortPrefix($0) }
+            matchers.append(Matcher(start: start, end: bytes.count, requires: rule.requires, short: short))
         }
         self.prefixBytes = bytes
-        self.prefixEnds = ends
-        self.prefixRequirements = built.map(\.requires)
+        self.matchers = matchers
     }
 
     /// `prefix` in canonical form without trailing `/` (but `/` stays `/`), or `nil` when the
@@ -104,26 +115,37 @@ public struct RoutePolicy: Sendable {
     ///
     /// - Complexity: O(r · p) for r rules of prefix length p; no allocation.
     public func requirements(for link: DeepLink) -> GateEvents {
-        let pathCount = link.pathUTF8Count
-        return link.withUTF8Bytes { link in requirements(forPath: UnsafeRawBufferPointer(rebasing: link[0..<pathCount]))
-        }
+        link._storage.span.withUnsafeBytes { storage in requirements(forPathIn: storage, count: link.pathUTF8Count) }
     }
 
-    /// ``requirements(for:)`` of a link's path bytes (the resolver reads them where the record lies).
-    func requirements(forPath path: UnsafeRawBufferPointer) -> GateEvents {
+    /// ``requirements(for:)`` of the path whose `count` bytes start `storage`, read where the
+    /// record lies; the storage past the path is read too (16 bytes at once) when it holds them.
+    func requirements(forPathIn storage: UnsafeRawBufferPointer, count: Int) -> GateEvents {
+        let path = UnsafeRawBufferPointer(rebasing: storage[0..<count])
+        let window =
+            storage.count >= 16
+            ? PathPrefix.Window(
+                UInt64(littleEndian: storage.loadUnaligned(as: UInt64.self)),
+                UInt64(littleEndian: storage.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            ) : nil
         // Index loops: `for rule in rules` allocates an iterator per call in debug builds.
-        let matched = prefixBytes.withUnsafeBytes { prefixes -> Int? in
-            var start = 0
-            for rule in prefixEnds.indices {
-                let end = prefixEnds[rule]
-                defer { start = end }
-                let prefix = UnsafeRawBufferPointer(rebasing: prefixes[start..<end])
-                if PathPrefix.path(path, impliedLeadingSlash: false, isUnder: prefix) { return rule }
+        let matched = prefixBytes.withUnsafeBytes { prefixes -> GateEvents? in
+            matchers.withUnsafeBufferPointer { matchers -> GateEvents? in
+                for index in matchers.indices {
+                    let matcher = matchers.baseAddress! + index
+                    let prefix = UnsafeRawBufferPointer(rebasing: prefixes[matcher.pointee.start..<matcher.pointee.end])
+                    let isUnder =
+                        if let window, let short = matcher.pointee.short {
+                            PathPrefix.path(path, window: window, isUnder: prefix, prepared: short)
+                        } else {
+                            PathPrefix.path(path, impliedLeadingSlash: false, isUnder: prefix)
+                        }
+                    if isUnder { return matcher.pointee.requires }
+                }
+                return nil
             }
-            return nil
         }
-        guard let matched else { return defaultRequirements.union(.appReady) }
-        return prefixRequirements[matched].union(.appReady)
+        return (matched ?? defaultRequirements).union(.appReady)
     }
 }
 

@@ -1,0 +1,97 @@
+import Testing
+
+@testable import DeepLinkCore
+
+/// The word-at-a-time match of short, plain prefixes must give the unit-by-unit rule's answer for
+/// every path, whatever the path's storage holds past the path.
+@Suite struct PathPrefixWindowTests {
+    @Test func shortPrefixMatchAgreesWithTheUnitByUnitRule() {
+        var generator = SplitMix64(seed: 0xA11CE)
+        let alphabet = Array("abcdeoOrsABZz09-_~/;".utf8)
+        var checked = 0
+        var matched = 0
+        for _ in 0..<40_000 {
+            // A plain prefix: `/` and 0...15 more bytes, sometimes with trailing slashes.
+            var prefix: [UInt8] = [UInt8(ascii: "/")]
+            for _ in 0..<Int(generator.next() % 16) { prefix.append(generator.pick(alphabet)) }
+            if generator.next() % 8 == 0 { prefix.append(UInt8(ascii: "/")) }
+            // A path: often the prefix itself in another case, with escapes and a tail.
+            var path: [UInt8] = []
+            if generator.next() % 4 != 0 {
+                for byte in prefix {
+                    switch generator.next() % 10 {
+                    case 0:
+                        let hex = String(byte, radix: 16, uppercase: generator.next() % 2 == 0)
+                        path.append(contentsOf: Array("%\(hex)".utf8))
+                    case 1, 2:
+                        // Another case for a letter (and another byte for some others).
+                        let flips = byte | 0x20 != byte || LinkValidator._asciiLowercased(byte) != byte
+                        path.append(flips ? byte ^ 0x20 : byte)
+                    default: path.append(byte)
+                    }
+                }
+            } else {
+                path.append(UInt8(ascii: "/"))
+            }
+            for _ in 0..<Int(generator.next() % 6) {
+                path.append(Array("/;?%a".utf8)[Int(generator.next() % 5)])
+                path.append(generator.pick(alphabet))
+            }
+            if generator.next() % 5 == 0, !path.isEmpty { path.removeLast(Int(generator.next() % UInt64(path.count))) }
+            // The storage: the path, then bytes that are not the path's.
+            var storage = path
+            while storage.count < 32 { storage.append(UInt8(truncatingIfNeeded: generator.next())) }
+            let agree = prefix.withUnsafeBytes { prefix -> Bool in
+                storage.withUnsafeBytes { storage -> Bool in
+                    guard let short = PathPrefix.shortPrefix(prefix) else { return true }
+                    let path = UnsafeRawBufferPointer(rebasing: storage[0..<path.count])
+                    let window = PathPrefix.Window(
+                        UInt64(littleEndian: storage.loadUnaligned(as: UInt64.self)),
+                        UInt64(littleEndian: storage.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                    )
+                    let fast = PathPrefix.path(path, window: window, isUnder: prefix, prepared: short)
+                    let rule = PathPrefix.path(path, impliedLeadingSlash: false, isUnder: prefix)
+                    checked += 1
+                    if rule { matched += 1 }
+                    return fast == rule
+                }
+            }
+            let names = (String(decoding: prefix, as: UTF8.self), String(decoding: path, as: UTF8.self))
+            #expect(agree, "prefix \(names.0) path \(names.1)")
+            if !agree { return }
+        }
+        // The generator must reach both answers often, or the agreement says little.
+        #expect(checked > 30_000)
+        #expect(matched > 5_000)
+        #expect(checked - matched > 5_000)
+    }
+
+    @Test func onlyShortPlainPrefixesArePrepared() {
+        func prepared(_ prefix: String) -> Bool {
+            Array(prefix.utf8).withUnsafeBytes { PathPrefix.shortPrefix($0) != nil }
+        }
+        #expect(prepared("/orders"))
+        #expect(prepared("/orders/"))
+        #expect(prepared("/"))
+        #expect(prepared("/0123456789abcde"))
+        #expect(!prepared("/0123456789abcdef"))
+        #expect(!prepared("/a%20b"))
+        #expect(!prepared("orders"))
+        #expect(!prepared(""))
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func pick(_ bytes: [UInt8]) -> UInt8 { bytes[Int(next() % UInt64(bytes.count))] }
+}
