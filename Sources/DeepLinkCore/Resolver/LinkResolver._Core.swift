@@ -83,6 +83,35 @@ extension LinkResolver {
             return true
         }
 
+        /// What ``admit(_:orQueueIn:store:now:_:)`` did with a link.
+        enum Admission {
+            /// Staged in the machine.
+            case staged
+            /// No room in the machine: queued for a later pull (``hasWork`` says so).
+            case queued
+            /// No room in the machine or the queue: the link waits in the store only.
+            case full
+        }
+
+        /// Stages `link` (a capture under the lock) or, with no room for it, queues it behind the
+        /// links the last pull left, for the drain that makes room.
+        mutating func admit<Points: _LockingSchedulePoints>(
+            _ link: PendingLink,
+            orQueueIn queue: PendingLinkQueue,
+            store: any HandoffStore,
+            now: UInt64,
+            _ points: Points
+        ) -> Admission {
+            if admitDirectly(link, store: store, now: now, points) { return .staged }
+            switch queue._tryEnqueue(link, points) {
+            case .enqueued:
+                pullBlocked = true
+                return .queued
+            case .full:
+                return .full
+            }
+        }
+
         /// Stages every link of `links` and then decides once (a launch's load): a gate opening on
         /// another thread cannot fall between two of them. The admission bound does not apply to a
         /// batch (a store may hold more links than the budget); the outbox grows instead, which

@@ -23,8 +23,9 @@ import Synchronization
 /// ## How it decides
 /// The decisions are made by a ``ResolverStateMachine`` (a side-effect-free value type) behind a
 /// lock (a pthread mutex, which ThreadSanitizer can see). A capture saves the link to the store;
-/// when no thread holds the drain role (below), it takes the role and stages the link under the
-/// lock itself. A capture that arrives while another thread drains does not wait for that lock: it
+/// when no thread holds the drain role (below), it stages the link under the lock itself, as a
+/// signal applies its event. A capture that arrives while another thread drains does not wait for
+/// that lock: it
 /// pushes the link into the lock-free ``PendingLinkQueue``; queued links move into the machine
 /// under the lock (one consumer at a time), first when a signal applies its event (so a capture
 /// made before a signal on the same thread is seen before it) and otherwise when the drainer runs.
@@ -34,9 +35,7 @@ import Synchronization
 ///
 /// The drain role is a counter of unprocessed inputs: every input increments it after making
 /// itself visible (enqueue / outbox write); the caller that moves it from 0 becomes the drainer and
-/// keeps draining until it can subtract everything it saw and reach 0 again. (A capture that finds
-/// it at 0 moves it to 1 before its link is visible: it is the drainer then, and stages the link
-/// itself; when it is not 0, the capture counts nothing until its link is in the queue.) Because the hand-off
+/// keeps draining until it can subtract everything it saw and reach 0 again. Because the hand-off
 /// is a read-modify-write on one atomic, an input that races with the drainer letting go is either
 /// seen by that drainer or makes its own caller the next drainer: no capture is ever stranded.
 ///
@@ -432,36 +431,22 @@ public final class LinkResolver: Sendable {
         drain(points, observed: 1, more: more)
     }
 
-    /// Hands `link` to the machine. With no drainer, this capture becomes it and stages the link
-    /// itself, in the critical section a drainer takes anyway (no copy into the queue and out again);
-    /// while another thread drains, it does not wait for the lock: the link goes through the
-    /// lock-free queue (or, queue full, to the machine directly).
+    /// Hands `link` to the machine. With no drainer, this capture stages the link itself under the
+    /// lock, as a signal applies its event (no copy into the queue and out again, and the drain
+    /// role only if staging left something to carry out); while another thread drains, it does not
+    /// wait for the lock: the link goes through the lock-free queue.
     @inline(__always)  // one copy of the record fewer on every capture
     private func admit<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
-        guard claimsIdleDrainRole(points) else { return enqueue(link, points) }
-        let now = clock.nowNanos()
-        var admitted = false
-        var popped = false
-        var more = false
-        core.withLock(points) { core in
-            core.pull(from: queue, store: store, now: now, points)
-            admitted = core.admitDirectly(link, store: store, now: now, points)
-            popped = core.popEffect(into: drainScratch)
-            more = core.hasWork
+        // A stale answer either way is safe: the locked path is always correct, and a queued link
+        // counts itself once it is visible.
+        points.reach(.workLoad)
+        guard work.load(ordering: .relaxed) == 0 else { return enqueue(link, points) }
+        var admission = _Core.Admission.staged
+        decide(points) { core, now in admission = core.admit(link, orQueueIn: queue, store: store, now: now, points) }
+        if admission == .full {
+            fullQueueCaptures.add(1, ordering: .relaxed)
+            report(.queueFull, .queueFull(link))
         }
-        if !admitted {
-            // No room in the machine: the link waits in the queue for this drain to make some.
-            switch queue._tryEnqueue(link, points) {
-            case .enqueued:
-                more = true
-            case .full:
-                fullQueueCaptures.add(1, ordering: .relaxed)
-                report(.queueFull, .queueFull(link))
-            }
-        }
-        if popped { perform(drainScratch, points) }
-        // The role's one counted input is this capture; what it produced was visible to the pop.
-        drain(points, observed: 1, more: more)
     }
 
     /// ``admit(_:_:)`` while another thread may drain: through the lock-free queue, or (queue
@@ -486,15 +471,6 @@ public final class LinkResolver: Sendable {
     /// Counts one input; the caller that finds no drainer becomes it.
     private func requestDrain<Points: _LockingSchedulePoints>(_ points: Points) {
         if takesDrainRole(points) { drain(points) }
-    }
-
-    /// Takes the drain role if no thread holds it, counting the caller's input as its one: true
-    /// then. When another thread drains, nothing is counted (the caller's input is not visible
-    /// yet; it counts itself once it is, with ``takesDrainRole(_:)``).
-    @inline(__always)
-    private func claimsIdleDrainRole<Points: _LockingSchedulePoints>(_ points: Points) -> Bool {
-        points.reach(.workIncrement)
-        return work.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
     }
 
     /// Counts one input; true when no thread held the drain role, which is then the caller's.
