@@ -423,6 +423,8 @@ public struct ResolverStateMachine: Sendable {
         }
         let satisfied = satisfiedEvents
         defer { _checkInvariants() }
+        // One pass: the first expired link (in slot order) goes first; otherwise the newest.
+        var newestIndex: Int?
         for index in slots.indices where slots[index].occupied {
             let capturedAt = slots[index].capturedAtNanos
             let age = now > capturedAt ? now - capturedAt : 0
@@ -430,8 +432,10 @@ public struct ResolverStateMachine: Sendable {
                 vacate(index)
                 return .expire(slot: index)
             }
+            if let current = newestIndex, !Self.isNewer(slots[index], than: slots[current]) { continue }
+            newestIndex = index
         }
-        guard let newest = indexOfNewest() else {
+        guard let newest = newestIndex else {
             lastWait = nil
             return .none
         }
@@ -448,7 +452,7 @@ public struct ResolverStateMachine: Sendable {
             return .holdForAccount(slot: newest)
         }
         if missing.isEmpty {
-            if let older = indexOfAnyPending(except: newest) {
+            if pendingCount > 1, let older = indexOfAnyPending(except: newest) {
                 vacate(older)
                 return .supersede(slot: older, byID: candidate.identity.id)
             }
