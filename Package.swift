@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoreBenchmarkSuiteTests",
-            dependencies: ["CoreBenchmarkSuite", "DeepLinkHarness", "DeepLinkCore"],
+            dependencies: ["CoreBenchmarkSuite", "DeepLinkHarness", "DeepLinkCore", "DeepLinkCoreTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

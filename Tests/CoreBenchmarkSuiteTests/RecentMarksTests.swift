@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkCoreTestSupport
 import Testing
 
 @testable import CoreBenchmarkSuite
@@ -7,7 +8,7 @@ import Testing
 /// ``CaptureIdentity/isSameCapture(as:)`` answers.
 @Suite struct RecentMarksTests {
     @Test func keyedLookupsAgreeWithAScanOfTheLastMarks() {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         var marks = RecentMarks()
         // The model: the ring's live marks, oldest first.
         var model: [CaptureIdentity?] = []
@@ -34,18 +35,5 @@ import Testing
             #expect(marks.containsSameCapture(as: identity) == expected, "step \(step)")
             if marks.containsSameCapture(as: identity) != expected { return }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

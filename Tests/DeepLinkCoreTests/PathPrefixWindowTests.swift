@@ -1,3 +1,4 @@
+import DeepLinkCoreTestSupport
 import Testing
 
 @testable import DeepLinkCore
@@ -6,7 +7,7 @@ import Testing
 /// every path, whatever the path's storage holds past the path.
 @Suite struct PathPrefixWindowTests {
     @Test func shortPrefixMatchAgreesWithTheUnitByUnitRule() {
-        var generator = SplitMix64(seed: 0xA11CE)
+        var generator = SeededGenerator(seed: 0xA11CE)
         let alphabet = Array("abcdeoOrsABZz09-_~/;".utf8)
         var checked = 0
         var matched = 0
@@ -81,17 +82,6 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func pick(_ bytes: [UInt8]) -> UInt8 { bytes[Int(next() % UInt64(bytes.count))] }
+extension SeededGenerator {
+    fileprivate mutating func pick(_ bytes: [UInt8]) -> UInt8 { bytes[Int(next() % UInt64(bytes.count))] }
 }
