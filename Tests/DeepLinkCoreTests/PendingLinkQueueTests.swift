@@ -337,6 +337,12 @@ import Testing
         }
     }
 
+    /// The compact copy into a slot relies on the record's layout: every fixed field in one block,
+    /// in one cache line of the slot (two lines for a typical record: the link's and this one).
+    @Test func recordLayoutKeepsTheFixedFieldsInOneBlock() {
+        #expect(PendingLink._compactLayoutViolation() == nil)
+    }
+
     @Test func validatesCapacity() {
         for invalid in [0, -1, -4, 3, 6, 12, 1_000, PendingLinkQueue.maximumCapacity * 2, Int.max, Int.min] {
             #expect(!PendingLinkQueue.isValidCapacity(invalid), "capacity \(invalid)")
