@@ -17,7 +17,7 @@ public enum EnqueueResult: Sendable, Equatable {
 /// Dmitry Vyukov's bounded MPMC queue. Storage is one allocation made in `init`: an enqueue
 /// position (tail), a dequeue position (head), each alone on its own 128-byte line so producers
 /// and consumers do not false-share, and `capacity` slots, each a sequence number followed by an
-/// inline ``PendingLink`` (no references, ~540 bytes). Position `p` lives in slot `p & (capacity - 1)`.
+/// inline ``PendingLink`` (no references, ~750 bytes). Position `p` lives in slot `p & (capacity - 1)`.
 ///
 /// A slot's sequence says whose turn it is:
 ///
@@ -61,10 +61,11 @@ public enum EnqueueResult: Sendable, Equatable {
 ///
 /// ## Memory
 ///
-/// No heap allocation after `init`: enqueue copies the record into its slot and dequeue moves it
-/// out (both O(size of `PendingLink`)) or lends it in place. The allocation is 256 bytes of positions plus
-/// `capacity` slots of 576 bytes (an 8-byte sequence and the 544-byte record, rounded up to whole
-/// 64-byte lines).
+/// No heap allocation after `init`: enqueue copies the bytes the record uses into its slot (a
+/// typical record: the slot's first cache line, with the sequence and the link, and the line of
+/// its fixed fields) and dequeue moves it out (O(size of `PendingLink`)) or lends it in place. The
+/// allocation is 256 bytes of positions plus `capacity` slots of 768 bytes (an 8-byte sequence and
+/// the 752-byte record, rounded up to whole 64-byte lines).
 ///
 /// Thread safety: `Sendable`. ``tryEnqueue(_:)``, the `tryDequeue` forms and ``approximateCount``
 /// may be called from any number of threads at once. The `tryDequeueSingleConsumer` forms may be
