@@ -4,28 +4,39 @@ import Synchronization
 
 /// What the queue benchmarks need of a bounded ring: the lock-free queue and its locked peers.
 ///
-/// Each ring enqueues and dequeues with its own cheapest API for what the loops do (enqueue a
-/// record, take the oldest one and read its id): the locked rings copy the record in and return it
-/// (the optimiser then reads only the id out of the slot); the queue copies the record in and lends
-/// the consumer its slot.
+/// Each ring enqueues and dequeues with its own cheapest API for what the loops do (stamp the
+/// operation's id into the caller's record, enqueue a copy of it, take the oldest record and read
+/// its id): the locked rings copy the record in and return it (the optimiser then reads only the
+/// id out of the slot); the queue copies the record's bytes in use straight from the caller's
+/// variable into its slot and lends the consumer the slot.
 protocol BenchmarkRing: AnyObject, Sendable {
-    func push(_ link: PendingLink) -> Bool
+    /// Sets `link.id` to `id` and enqueues a copy of `link`; `false` when the ring is full.
+    func push(_ link: inout PendingLink, id: UInt64) -> Bool
     /// Removes the oldest record and returns its id, or `nil` when the ring is empty.
     func popID() -> UInt64?
 }
 
 extension PendingLinkQueue: BenchmarkRing {
-    func push(_ link: PendingLink) -> Bool { tryEnqueue(link) == .enqueued }
+    func push(_ link: inout PendingLink, id: UInt64) -> Bool {
+        link.id = id
+        return tryEnqueue(copyingFrom: &link) == .enqueued
+    }
     func popID() -> UInt64? { tryDequeueSingleConsumer { $0.id } }
 }
 
 extension MutexRing: BenchmarkRing {
-    func push(_ link: PendingLink) -> Bool { tryEnqueue(link) }
+    func push(_ link: inout PendingLink, id: UInt64) -> Bool {
+        link.id = id
+        return tryEnqueue(link)
+    }
     func popID() -> UInt64? { tryDequeue()?.id }
 }
 
 extension PthreadRing: BenchmarkRing {
-    func push(_ link: PendingLink) -> Bool { tryEnqueue(link) }
+    func push(_ link: inout PendingLink, id: UInt64) -> Bool {
+        link.id = id
+        return tryEnqueue(link)
+    }
     func popID() -> UInt64? { tryDequeue()?.id }
 }
 
@@ -79,8 +90,7 @@ enum QueueComparisons {
         var checksum: UInt64 = 0
         var link = template
         let bytes = measuringAllocations(operations) { index in
-            link.id = UInt64(truncatingIfNeeded: index)
-            _ = ring.push(link)
+            _ = ring.push(&link, id: UInt64(truncatingIfNeeded: index))
             checksum &+= ring.popID() ?? 0
         }
         blackHole(checksum)
@@ -101,8 +111,7 @@ enum QueueComparisons {
         let producer = Thread {
             var link = template
             let bytes = measuringAllocations(operations) { index in
-                link.id = UInt64(truncatingIfNeeded: index)
-                while !ring.push(link) { sched_yield() }
+                while !ring.push(&link, id: UInt64(truncatingIfNeeded: index)) { sched_yield() }
             }
             unretained.takeUnretainedValue().value.store(bytes, ordering: .releasing)
             done.signal()

@@ -17,7 +17,7 @@ public enum EnqueueResult: Sendable, Equatable {
 /// Dmitry Vyukov's bounded MPMC queue. Storage is one allocation made in `init`: an enqueue
 /// position (tail), a dequeue position (head), each alone on its own 128-byte line so producers
 /// and consumers do not false-share, and `capacity` slots, each a sequence number followed by an
-/// inline ``PendingLink`` (no references, ~540 bytes). Position `p` lives in slot `p & (capacity - 1)`.
+/// inline ``PendingLink`` (no references, ~750 bytes). Position `p` lives in slot `p & (capacity - 1)`.
 ///
 /// A slot's sequence says whose turn it is:
 ///
@@ -61,10 +61,11 @@ public enum EnqueueResult: Sendable, Equatable {
 ///
 /// ## Memory
 ///
-/// No heap allocation after `init`: enqueue copies the record into its slot and dequeue moves it
-/// out (both O(size of `PendingLink`)) or lends it in place. The allocation is 256 bytes of positions plus
-/// `capacity` slots of 576 bytes (an 8-byte sequence and the 544-byte record, rounded up to whole
-/// 64-byte lines).
+/// No heap allocation after `init`: enqueue copies the bytes the record uses into its slot (a
+/// typical record: the slot's first cache line, with the sequence and the link, and the line of
+/// its fixed fields) and dequeue moves it out (O(size of `PendingLink`)) or lends it in place. The
+/// allocation is 256 bytes of positions plus `capacity` slots of 768 bytes (an 8-byte sequence and
+/// the 752-byte record, rounded up to whole 64-byte lines).
 ///
 /// Thread safety: `Sendable`. ``tryEnqueue(_:)``, the `tryDequeue` forms and ``approximateCount``
 /// may be called from any number of threads at once. The `tryDequeueSingleConsumer` forms may be
@@ -135,10 +136,11 @@ public final class PendingLinkQueue: Sendable {
 
     /// Appends a copy of `link` if a slot is free; never blocks.
     ///
-    /// The queue copies the record once, from `link` into the claimed slot. (A caller whose record
-    /// sits in a variable it keeps mutating may pay one more copy of its own: the compiler
-    /// materialises the argument before the slot is claimed and cannot move that copy past the
-    /// claim's atomic operations.)
+    /// The queue copies the record once, from `link` into the claimed slot, but it needs the
+    /// record's address for that, and a borrowed record is not in memory as far as the compiler
+    /// is concerned: unless the optimiser finds the caller's variable to read from, taking the
+    /// address copies all ~750 bytes to the stack first. A caller that builds its records in a
+    /// variable it reuses pays nothing of that with ``tryEnqueue(copyingFrom:)``.
     ///
     /// - Returns: ``EnqueueResult/enqueued``, or ``EnqueueResult/full`` when every slot holds a
     ///   link (or the next slot's previous link is still being moved out by a consumer); then
@@ -150,20 +152,53 @@ public final class PendingLinkQueue: Sendable {
         _tryEnqueue(link, _Unscheduled())
     }
 
+    /// Appends a copy of the record in `link` if a slot is free, reading it where it lies; never
+    /// blocks. `link` is left unchanged.
+    ///
+    /// For a caller that builds each record in a variable it reuses: it fills the variable in
+    /// place (for example with ``ReferrerParser/read(_:validator:accountKey:into:)``, or by
+    /// setting the fields that differ from the last capture) and enqueues from it. `inout` gives
+    /// the queue the variable's address, so the one copy of the record, the bytes it uses, goes
+    /// straight from the variable into the slot; ``tryEnqueue(_:)`` may first copy the whole
+    /// record to the stack.
+    ///
+    /// ```swift
+    /// var capture = template  // what this source's captures share
+    /// // per capture:
+    /// capture.id = nextID()
+    /// capture.capturedAtNanos = clock.nowNanos()
+    /// let result = queue.tryEnqueue(copyingFrom: &capture)
+    /// ```
+    ///
+    /// - Returns: as ``tryEnqueue(_:)``.
+    /// - Complexity: as ``tryEnqueue(_:)``; one copy of the record.
+    @inlinable
+    public func tryEnqueue(copyingFrom link: inout PendingLink) -> EnqueueResult {
+        withUnsafePointer(to: &link) { _tryEnqueue(copyingFrom: $0, _Unscheduled()) }
+    }
+
     /// ``tryEnqueue(_:)`` through `points` (the resolver's: its schedule points).
     @inlinable @inline(__always)
     package func _tryEnqueue<Points: _SchedulePoints>(_ link: borrowing PendingLink, _ points: Points) -> EnqueueResult
     {
         // By address: a closure capturing the record would copy it into the closure's context
         // first (a borrowed parameter cannot be captured at all).
-        withUnsafePointer(to: link) { source in
-            _storage.withUnsafeHandle { handle in
-                guard let claim = handle.claimEnqueuePosition(points) else { return .full }
-                // Only the bytes in use: a whole record is twelve cache lines, a typical one two.
-                PendingLink._assign(claim.slot.payload, compactlyFrom: source)
-                handle.publish(claim, points)
-                return .enqueued
-            }
+        withUnsafePointer(to: link) { _tryEnqueue(copyingFrom: $0, points) }
+    }
+
+    /// Both enqueues: claims a position, copies the record at `source` into its slot and
+    /// publishes it.
+    @inlinable @inline(__always)
+    func _tryEnqueue<Points: _SchedulePoints>(
+        copyingFrom source: UnsafePointer<PendingLink>,
+        _ points: Points
+    ) -> EnqueueResult {
+        _storage.withUnsafeHandle { handle in
+            guard let claim = handle.claimEnqueuePosition(points) else { return .full }
+            // Only the bytes in use: a whole record is twelve cache lines, a typical one two.
+            PendingLink._assign(claim.slot.payload, compactlyFrom: source)
+            handle.publish(claim, points)
+            return .enqueued
         }
     }
 

@@ -19,10 +19,6 @@ public struct LinkAttribution: Sendable {
     /// none (`queue-1thread`, 25 → 32 ns).
     public static let capacity = 128
 
-    /// The values back to back, in ``AttributionField`` order.
-    @usableFromInline
-    internal var _bytes: InlineArray<128, UInt8>
-
     /// Where each field's value ends in `_bytes` (cumulative, in ``AttributionField`` order); a
     /// field's value starts where the previous one ends.
     @usableFromInline
@@ -43,6 +39,11 @@ public struct LinkAttribution: Sendable {
     /// When the user clicked the link, in seconds since 1970 (Play's
     /// `referrerClickTimestampSeconds`); 0 when unknown.
     public var clickTimestampSeconds: UInt64
+
+    /// The values back to back, in ``AttributionField`` order. Last: the fixed fields above come
+    /// first, so that a record's copy of them (see `PendingLink._assign`) is one block.
+    @usableFromInline
+    internal var _bytes: InlineArray<128, UInt8>
 
     /// No campaign: every field absent. Inlinable: every capture without a campaign builds one,
     /// and the call alone costs more than the zeroing.
