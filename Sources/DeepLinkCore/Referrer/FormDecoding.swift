@@ -89,11 +89,19 @@ package enum FormDecoding {
     /// - Complexity: O(n).
     @inlinable
     package static func decode(_ raw: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int? {
-        if destination.count >= raw.count {
-            // The usual case: it fits whatever the escapes are, so no per-byte room check.
-            guard let source = raw.baseAddress, let target = destination.baseAddress else { return 0 }
-            return _decode(source, count: raw.count, into: target)
-        }
+        // The usual case: it fits whatever the escapes are, so no per-byte room check.
+        guard destination.count >= raw.count, let source = raw.baseAddress, let target = destination.baseAddress
+        else { return _decodeCheckingRoom(raw, into: destination) }
+        return _decode(source, count: raw.count, into: target)
+    }
+
+    /// ``decode(_:into:)`` byte by byte, checking the room for each: a destination smaller than
+    /// the raw bytes (or no bytes at all).
+    @usableFromInline
+    internal static func _decodeCheckingRoom(
+        _ raw: UnsafeRawBufferPointer,
+        into destination: UnsafeMutableRawBufferPointer
+    ) -> Int? {
         var written = 0
         var bytes = DecodedBytes(raw)
         while let byte = bytes.next() {
@@ -109,11 +117,11 @@ package enum FormDecoding {
     ///
     /// While 64 or more raw bytes are left, at least 16 decoded bytes follow any position a block
     /// reaches (an escape takes 3), so blocks go straight to `target`
-    /// (``_decodeBlocks(_:count:from:before:into:at:)``); the rest is decoded the same way in stack
+    /// (``_decodeBlocks(_:from:before:into:at:)``); the rest is decoded the same way in stack
     /// scratch space, and exactly the decoded bytes are copied out.
     @usableFromInline
     internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
-        let (index, written) = _decodeBlocks(source, count: count, from: 0, before: count &- 63, into: target, at: 0)
+        let (index, written) = _decodeBlocks(source, from: 0, before: count &- 63, into: target, at: 0)
         guard index < count else { return written }
         let rest = source + index
         let restCount = count &- index
@@ -126,7 +134,7 @@ package enum FormDecoding {
     }
 
     /// Decodes the fewer than 64 raw bytes at `source` into `target` through `scratch` (256 bytes):
-    /// the raw bytes are copied into its first 128, zeros after them (plain bytes, so blocks may
+    /// the raw bytes are copied into its first 128, zeros after them (plain bytes, so a block may
     /// run past the end: each zero stands for itself), decoded into its last 128, and exactly the
     /// decoded bytes copied to `target`; returns their count.
     @inline(__always)
@@ -137,18 +145,19 @@ package enum FormDecoding {
         into target: UnsafeMutableRawPointer
     ) -> Int {
         guard let raw = scratch.baseAddress else { return 0 }
-        let zeros = SIMD16<UInt8>()
-        for offset in stride(from: 0, to: 128, by: 16) {
-            raw.storeBytes(of: zeros, toByteOffset: offset, as: SIMD16<UInt8>.self)
-        }
         _copy(source, count: count, to: raw)
-        // Blocks start before `count` (below 64) and read at most 34 bytes past their start, so
-        // every load ends inside the 128 raw bytes, and every store (at most where its load
-        // started) inside the 128 decoded ones.
+        // Zeros after them, as far as a block that starts before `count` reads (33 bytes past its
+        // start): the bytes past those are never read.
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count, as: SIMD16<UInt8>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 16, as: SIMD16<UInt8>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 32, as: SIMD16<UInt8>.self)
+        // Blocks start before `count` (below 64), so every load ends inside the 128 raw bytes and
+        // every store (at most where its load started) inside the 128 decoded ones; a `%` near the
+        // end reads zeros after it, which are no hex digits, as if it read nothing.
         let decoded = raw + 128
         var (index, written) = _decodeBlocks(
             UnsafeRawPointer(raw),
-            count: count,
+
             from: 0,
             before: count,
             into: decoded,
@@ -166,11 +175,11 @@ package enum FormDecoding {
     /// sixteen bytes that follow it are stored after it. Moves both positions on.
     ///
     /// The caller vouches that sixteen bytes may be read up to 18 bytes past every `index` before
-    /// `limit`, and stored at every `written` this reaches; escapes are decoded within `count`.
+    /// `limit`, that the bytes read past the end of the value are no hex digits, and that sixteen
+    /// bytes may be stored at every `written` this reaches.
     @inline(__always)
     internal static func _decodeBlocks(
         _ source: UnsafeRawPointer,
-        count: Int,
         from start: Int,
         before limit: Int,
         into target: UnsafeMutableRawPointer,
@@ -197,7 +206,7 @@ package enum FormDecoding {
                 written &+= escape &- index
                 index = escape
                 target.storeBytes(
-                    of: _decodeEscape(source, at: &index, count: count),
+                    of: _decodeEscape(source, at: &index),
                     toByteOffset: written,
                     as: UInt8.self
                 )
@@ -273,14 +282,14 @@ package enum FormDecoding {
         }
     }
 
-    /// Decodes the byte at `index` (a plain byte, `+`, or a `%` that may start a valid escape) and
-    /// moves `index` past what it consumed.
+    /// Decodes the `%` or `+` at `index` and moves `index` past what it consumed. The two bytes
+    /// after a `%` must be readable; past the end of the bytes being decoded they must be no hex
+    /// digits (as the zeros after a scratch copy, or as bytes that are still within `count`).
     @inline(__always)
-    internal static func _decodeEscape(_ source: UnsafeRawPointer, at index: inout Int, count: Int) -> UInt8 {
+    internal static func _decodeEscape(_ source: UnsafeRawPointer, at index: inout Int) -> UInt8 {
         let byte = source.load(fromByteOffset: index, as: UInt8.self)
         index &+= 1
         if byte == UInt8(ascii: "+") { return UInt8(ascii: " ") }
-        guard byte == UInt8(ascii: "%"), index &+ 1 < count else { return byte }
         let high = _nibble(source.load(fromByteOffset: index, as: UInt8.self))
         let low = _nibble(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
         guard high | low < 16 else { return byte }

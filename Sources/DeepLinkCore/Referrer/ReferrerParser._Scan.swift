@@ -197,6 +197,17 @@ internal struct _ReferrerScan {
     }
 }
 
+/// ``_ReferrerScan/scan(_:key:keyIsPlain:)``, out of line: the entry the inlinable parser calls (a
+/// free function, so that no unused argument makes the optimizer put a thunk in front of it).
+@usableFromInline
+internal func _scanReferrer(
+    _ input: UnsafeRawBufferPointer,
+    key: UnsafeBufferPointer<UInt8>,
+    keyIsPlain: Bool
+) -> _ReferrerScan {
+    _ReferrerScan.scan(input, key: key, keyIsPlain: keyIsPlain)
+}
+
 /// Whether the `count` raw bytes at `raw` decode (form decoding) to exactly `key`.
 @inline(__always)
 internal func _decodedEquals(_ raw: UnsafeRawPointer, count: Int, key: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -71,6 +71,7 @@ public struct ReferrerParser: Sendable {
     internal let _payloadKeyUTF8: [UInt8]
 
     /// Whether the payload key holds no `%`, `+` or `=`: then a name spelled exactly like it is it.
+    @usableFromInline
     internal let _payloadKeyIsPlain: Bool
 
     public init(configuration: Configuration = .init()) {
@@ -119,10 +120,10 @@ public struct ReferrerParser: Sendable {
         return try _withDoubleEncodedReferrer(in: input, body)
     }
 
-    @usableFromInline
+    @inlinable
     internal func _scan(_ input: UnsafeRawBufferPointer) -> _ReferrerScan {
         _payloadKeyUTF8.withUnsafeBufferPointer { key in
-            _ReferrerScan.scan(input, key: key, keyIsPlain: _payloadKeyIsPlain)
+            _scanReferrer(input, key: key, keyIsPlain: _payloadKeyIsPlain)
         }
     }
 
