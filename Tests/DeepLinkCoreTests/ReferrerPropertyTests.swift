@@ -52,6 +52,9 @@ enum ReferenceFormParser {
         let doubleEncoded = isDoubleEncoded(input)
         let effective = doubleEncoded ? fields(decode(input[...])) : outer
         if effective.count > maxFields { return .failure(.tooManyFields(count: effective.count, limit: maxFields)) }
+        // The payload key may name one field at most.
+        let payloadFields = effective.filter { $0.name == Array("deeplink".utf8) }.count
+        if payloadFields > 1 { return .failure(.duplicatePayloadKey(count: payloadFields)) }
         func first(_ name: String) -> [UInt8]? { effective.first { $0.name == Array(name.utf8) }?.value }
         var placeholder: PlayPlaceholder?
         if let source = first("utm_source"), let medium = first("utm_medium") {
@@ -88,6 +91,47 @@ func randomReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         default: bytes.append(alphabet.randomElement(using: &generator)!)
         }
     }
+    return bytes
+}
+
+/// Long referrers (up to about 400 bytes) of many fields with the specials at random places: plain
+/// runs long enough for whole sixteen-byte blocks, escapes valid and not (also split by a block's
+/// end and at the very end), `+`, raw `=`, empty pieces, and names that start like the payload key
+/// (`d…`, `%…`, `+…`) or spell it with escapes, one to many of them.
+func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
+    let names = [
+        "deeplink", "deeplink", "d", "dclid", "deeplinks", "deep", "%64eeplink", "deep%6Cink", "+x", "%", "%zz",
+        "utm_source", "utm_medium", "gclid", "x", "",
+    ]
+    let plain = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~/".utf8)
+    let hex = Array("0123456789abcdefABCDEF".utf8)
+    func value(_ generator: inout SeededGenerator) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...12, using: &generator) {
+            switch Int.random(in: 0..<100, using: &generator) {
+            case 0..<30:
+                for _ in 0..<Int.random(in: 1...40, using: &generator) {
+                    bytes.append(plain.randomElement(using: &generator)!)
+                }
+            case 30..<65:
+                bytes += [0x25, hex.randomElement(using: &generator)!, hex.randomElement(using: &generator)!]
+            case 65..<72: bytes.append(0x25)
+            case 72..<77: bytes += [0x25, hex.randomElement(using: &generator)!]
+            case 77..<82: bytes += [0x25, 0x47, hex.randomElement(using: &generator)!]
+            case 82..<90: bytes.append(0x2B)
+            case 90..<94: bytes.append(0x3D)
+            default: bytes.append(UInt8.random(in: 0...255, using: &generator) | 0x80)
+            }
+        }
+        return bytes
+    }
+    var bytes: [UInt8] = Int.random(in: 0..<8, using: &generator) == 0 ? [0x26] : []
+    for index in 0..<Int.random(in: 0...14, using: &generator) {
+        if index > 0 { bytes += Int.random(in: 0..<8, using: &generator) == 0 ? [0x26, 0x26] : [0x26] }
+        bytes += Array(names.randomElement(using: &generator)!.utf8)
+        if Int.random(in: 0..<6, using: &generator) > 0 { bytes += [0x3D] + value(&generator) }
+    }
+    if Int.random(in: 0..<8, using: &generator) == 0 { bytes.append(0x26) }
     return bytes
 }
 
@@ -180,6 +224,87 @@ func randomReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         }
         #expect(mismatches == 0)
         #expect(present > iterations / 2, "the generator must name the attribution fields often")
+    }
+
+    /// The sixteen-byte scan, the candidate fields it keeps (two, then every field again) and the
+    /// block decoder, on long referrers with random specials, against the reference.
+    @Test func agreesWithReferenceOnLongReferrersWithRandomSpecials() {
+        let iterations = Sanitizer.isActive ? 3_000 : 30_000
+        var generator = SeededGenerator(seed: 0x5CA7_2026)
+        let parser = ReferrerParser()
+        var mismatches = 0
+        var longPayloads = 0
+        var manyCandidates = 0
+        var duplicates = 0
+        for _ in 0..<iterations {
+            let input = randomLongReferrer(using: &generator)
+            let expected = ReferenceFormParser.summarize(input, maxBytes: 4096, maxFields: 64)
+            if summarize(input, parser: parser) != expected {
+                mismatches += 1
+                if mismatches <= 5 { Issue.record("mismatch for \(input)") }
+            }
+            let starts = input.split(separator: 0x26).filter { piece in
+                piece.first.map { [0x64, 0x25, 0x2B].contains($0) } ?? false
+            }
+            if starts.count > 2 { manyCandidates += 1 }
+            switch expected {
+            case .success(let summary): if (summary.payload?.count ?? 0) > 64 { longPayloads += 1 }
+            case .failure(.duplicatePayloadKey): duplicates += 1
+            case .failure: break
+            }
+        }
+        #expect(mismatches == 0)
+        // The generator must reach the paths it was written for.
+        #expect(longPayloads > iterations / 50)
+        #expect(manyCandidates > iterations / 20)
+        #expect(duplicates > iterations / 50)
+    }
+
+    /// The block decoder on values of every length up to 300 bytes, escapes dense or sparse: what
+    /// the reference decodes, into a buffer of any size that fits, and nothing written past it.
+    @Test func decodeAgreesWithReferenceOnLongValues() {
+        var generator = SeededGenerator(seed: 0xB10C_2026)
+        let sentinel: UInt8 = 0xA5
+        let hex = Array("0123456789abcdefABCDEF".utf8)
+        var mismatches = 0
+        for length in 0...300 {
+            for _ in 0..<(Sanitizer.isActive ? 4 : 40) {
+                let density = Int.random(in: 0...3, using: &generator)
+                var raw: [UInt8] = []
+                while raw.count < length {
+                    let roll = Int.random(in: 0..<12, using: &generator)
+                    if roll < density * 2 {
+                        raw += [0x25, hex.randomElement(using: &generator)!, hex.randomElement(using: &generator)!]
+                    } else if roll == 11 {
+                        raw.append([0x25, 0x2B, 0x2B, 0x3D][Int.random(in: 0..<4, using: &generator)])
+                    } else {
+                        raw.append(UInt8.random(in: 0x30...0x7A, using: &generator))
+                    }
+                }
+                raw = Array(raw.prefix(length))  // may cut an escape short at the very end
+                let expected = ReferenceFormParser.decode(raw[...])
+                for room in [raw.count + 16, raw.count, expected.count, expected.count - 1] where room >= 0 {
+                    var destination = [UInt8](repeating: sentinel, count: room + 8)
+                    let written = raw.withUnsafeBytes { source in
+                        destination.withUnsafeMutableBytes { all in
+                            FormDecoding.decode(source, into: UnsafeMutableRawBufferPointer(rebasing: all[0..<room]))
+                        }
+                    }
+                    let fits = room >= expected.count
+                    let decoded =
+                        fits
+                        ? written == expected.count && Array(destination.prefix(room)).starts(with: expected)
+                        : written == nil
+                    let untouched = destination.dropFirst(fits ? expected.count : room).allSatisfy { $0 == sentinel }
+                    let agrees = decoded && untouched
+                    if !agrees {
+                        mismatches += 1
+                        if mismatches <= 5 { Issue.record("mismatch for \(raw) into \(room) bytes") }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
     }
 }
 

@@ -89,11 +89,19 @@ package enum FormDecoding {
     /// - Complexity: O(n).
     @inlinable
     package static func decode(_ raw: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int? {
-        if destination.count >= raw.count {
-            // The usual case: it fits whatever the escapes are, so no per-byte room check.
-            guard let source = raw.baseAddress, let target = destination.baseAddress else { return 0 }
-            return _decode(source, count: raw.count, into: target)
-        }
+        // The usual case: it fits whatever the escapes are, so no per-byte room check.
+        guard destination.count >= raw.count, let source = raw.baseAddress, let target = destination.baseAddress
+        else { return _decodeCheckingRoom(raw, into: destination) }
+        return _decode(source, count: raw.count, into: target)
+    }
+
+    /// ``decode(_:into:)`` byte by byte, checking the room for each: a destination smaller than
+    /// the raw bytes (or no bytes at all).
+    @usableFromInline
+    internal static func _decodeCheckingRoom(
+        _ raw: UnsafeRawBufferPointer,
+        into destination: UnsafeMutableRawBufferPointer
+    ) -> Int? {
         var written = 0
         var bytes = DecodedBytes(raw)
         while let byte = bytes.next() {
@@ -105,149 +113,183 @@ package enum FormDecoding {
     }
 
     /// Decodes the `count` bytes at `source` into `target`, which has room for at least `count`
-    /// bytes; returns the number of bytes written.
+    /// bytes; returns the number of bytes written. Nothing past the decoded bytes is ever written.
     ///
-    /// Eight raw bytes without `%` or `+` are copied as one word; nothing past the decoded bytes is
-    /// ever written.
+    /// While 64 or more raw bytes are left, at least 16 decoded bytes follow any position a block
+    /// reaches (an escape takes 3), so blocks go straight to `target`
+    /// (``_decodeBlocks(_:from:before:into:at:)``); the rest is decoded the same way in stack
+    /// scratch space, and exactly the decoded bytes are copied out.
     @usableFromInline
     internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
-        var index = 0
-        var written = 0
-        // With 24 raw bytes left at least 8 decoded bytes follow (an escape takes 3), so a word may
-        // be stored whole even when only its first bytes are plain: the rest is overwritten later
-        // and nothing past the final count is touched.
-        _decodeWords(source, count: count, at: &index, leaving: 24, into: target, at: &written)
+        let (index, written) = _decodeBlocks(source, from: 0, before: count &- 63, into: target, at: 0)
         guard index < count else { return written }
-        // Fewer than 24 raw bytes are left, which may decode to fewer than eight: they are decoded
-        // the same way into a small buffer on the stack, where whole words may be stored, and
-        // exactly the decoded bytes are copied out.
-        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let tailStart = index
-        let tailTarget = target + written
+        let rest = source + index
+        let restCount = count &- index
+        let restTarget = target + written
         // The closure captures constants only (one that captures state allocates in debug builds).
-        let tailCount = withUnsafeMutableBytes(of: &scratch) { buffer in
-            _decodeTail(source, count: count, from: tailStart, into: buffer, copyingTo: tailTarget)
+        let restWritten = withUnsafeTemporaryAllocation(byteCount: 256, alignment: 16) { scratch in
+            _decodeRest(rest, count: restCount, scratch: scratch, into: restTarget)
         }
-        return written &+ tailCount
+        return written &+ restWritten
     }
 
-    /// Decodes the fewer than 24 raw bytes from `start` into `buffer` (32 bytes: the decoded rest is
-    /// at most 23, and a word is stored only at 15 or below), then copies exactly the decoded bytes
-    /// to `target`; returns their count.
+    /// Decodes the fewer than 64 raw bytes at `source` into `target` through `scratch` (256 bytes):
+    /// the raw bytes are copied into its first 128, zeros after them (plain bytes, so a block may
+    /// run past the end: each zero stands for itself), decoded into its last 128, and exactly the
+    /// decoded bytes copied to `target`; returns their count.
     @inline(__always)
-    internal static func _decodeTail(
+    internal static func _decodeRest(
         _ source: UnsafeRawPointer,
         count: Int,
-        from start: Int,
-        into buffer: UnsafeMutableRawBufferPointer,
-        copyingTo target: UnsafeMutableRawPointer
+        scratch: UnsafeMutableRawBufferPointer,
+        into target: UnsafeMutableRawPointer
     ) -> Int {
-        let percents: UInt64 = 0x2525_2525_2525_2525
-        let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
-        guard let local = buffer.baseAddress else { return 0 }
-        var index = start
-        var decoded = 0
-        _decodeWords(source, count: count, at: &index, leaving: 8, into: local, at: &decoded)
-        let left = count &- index
-        if left > 0, count >= 8 {
-            // The last bytes, read as the input's last word shifted down (zeros above them).
-            let word = _word(source, count &- 8) &>> ((8 &- left) &<< 3)
-            if _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses) == 0 {
-                local.storeBytes(of: word.littleEndian, toByteOffset: decoded, as: UInt64.self)
-                index = count
-                decoded &+= left
-            }
-        }
-        while index < count {
-            local.storeBytes(of: _decodeEscape(source, at: &index, count: count), toByteOffset: decoded, as: UInt8.self)
-            decoded &+= 1
-        }
-        _copy(local, count: decoded, to: target)
-        return decoded
+        guard let raw = scratch.baseAddress else { return 0 }
+        _copy(source, count: count, to: raw)
+        // Zeros after them, as far as a block that starts before `count` reads (33 bytes past its
+        // start): the bytes past those are never read.
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count, as: SIMD16<UInt8>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 16, as: SIMD16<UInt8>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 32, as: SIMD16<UInt8>.self)
+        // Blocks start before `count` (below 64), so every load ends inside the 128 raw bytes and
+        // every store (at most where its load started) inside the 128 decoded ones; a `%` near the
+        // end reads zeros after it, which are no hex digits, as if it read nothing.
+        let decoded = raw + 128
+        var (index, written) = _decodeBlocks(
+            UnsafeRawPointer(raw),
+
+            from: 0,
+            before: count,
+            into: decoded,
+            at: 0
+        )
+        // The last block may have run past `count` over zeros, one decoded byte each.
+        written &-= index &- count
+        _copy(UnsafeRawPointer(decoded), count: written, to: target)
+        return written
     }
 
-    /// Decodes word by word while at least `reserve` raw bytes are left from `index`, storing each
-    /// word whole at `written` before its escape (if any) overwrites the rest; moves both on. The
-    /// caller vouches for room for a word at every `written` this reaches.
+    /// Decodes sixteen raw bytes at a time while `index` is before `limit`: each block is stored
+    /// whole at `written`, which puts the bytes before its first `%` or `+` in place; the `%`s and
+    /// `+`s are found with one vector comparison per byte value, and after each one is decoded the
+    /// sixteen bytes that follow it are stored after it. Moves both positions on.
+    ///
+    /// The caller vouches that sixteen bytes may be read up to 18 bytes past every `index` before
+    /// `limit`, that the bytes read past the end of the value are no hex digits, and that sixteen
+    /// bytes may be stored at every `written` this reaches.
     @inline(__always)
-    internal static func _decodeWords(
+    internal static func _decodeBlocks(
         _ source: UnsafeRawPointer,
-        count: Int,
-        at index: inout Int,
-        leaving reserve: Int,
+        from start: Int,
+        before limit: Int,
         into target: UnsafeMutableRawPointer,
-        at written: inout Int
-    ) {
-        let percents: UInt64 = 0x2525_2525_2525_2525
-        let pluses: UInt64 = 0x2B2B_2B2B_2B2B_2B2B
-        while index &+ reserve <= count {
-            let word = _word(source, index)
-            target.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
-            let escapes = _zeroBytes(word ^ percents) | _zeroBytes(word ^ pluses)
-            if escapes == 0 {
-                index &+= 8
-                written &+= 8
+        at startWritten: Int
+    ) -> (index: Int, written: Int) {
+        var index = start
+        var written = startWritten
+        while index < limit {
+            let blockStart = index
+            let block = source.loadUnaligned(fromByteOffset: blockStart, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: block, toByteOffset: written, as: SIMD16<UInt8>.self)
+            var marks = _escapeMarks(block)
+            if marks == 0 {
+                index &+= 16
+                written &+= 16
                 continue
             }
-            let plainCount = escapes.trailingZeroBitCount &>> 3
-            index &+= plainCount
-            written &+= plainCount
-            target.storeBytes(
-                of: _decodeEscape(source, at: &index, count: count),
-                toByteOffset: written,
-                as: UInt8.self
-            )
-            written &+= 1
+            // The bytes from `index` up to the next mark are in place: stored from `index` on.
+            // The two bytes after a valid `%` are hex digits, never marks, so the lowest mark
+            // left is always the next one to decode.
+            repeat {
+                let escape = blockStart &+ marks.trailingZeroBitCount
+                marks &= marks &- 1
+                written &+= escape &- index
+                index = escape
+                target.storeBytes(
+                    of: _decodeEscape(source, at: &index),
+                    toByteOffset: written,
+                    as: UInt8.self
+                )
+                written &+= 1
+                target.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self),
+                    toByteOffset: written,
+                    as: SIMD16<UInt8>.self
+                )
+            } while marks != 0
+            // The rest of the block is in place too (stored from `index` on).
+            let blockEnd = blockStart &+ 16
+            if index < blockEnd {
+                written &+= blockEnd &- index
+                index = blockEnd
+            }
         }
+        return (index, written)
     }
 
-    /// Copies `count` bytes (at most 24) with a few possibly overlapping stores, none outside them.
+    /// Bit `i` set where byte `i` of `block` is `%` or `+`.
+    ///
+    /// Two vector comparisons (portable SIMD: `pcmpeqb` on x86-64, `cmeq` on arm64); each matching
+    /// lane keeps its own bit of a byte, so the lanes of each half, summed by one multiplication,
+    /// give that half's eight bits.
+    @inline(__always)
+    internal static func _escapeMarks(_ block: SIMD16<UInt8>) -> UInt32 {
+        let percents = SIMD16<UInt8>(repeating: UInt8(ascii: "%"))
+        let pluses = SIMD16<UInt8>(repeating: UInt8(ascii: "+"))
+        return _laneBits(_laneWords((block .== percents) .| (block .== pluses)))
+    }
+
+    /// Copies `count` bytes with sixteen-byte loads and stores (the last one overlapping the one
+    /// before), or under sixteen bytes with two smaller ones; none outside the `count` bytes.
     @inline(__always)
     internal static func _copy(_ source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
-        if count >= 8 {
-            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-            if count > 16 {
+        if count >= 16 {
+            var offset = 0
+            while offset &+ 16 < count {
                 target.storeBytes(
-                    of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                    toByteOffset: 8,
-                    as: UInt64.self
+                    of: source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self),
+                    toByteOffset: offset,
+                    as: SIMD16<UInt8>.self
                 )
+                offset &+= 16
             }
+            let last = count &- 16
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: last, as: SIMD16<UInt8>.self),
+                toByteOffset: last,
+                as: SIMD16<UInt8>.self
+            )
+        } else if count >= 8 {
             let last = count &- 8
-            target.storeBytes(
-                of: source.loadUnaligned(fromByteOffset: last, as: UInt64.self),
-                toByteOffset: last,
-                as: UInt64.self
-            )
+            let first = source.loadUnaligned(as: UInt64.self)
+            let tail = source.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: last, as: UInt64.self)
         } else if count >= 4 {
-            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
             let last = count &- 4
-            target.storeBytes(
-                of: source.loadUnaligned(fromByteOffset: last, as: UInt32.self),
-                toByteOffset: last,
-                as: UInt32.self
-            )
+            let first = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: last, as: UInt32.self)
+            target.storeBytes(of: first, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: last, as: UInt32.self)
         } else if count >= 2 {
-            target.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
             let last = count &- 2
-            target.storeBytes(
-                of: source.loadUnaligned(fromByteOffset: last, as: UInt16.self),
-                toByteOffset: last,
-                as: UInt16.self
-            )
+            let first = source.loadUnaligned(as: UInt16.self)
+            let tail = source.loadUnaligned(fromByteOffset: last, as: UInt16.self)
+            target.storeBytes(of: first, as: UInt16.self)
+            target.storeBytes(of: tail, toByteOffset: last, as: UInt16.self)
         } else if count == 1 {
             target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
         }
     }
 
-    /// Decodes the byte at `index` (a plain byte, `+`, or a `%` that may start a valid escape) and
-    /// moves `index` past what it consumed.
+    /// Decodes the `%` or `+` at `index` and moves `index` past what it consumed. The two bytes
+    /// after a `%` must be readable; past the end of the bytes being decoded they must be no hex
+    /// digits (as the zeros after a scratch copy, or as bytes that are still within `count`).
     @inline(__always)
-    internal static func _decodeEscape(_ source: UnsafeRawPointer, at index: inout Int, count: Int) -> UInt8 {
+    internal static func _decodeEscape(_ source: UnsafeRawPointer, at index: inout Int) -> UInt8 {
         let byte = source.load(fromByteOffset: index, as: UInt8.self)
         index &+= 1
         if byte == UInt8(ascii: "+") { return UInt8(ascii: " ") }
-        guard byte == UInt8(ascii: "%"), index &+ 1 < count else { return byte }
         let high = _nibble(source.load(fromByteOffset: index, as: UInt8.self))
         let low = _nibble(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
         guard high | low < 16 else { return byte }
@@ -258,28 +300,27 @@ package enum FormDecoding {
     /// ``hexValue(_:)`` by table: the digit's value, or a value of 16 or more.
     @inline(__always)
     internal static func _nibble(_ byte: UInt8) -> UInt8 {
-        // One row per high nibble, each entry `0` plus the digit's value (`:` is 10, ..., `?` is
-        // 15) or `z` for a byte that is no hex digit; each row ends in a line break, hence the
-        // `byte >> 4` in the index.
+        // One entry per byte (sixteen to a line; a `\` joins the lines): `0` plus the digit's value
+        // (`:` is 10, ..., `?` is 15), or `z` for a byte that is no hex digit.
         let table: StaticString = """
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            0123456789zzzzzz
-            z:;<=>?zzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            z:;<=>?zzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
-            zzzzzzzzzzzzzzzz
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            0123456789zzzzzz\
+            z:;<=>?zzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            z:;<=>?zzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
+            zzzzzzzzzzzzzzzz\
             zzzzzzzzzzzzzzzz
             """
-        return table.utf8Start[Int(byte) &+ Int(byte &>> 4)] &- UInt8(ascii: "0")
+        return table.utf8Start[Int(byte)] &- UInt8(ascii: "0")
     }
 
     /// Whether `raw` decodes to exactly `expected`, compared byte by byte without materialising.

@@ -52,44 +52,103 @@ internal struct _ReferrerScan {
     }
 
     /// Scans `input` for the fields, the first one whose decoded name is `key` and how many are.
+    /// `keyIsPlain` says that `key` holds no `%`, `+` or `=`: then a name spelled exactly like it
+    /// is it.
     ///
-    /// Only `&` bounds a field, so the pass looks for `&` alone, every match in a word at once; a
-    /// field's `=` is looked for only when its first byte could start the key (the key's first
-    /// byte, or `%`/`+`, which may decode to it), which in a referrer is the payload field alone.
+    /// Only `&` bounds a field, so the pass looks for `&` alone, sixteen bytes at a time, and
+    /// tallies each piece as its `&` turns up (``_PieceTally``). Only the names of fields whose
+    /// first byte could start the key are compared with it, after the pass: in a referrer, the
+    /// payload field alone.
     ///
     /// - Complexity: O(n) in `input.count`, one pass; O(k) more per name of a plausible start.
-    @usableFromInline
-    internal static func scan(_ input: UnsafeRawBufferPointer, key: UnsafeBufferPointer<UInt8>) -> _ReferrerScan {
+    @inline(__always)
+    internal static func scan(
+        _ input: UnsafeRawBufferPointer,
+        key: UnsafeBufferPointer<UInt8>,
+        keyIsPlain: Bool
+    ) -> _ReferrerScan {
         var result = _ReferrerScan()
         guard let base = input.baseAddress else { return result }
         let count = input.count
         // An empty name starts with the `=` that ends it, so `=` is the first byte of the empty key.
-        let keyFirst = key.isEmpty ? UInt8(ascii: "=") : key[0]
-        var pieces = _Pieces(base, count: count)
-        while let (start, end) = pieces.next() {
-            result._note(base, from: start, to: end, key: key, keyFirst: keyFirst)
+        var tally = _PieceTally(keyFirst: key.isEmpty ? UInt8(ascii: "=") : key[0])
+        var index = 0
+        while index &+ 16 <= count {
+            let marks = _ampersandMarks(base + index)
+            if marks.0 | marks.1 != 0 { tally.add(_laneBits(marks), at: index, base) }
+            index &+= 16
         }
+        if index < count {
+            // Fewer than sixteen bytes are left: the input's last sixteen, without those scanned,
+            // or, in an input shorter than sixteen, its bytes one by one.
+            var marks: UInt32 = 0
+            if count >= 16 {
+                marks = _laneBits(_ampersandMarks(base + (count &- 16))) &>> (16 &- (count &- index))
+            } else {
+                for offset in 0..<count where base.load(fromByteOffset: offset, as: UInt8.self) == UInt8(ascii: "&") {
+                    marks |= 1 &<< offset
+                }
+            }
+            tally.add(marks, at: index, base)
+        }
+        tally.addPiece(base, to: count)
         // A referrer with an `&` has a raw separator; one without is a single piece that may still
         // hold an `=`.
-        result.sawRawSeparator = pieces.sawAmpersand || _firstEqualSign(base, from: 0, to: count) < count
+        result.sawRawSeparator = tally.pieceStart > 0 || _firstEqualSign(base, from: 0, to: count) < count
+        result.fieldCount = tally.fieldCount
+        guard tally.second != _PieceTally.more else {
+            result._noteAllCandidates(base, count: count, key: key, keyFirst: tally.keyFirst)
+            return result
+        }
+        if tally.first != 0 {
+            let (start, end) = _PieceTally.bounds(tally.first)
+            result._note(base, from: start, to: end, key: key, keyIsPlain: keyIsPlain)
+        }
+        if tally.second != 0 {
+            let (start, end) = _PieceTally.bounds(tally.second)
+            result._note(base, from: start, to: end, key: key, keyIsPlain: keyIsPlain)
+        }
         return result
     }
 
-    /// Counts the piece `start..<end` when it is a field, and compares its name with the key when
-    /// its first byte may start it.
+    /// Notes the field `start..<end`, whose first byte may start the key, when its name is the
+    /// key: at once when it is spelled exactly like a plain key (the usual payload field), else by
+    /// decoding it.
     @inline(__always)
     internal mutating func _note(
         _ base: UnsafeRawPointer,
         from start: Int,
         to end: Int,
         key: UnsafeBufferPointer<UInt8>,
+        keyIsPlain: Bool
+    ) {
+        let nameEnd = start &+ key.count
+        if keyIsPlain, nameEnd <= end, let keyBase = key.baseAddress,
+            nameEnd == end || base.load(fromByteOffset: nameEnd, as: UInt8.self) == UInt8(ascii: "="),
+            _bytesEqual(base + start, UnsafeRawPointer(keyBase), count: key.count)
+        {
+            _notePayload(from: start, separator: nameEnd < end ? nameEnd : -1, to: end)
+            return
+        }
+        _noteCandidate(base, from: start, to: end, key: key)
+    }
+
+    /// The names of every field whose first byte may start the key, compared with it in order: the
+    /// rare referrer with more such fields than ``_PieceTally`` keeps.
+    @inline(never)
+    internal mutating func _noteAllCandidates(
+        _ base: UnsafeRawPointer,
+        count: Int,
+        key: UnsafeBufferPointer<UInt8>,
         keyFirst: UInt8
     ) {
-        guard end > start else { return }  // an empty piece (`&&`, leading or trailing `&`)
-        fieldCount &+= 1
-        let first = base.load(fromByteOffset: start, as: UInt8.self)
-        guard first == keyFirst || first == UInt8(ascii: "%") || first == UInt8(ascii: "+") else { return }
-        _noteCandidate(base, from: start, to: end, key: key)
+        var pieces = _Pieces(base, count: count)
+        while let (start, end) = pieces.next() {
+            guard end > start else { continue }
+            let first = base.load(fromByteOffset: start, as: UInt8.self)
+            guard first == keyFirst || first == UInt8(ascii: "%") || first == UInt8(ascii: "+") else { continue }
+            _noteCandidate(base, from: start, to: end, key: key)
+        }
     }
 
     /// Counts a field named by the key, and keeps it when it is the first.
@@ -102,8 +161,8 @@ internal struct _ReferrerScan {
         payloadEnd = end
     }
 
-    /// The rest of ``_note(_:from:to:key:keyFirst:)`` for a field whose name may be the key: kept
-    /// out of line, as most fields never get here.
+    /// Compares the name of the field `start..<end`, whose first byte may start the key, with the
+    /// key, and notes the field when it is named by it: kept out of line, as most fields never get here.
     @inline(never)
     internal mutating func _noteCandidate(
         _ base: UnsafeRawPointer,
@@ -136,6 +195,17 @@ internal struct _ReferrerScan {
         guard _decodedEquals(base + start, count: separator &- start, key: key) else { return }
         _notePayload(from: start, separator: separator < end ? separator : -1, to: end)
     }
+}
+
+/// ``_ReferrerScan/scan(_:key:keyIsPlain:)``, out of line: the entry the inlinable parser calls (a
+/// free function, so that no unused argument makes the optimizer put a thunk in front of it).
+@usableFromInline
+internal func _scanReferrer(
+    _ input: UnsafeRawBufferPointer,
+    key: UnsafeBufferPointer<UInt8>,
+    keyIsPlain: Bool
+) -> _ReferrerScan {
+    _ReferrerScan.scan(input, key: key, keyIsPlain: keyIsPlain)
 }
 
 /// Whether the `count` raw bytes at `raw` decode (form decoding) to exactly `key`.
@@ -189,6 +259,25 @@ private func _decodedEqualsAfterFirstByte(
     return matched == keyCount
 }
 
+/// Whether the `count` bytes at `raw` equal those at `key`, compared a word at a time (the last
+/// word overlapping the one before when `count` is no multiple of 8).
+@inline(__always)
+internal func _bytesEqual(_ raw: UnsafeRawPointer, _ key: UnsafeRawPointer, count: Int) -> Bool {
+    guard count >= 8 else {
+        for index in 0..<count
+        where raw.load(fromByteOffset: index, as: UInt8.self) != key.load(fromByteOffset: index, as: UInt8.self) {
+            return false
+        }
+        return true
+    }
+    var index = 0
+    while index &+ 8 < count {
+        guard _word(raw, index) == _word(key, index) else { return false }
+        index &+= 8
+    }
+    return _word(raw, count &- 8) == _word(key, count &- 8)
+}
+
 /// Whether the `count` bytes at `raw` equal those at `key` and include no `%`, `+` or `=`: then
 /// they are a whole name (`=` ends one) that decodes to itself.
 @inline(__always)
@@ -239,6 +328,98 @@ internal func _exactZeroBytes(_ word: UInt64) -> UInt64 {
 @inline(__always)
 internal func _word(_ base: UnsafeRawPointer, _ offset: Int) -> UInt64 {
     UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+}
+
+/// What the parser's scan keeps while it walks the `&`s: the field count, where the current piece
+/// starts, and the first two fields whose first byte may start the key (the key's first byte, or
+/// `%`/`+`, which may decode to it), to be compared with it after the walk, so that the walk itself
+/// calls nothing and keeps its state in registers.
+internal struct _PieceTally {
+    internal let keyFirst: UInt8
+    internal var fieldCount = 0
+    internal var pieceStart = 0
+
+    /// The first and second field that may start the key, each as its start (high half) and end
+    /// (low half; inputs are far shorter than 2³² bytes) plus one, or 0 for none; ``second`` is
+    /// ``more`` once a third turns up. A referrer has one, its payload, as a rule.
+    internal var first: UInt64 = 0
+    internal var second: UInt64 = 0
+
+    /// ``second`` when more than two fields may start the key.
+    internal static let more = UInt64.max
+
+    @inline(__always)
+    internal init(keyFirst: UInt8) {
+        self.keyFirst = keyFirst
+    }
+
+    /// The bounds of a field that ``first`` or ``second`` holds.
+    @inline(__always)
+    internal static func bounds(_ packed: UInt64) -> (start: Int, end: Int) {
+        let packed = packed &- 1
+        return (Int(truncatingIfNeeded: packed &>> 32), Int(truncatingIfNeeded: packed & 0xFFFF_FFFF))
+    }
+
+    /// Adds the piece that each `&` in `marks` (bit `i` for the byte at `offset + i`) ends, in
+    /// order.
+    @inline(__always)
+    internal mutating func add(_ marks: UInt32, at offset: Int, _ base: UnsafeRawPointer) {
+        var marks = marks
+        while marks != 0 {
+            let end = offset &+ marks.trailingZeroBitCount
+            marks &= marks &- 1
+            addPiece(base, to: end)
+            pieceStart = end &+ 1
+        }
+    }
+
+    /// Adds the piece from ``pieceStart`` to `end`, unless it is empty (`&&`, a leading or
+    /// trailing `&`).
+    @inline(__always)
+    internal mutating func addPiece(_ base: UnsafeRawPointer, to end: Int) {
+        let start = pieceStart
+        guard end > start else { return }
+        fieldCount &+= 1
+        let byte = base.load(fromByteOffset: start, as: UInt8.self)
+        guard byte == keyFirst || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") else { return }
+        let packed = (UInt64(truncatingIfNeeded: start) &<< 32 | UInt64(truncatingIfNeeded: end)) &+ 1
+        if first == 0 {
+            first = packed
+        } else {
+            second = second == 0 ? packed : Self.more
+        }
+    }
+}
+
+/// The sixteen lanes as two words whose bytes are zero or, for a true lane, that lane's bit in its
+/// half (1, 2, …, 128): nonzero exactly when a lane is true; ``_laneBits(_:)`` of them is the
+/// mask.
+@inline(__always)
+internal func _laneWords(_ lanes: SIMDMask<SIMD16<Int8>>) -> (UInt64, UInt64) {
+    let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+    // A true lane is all ones (the mask's storage), so `&` keeps its weight.
+    let words = unsafeBitCast(unsafeBitCast(lanes, to: SIMD16<UInt8>.self) & weights, to: (UInt64, UInt64).self)
+    return (UInt64(littleEndian: words.0), UInt64(littleEndian: words.1))
+}
+
+/// Bit `i` set where lane `i` of the lanes ``_laneWords(_:)`` made is true.
+///
+/// The bytes of each word have disjoint bits, so one multiplication sums them into its top byte
+/// with no carry crossing a byte: that half's eight bits.
+@inline(__always)
+internal func _laneBits(_ words: (UInt64, UInt64)) -> UInt32 {
+    let bytes: UInt64 = 0x0101_0101_0101_0101
+    let low = UInt32(truncatingIfNeeded: (words.0 &* bytes) &>> 56)
+    let high = UInt32(truncatingIfNeeded: (words.1 &* bytes) &>> 56)
+    return low | high &<< 8
+}
+
+/// The `&`s among the sixteen bytes at `pointer`, as ``_laneWords(_:)``: one vector comparison
+/// (portable SIMD: `pcmpeqb` on x86-64, `cmeq` on arm64).
+@inline(__always)
+internal func _ampersandMarks(_ pointer: UnsafeRawPointer) -> (UInt64, UInt64) {
+    let ampersands = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+    return _laneWords(pointer.loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
 }
 
 /// The bounds of every `&`-separated piece of the `count` bytes at `base`, empty ones included,

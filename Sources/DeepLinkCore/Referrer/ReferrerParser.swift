@@ -70,9 +70,17 @@ public struct ReferrerParser: Sendable {
     @usableFromInline
     internal let _payloadKeyUTF8: [UInt8]
 
+    /// Whether the payload key holds no `%`, `+` or `=`: then a name spelled exactly like it is it.
+    @usableFromInline
+    internal let _payloadKeyIsPlain: Bool
+
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        self._payloadKeyUTF8 = Array(configuration.payloadKey.utf8)
+        let key = Array(configuration.payloadKey.utf8)
+        self._payloadKeyUTF8 = key
+        self._payloadKeyIsPlain = !key.contains { byte in
+            byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "=")
+        }
     }
 
     /// Checks the limits, undoes double encoding, finds the payload, and lends `body` the result.
@@ -112,9 +120,11 @@ public struct ReferrerParser: Sendable {
         return try _withDoubleEncodedReferrer(in: input, body)
     }
 
-    @usableFromInline
+    @inlinable
     internal func _scan(_ input: UnsafeRawBufferPointer) -> _ReferrerScan {
-        _payloadKeyUTF8.withUnsafeBufferPointer { key in _ReferrerScan.scan(input, key: key) }
+        _payloadKeyUTF8.withUnsafeBufferPointer { key in
+            _scanReferrer(input, key: key, keyIsPlain: _payloadKeyIsPlain)
+        }
     }
 
     /// The rare path: `input` is double-encoded, so it is decoded once into stack scratch space
