@@ -291,6 +291,33 @@ import Testing
         #expect(texts[0] == texts[1])
     }
 
+    /// Paired workers partner each other's races (`RaceDesk`), an odd one out has a partner thread:
+    /// a race's interleaving comes from its seed alone, so 1, 2 and 3 workers judge every journey
+    /// alike, planted fault and all, and the paired runs did partner races through the desks.
+    @Test func pairedWorkersJudgeRacesAsOneWorkerDoes() throws {
+        let entry = try #require(CoreStrategy.Faults.concurrencyCatalogue.first)
+        func run(threads: Int) -> StrategyTally {
+            var configuration = RunConfiguration(
+                journeys: Self.journeys,
+                seed: 5,
+                threads: threads,
+                strategies: [.core],
+                raceShare: 1
+            )
+            configuration.coreFaults = entry.fault
+            return Runner.run(configuration).tallies[0]
+        }
+        let servedBefore = RaceDesk.servedRaces
+        let one = run(threads: 1)
+        #expect(one.total(entry.expected) > 0, "\(entry.name) not flagged")
+        for threads in [2, 3] {
+            let paired = run(threads: threads)
+            #expect(paired.counts == one.counts, "\(threads) workers")
+            #expect(paired.violations == one.violations, "\(threads) workers")
+        }
+        #expect(RaceDesk.servedRaces > servedBefore)
+    }
+
     @Test func scheduleModesParseAndRefuseBadInput() {
         #expect(ScheduleMode.parse("pct", maxPoints: nil) == .success(.default))
         #expect(ScheduleMode.parse("pct:depth=5,steps=50", maxPoints: nil) == .success(.pct(depth: 5, steps: 50)))
