@@ -24,7 +24,7 @@ import Glibc
 ///
 /// Thread safety: an atomic state and a `Locked` slot; the asker and the worker follow the
 /// hand-shake above.
-final class RaceDesk: Sendable {
+package final class RaceDesk: Sendable {
     /// How long an asker waits for the worker to take its race: the worker answers between
     /// journeys, within microseconds, unless it is preparing a batch, in a race of its own on a
     /// partner thread, or preempted (a race on a partner thread of the asker's own is slow too,
