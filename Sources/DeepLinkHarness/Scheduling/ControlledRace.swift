@@ -25,7 +25,7 @@ import Glibc
 /// and wake-up cost two context switches per hand-off (about 6.5 per racing journey), a spin beside
 /// a running holder a few hundred nanoseconds. Spinning is for threads that have a core each (a
 /// paired worker; a partner thread with a core to spare); ``spinCredit`` turns it off while it
-/// does not pay (a loaded machine). How the threads wait never changes whose turn it is, so a
+/// does not pay (a loaded machine), and the threads then park at every hand-off. How the threads wait never changes whose turn it is, so a
 /// seed's interleaving stays the same.
 ///
 /// Thread safety: ``run(on:inputs:decider:faults:)`` is called by the owning worker only; the
@@ -75,9 +75,9 @@ final class ControlledRace: @unchecked Sendable {
     /// (``handOffStallNanos``), or for ``minimumSpinNanos`` only.
     private var spinsForTurn = false
     /// Whether spinning pays on this machine now: spins that caught their turn add a credit, spins
-    /// that ran out (and asks the peer did not answer) take ``spinMissCost``; at zero the races
-    /// park at once and run on partner threads of their own, as two threads that must take turns
-    /// on one core do best, and every ``spinProbeInterval`` races one tries spinning again.
+    /// that ran out (and asks the peer did not answer) take ``spinMissCost``; at zero the races'
+    /// threads park at once, as two threads that must take turns on one core do best, and every
+    /// ``spinProbeInterval`` races one tries spinning again.
     private let spinCredit = Atomic<Int>(ControlledRace.maximumSpinCredit)
     /// Races run without spinning since the credit ran out (owner only).
     private var racesWithoutSpinning = 0
@@ -150,7 +150,9 @@ final class ControlledRace: @unchecked Sendable {
     func run(on resolver: LinkResolver, inputs: [RaceInput], decider: ScheduleDecider, faults: UInt8) {
         precondition((1...Self.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
         let spinning = spinPays()
-        let peer = spinning && inputs.count == 2 ? askPeer() : nil
+        // Asked even when spinning does not pay: the peer's thread parks at hand-offs then, with no
+        // thread of the race's own to wake.
+        let peer = inputs.count == 2 ? askPeer() : nil
         // The owner's switches during the race (token hand-offs) are the run's own.
         var switches = RaceSwitches.ofCallingThread()
         defer { RaceSwitches.book(since: &switches) }
