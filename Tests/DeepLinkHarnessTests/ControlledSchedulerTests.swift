@@ -291,6 +291,35 @@ import Testing
         #expect(texts[0] == texts[1])
     }
 
+    /// Paired workers partner each other's races (`RaceDesk`), an odd one out has a partner thread:
+    /// a race's interleaving comes from its seed alone, so 1, 2 and 3 workers judge every journey
+    /// alike, planted fault and all, and the paired runs did partner races through the desks.
+    @Test func pairedWorkersJudgeRacesAsOneWorkerDoes() throws {
+        let entry = try #require(CoreStrategy.Faults.concurrencyCatalogue.first)
+        func run(threads: Int) -> StrategyTally {
+            // Workers claim journeys 512 at a time: past 1,024 both of a pair have some.
+            var configuration = RunConfiguration(
+                journeys: 1_100,
+                seed: 5,
+                threads: threads,
+                strategies: [.core],
+                raceShare: 1
+            )
+            configuration.coreFaults = entry.fault
+            return Runner.run(configuration).tallies[0]
+        }
+        let servedBefore = RaceDesk.servedRaces
+        let one = run(threads: 1)
+        #expect(one.total(entry.expected) > 0, "\(entry.name) not flagged")
+        // The sanitizer run checks the pairing (two workers) alone, at its 5-15x cost.
+        for threads in Sanitizer.isActive ? [2] : [2, 3] {
+            let paired = run(threads: threads)
+            #expect(paired.counts == one.counts, "\(threads) workers")
+            #expect(paired.violations == one.violations, "\(threads) workers")
+        }
+        #expect(RaceDesk.servedRaces > servedBefore)
+    }
+
     @Test func scheduleModesParseAndRefuseBadInput() {
         #expect(ScheduleMode.parse("pct", maxPoints: nil) == .success(.default))
         #expect(ScheduleMode.parse("pct:depth=5,steps=50", maxPoints: nil) == .success(.pct(depth: 5, steps: 50)))

@@ -14,7 +14,9 @@ import Glibc
 /// - harness time and bytes: everything else the worker spends on that strategy's pass over the
 ///   batch (classifying, tallying, the beacon, the loop), plus an equal share of preparing the
 ///   batch (generating the journeys and asking the oracle);
-/// - open-loop idle time (waiting for an arrival's start) is neither.
+/// - open-loop idle time (waiting for an arrival's start) is neither, and nor is the time spent
+///   between journeys running the paired worker's race partner (``RaceDesk``): its own racing
+///   journey's time counts that race.
 ///
 /// Thread safety: a value type used by its own thread only.
 struct Worker {
@@ -22,6 +24,8 @@ struct Worker {
     let thread: Int
     /// This thread's allocation counter (made on the worker thread, in ``work()``).
     var allocations = ThreadAllocationCounter()
+    /// Where the paired worker asks this one to partner its races (nil: unpaired).
+    var raceDesk: RaceDesk?
 
     mutating func work() -> WorkerResult {
         allocations = ThreadAllocationCounter()
@@ -29,6 +33,9 @@ struct Worker {
         var context = StrategyContext(mix: configuration.mix)
         context.coreFaults = configuration.coreFaults
         context.schedule = configuration.schedule
+        context.workerThreads = configuration.threads
+        context.racePeering = RacePeering.of(thread, threads: configuration.threads, desks: shared.raceDesks)
+        raceDesk = context.racePeering?.own
         for adapter in configuration.execAdapters { context.execAdapters[adapter.name] = adapter }
         let oracle = Oracle(mix: configuration.mix)
         var strategies = configuration.strategies.map { $0.make(context: context) }
@@ -86,6 +93,7 @@ struct Worker {
             }
         }
         shared.completed.add(unreported, ordering: .relaxed)
+        raceDesk?.close()
         for index in strategies.indices { strategies[index].finish() }
         result.arrivals = source.arrivals
         return result
@@ -114,8 +122,10 @@ struct Worker {
         tally.allocatedBytes &+= allocations.bytes &- passBytes
         let limit = shared.configuration.violationLimit
         let beacon = shared.beacons[thread]
+        var served: (nanos: UInt64, bytes: UInt64) = (0, 0)
         for position in batch.journeys.indices {
             let journey = batch.journeys[position]
+            if let raceDesk, raceDesk.isAsked { serve(raceDesk, into: &served) }
             guard trapped.isEmpty || !trapped.contains(journey.index) else {
                 // It killed the process in an earlier attempt: counted, never run again.
                 tally.record(
@@ -154,10 +164,19 @@ struct Worker {
         tally.journeys &+= UInt64(batch.count)
         let passNanos = Runner.monotonicNanos() &- passStart
         let bytes = allocations.bytes &- passBytes
-        let strategyNanos = tally.strategyNanos &- strategyNanosBefore
-        let strategyBytes = tally.allocatedBytes &- strategyBytesBefore
+        let strategyNanos = (tally.strategyNanos &- strategyNanosBefore) &+ served.nanos
+        let strategyBytes = (tally.allocatedBytes &- strategyBytesBefore) &+ served.bytes
         tally.harnessNanos &+= (passNanos > strategyNanos ? passNanos &- strategyNanos : 0) &+ preparation.nanos
         tally.harnessAllocatedBytes &+= (bytes > strategyBytes ? bytes &- strategyBytes : 0) &+ preparation.bytes
+    }
+
+    /// Runs the paired worker's race partner, adding its time and bytes to `served`.
+    func serve(_ desk: RaceDesk, into served: inout (nanos: UInt64, bytes: UInt64)) {
+        let bytes = allocations.bytes
+        let start = Runner.monotonicNanos()
+        guard desk.serveIfAsked() else { return }
+        served.nanos &+= Runner.monotonicNanos() &- start
+        served.bytes &+= allocations.bytes &- bytes
     }
 
     /// The measurement step: runs one journey through the strategy, timing it and counting its

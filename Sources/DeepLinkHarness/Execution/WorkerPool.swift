@@ -134,11 +134,14 @@ final class SharedRunState: Sendable {
     let stop = Atomic<Bool>(false)
     /// One per worker thread, by thread number.
     let beacons: [WorkerBeacon]
+    /// One per worker thread: where its paired worker asks it to partner a race.
+    let raceDesks: [RaceDesk]
 
     init(configuration: RunConfiguration) {
         self.configuration = configuration
         self.generator = JourneyGenerator(configuration)
         self.beacons = (0..<configuration.threads).map { _ in WorkerBeacon() }
+        self.raceDesks = (0..<configuration.threads).map { _ in RaceDesk() }
     }
 
     /// The first journey that has run longer than `limitNanos`, if any.

@@ -1,5 +1,6 @@
 import DeepLinkCore
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,17 @@ import Glibc
 /// ``stepBound`` points (livelock), the race records the ``ScheduleHang`` and lets its threads
 /// run free (real locks, no token) so that the journey can finish if it is able to.
 ///
-/// The token is a pthread mutex and condition variable (ThreadSanitizer sees both).
+/// The token is a pthread mutex and condition variable (ThreadSanitizer sees both). Only one
+/// logical thread runs at a time, so a partner thread buys no parallelism: when the worker is
+/// paired (``RacePeering``), the paired worker runs the partner's logical thread between its own
+/// journeys (``RaceDesk``), and otherwise a partner thread of the race's own does. A thread
+/// waiting for its turn spins on a change counter (``BoundedSpin``, with the mutex released) while
+/// the token's holder passes schedule points, and parks on the condition once they stop: a park
+/// and wake-up cost two context switches per hand-off (about 6.5 per racing journey), a spin beside
+/// a running holder a few hundred nanoseconds. Spinning is for threads that have a core each (a
+/// paired worker; a partner thread with a core to spare); ``spinCredit`` turns it off while it
+/// does not pay (a loaded machine), and the threads then park at every hand-off. How the threads wait never changes whose turn it is, so a
+/// seed's interleaving stays the same.
 ///
 /// Thread safety: ``run(on:inputs:decider:faults:)`` is called by the owning worker only; the
 /// schedule-point calls come from the race's logical threads and take the race's mutex.
@@ -27,11 +38,49 @@ final class ControlledRace: @unchecked Sendable {
     /// Steps kept for ``trace`` (a race passes far fewer; the count goes on past it).
     static let traceCapacity = 4_096
 
+    /// When each thread of the race has a core (a race on the paired worker, or a run with cores
+    /// to spare), a logical thread waiting for the token spins while the token's holder passes
+    /// schedule points, and parks once none came for this long (the holder was preempted, or
+    /// blocked: spinning on would only keep it off a core).
+    static let handOffStallNanos: UInt64 = 20_000
+    static let maximumSpinCredit = 16
+    static let spinMissCost = 4
+    static let spinProbeInterval = 64
+    /// The spin otherwise (and of a wait for the mutex): one clock read. A thread spinning for its
+    /// turn would keep the thread whose turn it is, or another worker, off the core.
+    static let minimumSpinNanos: UInt64 = 1_000
+
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let changed: UnsafeMutablePointer<pthread_cond_t>
+    /// Where partner threads park between races: signalled only for a race that needs them (not
+    /// for one the paired worker partners) and at the end.
+    private let nextRace: UnsafeMutablePointer<pthread_cond_t>
+    /// Bumped under `mutex` with every broadcast of `changed`; read without the mutex by a
+    /// spinning waiter (a hint only: the waiter rechecks its condition under the mutex).
+    private let changes = Atomic<UInt64>(0)
+    /// Bumped at every schedule point a controlled thread passes: a spinning waiter's sign that
+    /// the token's holder is running.
+    private let progress = Atomic<UInt64>(0)
+    private let peering: RacePeering?
+    /// The owning worker's beacon (``TrapHandler``), as bits.
+    private let ownerBeacon: UInt
+    /// Whether the run leaves a core to spare for the race's partner threads.
+    private let spareCore: Bool
 
     // Everything below is guarded by `mutex`.
     private var partners = 0
+    /// The logical thread the paired worker runs in this race (-1: none; partner threads skip it).
+    private var servedByPeer = -1
+    /// Whether this race's threads spin for their turn while its holder progresses
+    /// (``handOffStallNanos``), or for ``minimumSpinNanos`` only.
+    private var spinsForTurn = false
+    /// Whether spinning pays on this machine now: spins that caught their turn add a credit, spins
+    /// that ran out (and asks the peer did not answer) take ``spinMissCost``; at zero the races'
+    /// threads park at once, as two threads that must take turns on one core do best, and every
+    /// ``spinProbeInterval`` races one tries spinning again.
+    private let spinCredit = Atomic<Int>(ControlledRace.maximumSpinCredit)
+    /// Races run without spinning since the credit ran out (owner only).
+    private var racesWithoutSpinning = 0
     private var generation = 0
     private var stopping = false
     private var resolver: LinkResolver?
@@ -54,13 +103,24 @@ final class ControlledRace: @unchecked Sendable {
     /// another pass its point first).
     private(set) var coverage = ScheduleCoverage()
 
-    init() {
+    /// With `peering`, a two-input race asks the paired worker to run its partner's logical thread
+    /// (``RaceDesk``), and starts a partner thread only when the peer does not answer. With
+    /// `spareCore` (fewer workers than cores), partner threads spin between races
+    /// (``RacePartner/spinNanos``) and for their turn; without, they park at once.
+    init(peering: RacePeering? = nil, spareCore: Bool = false) {
+        self.peering = peering
+        self.spareCore = spareCore
+        // A trap on a partner's logical thread is the owning worker's journey.
+        ownerBeacon = UInt(bitPattern: TrapHandler.currentBeacon())
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
         changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         changed.initialize(to: pthread_cond_t())
         pthread_cond_init(changed, nil)
+        nextRace = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        nextRace.initialize(to: pthread_cond_t())
+        pthread_cond_init(nextRace, nil)
         trace.reserveCapacity(Self.traceCapacity)
         inputs.reserveCapacity(Self.maximumThreads)
         _ = ControlledScheduling.shared
@@ -69,13 +129,15 @@ final class ControlledRace: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(changed)
         changed.deallocate()
+        pthread_cond_destroy(nextRace)
+        nextRace.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
     /// The decider of the last race (exhaustive: its choices and their branching).
     var lastDecider: ScheduleDecider {
-        pthread_mutex_lock(mutex)
+        acquire()
         defer { pthread_mutex_unlock(mutex) }
         return decider
     }
@@ -87,13 +149,17 @@ final class ControlledRace: @unchecked Sendable {
     /// - Precondition: `inputs` has 1 to ``maximumThreads`` inputs.
     func run(on resolver: LinkResolver, inputs: [RaceInput], decider: ScheduleDecider, faults: UInt8) {
         precondition((1...Self.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
+        let spinning = spinPays()
+        // Asked even when spinning does not pay: the peer's thread parks at hand-offs then, with no
+        // thread of the race's own to wake.
+        let peer = inputs.count == 2 ? askPeer() : nil
         // The owner's switches during the race (token hand-offs) are the run's own.
         var switches = RaceSwitches.ofCallingThread()
         defer { RaceSwitches.book(since: &switches) }
-        while partners < inputs.count - 1 { startPartner(partners + 1) }
+        while partners < inputs.count - 1 - (peer == nil ? 0 : 1) { startPartner(partners + 1) }
         // Before any input runs: only the race's resolver pays for its points, only during it.
         resolver.process.passSchedulePoints(true)
-        pthread_mutex_lock(mutex)
+        acquire()
         self.resolver = resolver
         self.inputs.removeAll(keepingCapacity: true)
         self.inputs.append(contentsOf: inputs)
@@ -112,9 +178,17 @@ final class ControlledRace: @unchecked Sendable {
         hang = nil
         coverage = ScheduleCoverage()
         token = free ? -1 : self.decider.choose(current: -1, runnable: runnableMask, step: 0)
+        servedByPeer = peer == nil ? -1 : 1
+        spinsForTurn = spinning && (peer != nil || spareCore)
         generation += 1
-        pthread_cond_broadcast(changed)
+        announce()
+        if peer == nil { pthread_cond_broadcast(nextRace) }
         let input = self.inputs[0]
+        if let peer {
+            pthread_mutex_unlock(mutex)
+            peer.post(self, thread: 1)
+            acquire()
+        }
         waitForTurn(0)
         pthread_mutex_unlock(mutex)
 
@@ -123,8 +197,8 @@ final class ControlledRace: @unchecked Sendable {
         finish(0)
         ControlledScheduling.shared.enter(nil, as: 0)
 
-        pthread_mutex_lock(mutex)
-        while finished < threadCount { pthread_cond_wait(changed, mutex) }
+        acquire()
+        while finished < threadCount { awaitChange(forTurn: spinsForTurn) }
         self.resolver = nil
         pthread_mutex_unlock(mutex)
         // Every input delivered: no thread is inside the resolver any more.
@@ -133,16 +207,75 @@ final class ControlledRace: @unchecked Sendable {
 
     /// Ends the partner threads.
     func stop() {
-        pthread_mutex_lock(mutex)
+        acquire()
         stopping = true
-        pthread_cond_broadcast(changed)
+        announce()
+        pthread_cond_broadcast(nextRace)
         pthread_mutex_unlock(mutex)
+    }
+
+    /// The paired worker's desk when the peer took this race, else nil.
+    private func askPeer() -> RaceDesk? {
+        guard let peering else { return nil }
+        // The wait is the run's own too; a race served meanwhile books its own switches.
+        var switches = RaceSwitches.ofCallingThread()
+        let took = peering.peer.ask {
+            guard peering.servesWhileAsking, peering.own.isAsked else { return false }
+            RaceSwitches.book(since: &switches)
+            defer { switches = RaceSwitches.ofCallingThread() }
+            return peering.own.serveIfAsked()
+        }
+        RaceSwitches.book(since: &switches)
+        recordSpin(caught: took)
+        return took ? peering.peer : nil
+    }
+
+    /// Whether a partner thread spins for the next race: with a core to spare, while spinning pays.
+    private var spinsBetweenRaces: Bool { spareCore && spinCredit.load(ordering: .relaxed) > 0 }
+
+    /// Whether this race spins (``spinCredit``); counts the races that do not, and probes.
+    private func spinPays() -> Bool {
+        if spinCredit.load(ordering: .relaxed) > 0 { return true }
+        racesWithoutSpinning += 1
+        guard racesWithoutSpinning >= Self.spinProbeInterval else { return false }
+        racesWithoutSpinning = 0
+        spinCredit.store(Self.spinMissCost, ordering: .relaxed)
+        return true
+    }
+
+    private func recordSpin(caught: Bool) {
+        let credit = spinCredit.load(ordering: .relaxed)
+        let next = caught ? min(Self.maximumSpinCredit, credit + 1) : max(0, credit - Self.spinMissCost)
+        // Two threads of a race may record at once: a lost update only delays the verdict.
+        spinCredit.store(next, ordering: .relaxed)
+    }
+
+    /// On the paired worker's thread (``RaceDesk``): runs logical thread `thread` of the race just
+    /// set up, as a partner thread would.
+    func serve(_ thread: Int) {
+        let own = TrapHandler.currentBeacon()
+        TrapHandler.adopt(UnsafeMutableRawPointer(bitPattern: ownerBeacon))
+        defer { TrapHandler.adopt(own) }
+        // Its switches during the race are the run's own, as a partner thread's are.
+        var switches = RaceSwitches.ofCallingThread()
+        defer { RaceSwitches.book(since: &switches) }
+        acquire()
+        guard servedByPeer == thread, let resolver else {
+            pthread_mutex_unlock(mutex)
+            return
+        }
+        let input = inputs[thread]
+        waitForTurn(thread)
+        pthread_mutex_unlock(mutex)
+        ControlledScheduling.shared.enter(self, as: thread)
+        input.deliver(to: resolver)
+        finish(thread)
+        ControlledScheduling.shared.enter(nil, as: thread)
     }
 
     private func startPartner(_ thread: Int) {
         partners += 1
-        // A trap on a partner thread is the owning worker's journey.
-        let beacon = UInt(bitPattern: TrapHandler.currentBeacon())
+        let beacon = ownerBeacon
         // The generation before the race that starts it: the partner must not miss that race.
         let seen = generation
         let partner = Thread { [self] in
@@ -155,22 +288,24 @@ final class ControlledRace: @unchecked Sendable {
 
     private func partnerLoop(_ thread: Int, seen: Int) {
         ControlledScheduling.shared.enter(self, as: thread)
-        pthread_mutex_lock(mutex)
+        acquire()
         var seen = seen
         // A partner thread only ever races: all its switches are the run's own.
         var switches = RaceSwitches.ofCallingThread()
         while true {
-            while generation == seen, !stopping { pthread_cond_wait(changed, mutex) }
+            while generation == seen, !stopping {
+                awaitChange(idleSpinNanos: spinsBetweenRaces ? RacePartner.spinNanos : 0, parkingOn: nextRace)
+            }
             if stopping { break }
             seen = generation
-            guard thread < threadCount, let resolver else { continue }
+            guard thread < threadCount, thread != servedByPeer, let resolver else { continue }
             let input = inputs[thread]
             waitForTurn(thread)
             pthread_mutex_unlock(mutex)
             input.deliver(to: resolver)
             finish(thread)
             RaceSwitches.book(since: &switches)
-            pthread_mutex_lock(mutex)
+            acquire()
         }
         pthread_mutex_unlock(mutex)
     }
@@ -180,9 +315,10 @@ final class ControlledRace: @unchecked Sendable {
     func plants(_ fault: ConcurrencyFault) -> Bool { faults & (1 << fault.rawValue) != 0 }
 
     func reach(_ point: SchedulePoint, thread: Int) {
-        pthread_mutex_lock(mutex)
+        acquire()
         defer { pthread_mutex_unlock(mutex) }
         guard !free else { return }
+        progress.add(1, ordering: .relaxed)
         steps += 1
         if trace.count < Self.traceCapacity { trace.append(ScheduleStep(thread: UInt8(thread), point: point)) }
         coverage.reach(point)
@@ -196,14 +332,14 @@ final class ControlledRace: @unchecked Sendable {
         guard next != thread else { return }
         if let other = parkedAt[next] { coverage.interleave(parked: point, passed: other) }
         token = next
-        pthread_cond_broadcast(changed)
+        announce()
         waitForTurn(thread)
     }
 
     func lock(_ lock: UnsafeMutablePointer<pthread_mutex_t>, thread: Int) {
         reach(.lockAcquire, thread: thread)
         while pthread_mutex_trylock(lock) != 0 {
-            pthread_mutex_lock(mutex)
+            acquire()
             if free {
                 pthread_mutex_unlock(mutex)
                 pthread_mutex_lock(lock)
@@ -221,7 +357,7 @@ final class ControlledRace: @unchecked Sendable {
                 return
             }
             token = decider.choose(current: thread, runnable: runnable, step: steps)
-            pthread_cond_broadcast(changed)
+            announce()
             waitForTurn(thread)
             pthread_mutex_unlock(mutex)
         }
@@ -229,7 +365,7 @@ final class ControlledRace: @unchecked Sendable {
 
     func unlock(_ lock: UnsafeMutablePointer<pthread_mutex_t>, thread: Int) {
         pthread_mutex_unlock(lock)
-        pthread_mutex_lock(mutex)
+        acquire()
         for other in 0..<threadCount where status[other] == 1 && blockedOn[other] == UnsafeMutableRawPointer(lock) {
             status[other] = 0
             blockedOn[other] = nil
@@ -247,21 +383,70 @@ final class ControlledRace: @unchecked Sendable {
     }
 
     private func waitForTurn(_ thread: Int) {
-        while !free, token != thread { pthread_cond_wait(changed, mutex) }
+        while !free, token != thread { awaitChange(forTurn: spinsForTurn) }
+    }
+
+    /// Locks `mutex`, spinning on a try-lock before it parks: the other logical thread holds it
+    /// only for a moment (a step's bookkeeping), and a plain lock would park on it at once.
+    private func acquire() {
+        guard pthread_mutex_trylock(mutex) != 0 else { return }
+        if !BoundedSpin.spin(forNanos: Self.minimumSpinNanos, while: { pthread_mutex_trylock(mutex) != 0 }) {
+            pthread_mutex_lock(mutex)
+        }
+    }
+
+    /// Wakes the waiters: something they wait for changed.
+    private func announce() {
+        changes.add(1, ordering: .relaxed)
+        pthread_cond_broadcast(changed)
+    }
+
+    /// Waits for the token: ``awaitChange(idleSpinNanos:)``, spinning while the holder progresses
+    /// when `spinning` (``handOffStallNanos``), else ``minimumSpinNanos``.
+    private func awaitChange(forTurn spinning: Bool) {
+        awaitChange(idleSpinNanos: spinning ? 0 : Self.minimumSpinNanos, followingProgress: spinning)
+    }
+
+    /// Returns after the next ``announce()`` (or spuriously; callers recheck): spins with `mutex`
+    /// released, for `idleSpinNanos` or, `followingProgress`, while ``progress`` moves, then parks
+    /// on `condition` (default `changed`).
+    private func awaitChange(
+        idleSpinNanos: UInt64,
+        followingProgress: Bool = false,
+        parkingOn condition: UnsafeMutablePointer<pthread_cond_t>? = nil
+    ) {
+        let seen = changes.load(ordering: .relaxed)
+        if idleSpinNanos > 0 || followingProgress {
+            pthread_mutex_unlock(mutex)
+            let unchanged = { self.changes.load(ordering: .relaxed) == seen }
+            let caught =
+                followingProgress
+                ? BoundedSpin.spin(
+                    whileProgressing: { self.progress.load(ordering: .relaxed) },
+                    stallNanos: Self.handOffStallNanos,
+                    while: unchanged
+                )
+                : BoundedSpin.spin(forNanos: idleSpinNanos, while: unchanged)
+            if followingProgress { recordSpin(caught: caught) }
+            acquire()
+            // Changes are made under `mutex`: none since `seen` means none can be missed below.
+            if changes.load(ordering: .relaxed) != seen { return }
+        }
+        pthread_cond_wait(condition ?? changed, mutex)
     }
 
     private func runFree() {
         free = true
         token = -1
-        pthread_cond_broadcast(changed)
+        announce()
     }
 
     private func finish(_ thread: Int) {
-        pthread_mutex_lock(mutex)
+        acquire()
         defer { pthread_mutex_unlock(mutex) }
         status[thread] = 2
         finished += 1
-        defer { pthread_cond_broadcast(changed) }
+        defer { announce() }
         guard !free else { return }
         let runnable = runnableMask
         if runnable != 0 {

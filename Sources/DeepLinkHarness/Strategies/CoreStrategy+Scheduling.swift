@@ -66,7 +66,9 @@ extension CoreStrategy {
     /// Runs `mine` here and `theirs` on a partner thread under the strategy's schedule, seeded by
     /// the journey (`os` with a concurrency fault: the OS interleaves the same two threads).
     mutating func race(_ mine: RaceInput, _ theirs: RaceInput, journey: Journey) {
-        if controlled == nil { controlled = ControlledRace() }
+        if controlled == nil {
+            controlled = ControlledRace(peering: racePeering, spareCore: raceSpareCore)
+        }
         guard let controlled else { return }
         var decider = ScheduleDecider(mode: schedule, seed: Self.scheduleSeed(of: journey), threads: 2)
         decider.prefix = explorationPrefix

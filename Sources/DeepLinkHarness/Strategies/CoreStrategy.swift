@@ -123,6 +123,10 @@ public struct CoreStrategy: Strategy {
     /// How racing journeys interleave, and the controlled races' threads (created on first use).
     let schedule: ScheduleMode
     var controlled: ControlledRace?
+    /// The worker paired with this one as its races' partner (``RaceDesk``), if any.
+    let racePeering: RacePeering?
+    /// Whether the run leaves a core to spare for a race's own partner thread (it may spin then).
+    let raceSpareCore: Bool
     /// The last controlled race of this strategy (``lastRace``), for `replay` and coverage.
     var lastRace = RaceRecord()
     /// Exhaustive: the choices the next race replays before it explores.
@@ -153,6 +157,8 @@ public struct CoreStrategy: Strategy {
         )
         self.faults = faults
         self.schedule = context.schedule
+        self.racePeering = context.racePeering
+        self.raceSpareCore = context.workerThreads < ResourceUsage.coreCount()
         self.mix = context.mix
         let process = SimulatedProcess()
         self.process = process

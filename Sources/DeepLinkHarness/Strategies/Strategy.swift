@@ -123,6 +123,11 @@ public struct StrategyContext: Sendable {
     public var schedule: ScheduleMode = .default
     /// The child processes `exec:NAME` strategies drive (`run --exec`), by name.
     public var execAdapters: [String: ExecAdapter] = [:]
+    /// The run's worker threads (a race's own partner threads spin between races only with a core
+    /// to spare).
+    var workerThreads = 1
+    /// The worker paired with this one to partner each other's controlled races (``RaceDesk``).
+    var racePeering: RacePeering?
 
     public init(mix: ScenarioMix) {
         self.mix = mix
