@@ -260,26 +260,30 @@ package enum FormDecoding {
                 as: SIMD16<UInt8>.self
             )
         } else if count >= 8 {
-            let last = count &- 8
-            let first = source.loadUnaligned(as: UInt64.self)
-            let tail = source.loadUnaligned(fromByteOffset: last, as: UInt64.self)
-            target.storeBytes(of: first, as: UInt64.self)
-            target.storeBytes(of: tail, toByteOffset: last, as: UInt64.self)
+            _copyFirstAndLast(UInt64.self, source, count: count, to: target)
         } else if count >= 4 {
-            let last = count &- 4
-            let first = source.loadUnaligned(as: UInt32.self)
-            let tail = source.loadUnaligned(fromByteOffset: last, as: UInt32.self)
-            target.storeBytes(of: first, as: UInt32.self)
-            target.storeBytes(of: tail, toByteOffset: last, as: UInt32.self)
+            _copyFirstAndLast(UInt32.self, source, count: count, to: target)
         } else if count >= 2 {
-            let last = count &- 2
-            let first = source.loadUnaligned(as: UInt16.self)
-            let tail = source.loadUnaligned(fromByteOffset: last, as: UInt16.self)
-            target.storeBytes(of: first, as: UInt16.self)
-            target.storeBytes(of: tail, toByteOffset: last, as: UInt16.self)
+            _copyFirstAndLast(UInt16.self, source, count: count, to: target)
         } else if count == 1 {
             target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
         }
+    }
+
+    /// Copies `count` bytes (one to two `Word`s' worth) as the first and the last `Word` of them,
+    /// which overlap when `count` is less than two words.
+    @inline(__always)
+    internal static func _copyFirstAndLast<Word: FixedWidthInteger>(
+        _: Word.Type,
+        _ source: UnsafeRawPointer,
+        count: Int,
+        to target: UnsafeMutableRawPointer
+    ) {
+        let last = count &- MemoryLayout<Word>.size
+        let first = source.loadUnaligned(as: Word.self)
+        let tail = source.loadUnaligned(fromByteOffset: last, as: Word.self)
+        target.storeBytes(of: first, as: Word.self)
+        target.storeBytes(of: tail, toByteOffset: last, as: Word.self)
     }
 
     /// Decodes the `%` or `+` at `index` and moves `index` past what it consumed. The two bytes
