@@ -29,9 +29,7 @@ enum PathPrefix {
         isUnder prefix: UnsafeRawBufferPointer
     ) -> Bool {
         let slash = UInt8(ascii: "/")
-        var prefixCount = prefix.count
-        while prefixCount > 1, prefix[prefixCount - 1] == slash { prefixCount -= 1 }
-        guard prefixCount > 0, prefix[0] == slash else { return false }
+        guard let prefixCount = significantCount(of: prefix) else { return false }
         var prefixIndex = 0
         var pathIndex = 0
         if impliedLeadingSlash {
@@ -50,15 +48,24 @@ enum PathPrefix {
         return next == slash || next == UInt8(ascii: ";")
     }
 
+    /// How many of `prefix`'s bytes the rule compares: all but a trailing `/` (`/` itself stays),
+    /// or `nil` for a prefix that matches nothing (empty, or not starting with `/`).
+    @inline(__always)
+    static func significantCount(of prefix: UnsafeRawBufferPointer) -> Int? {
+        var count = prefix.count
+        while count > 1, prefix[count - 1] == UInt8(ascii: "/") { count -= 1 }
+        guard count > 0, prefix[0] == UInt8(ascii: "/") else { return nil }
+        return count
+    }
+
     /// A prefix of at most 16 bytes with no `%`, as two words: its bytes ASCII-lowercased, zero
     /// after the last. `nil` for any other prefix (and for one that matches nothing).
     ///
     /// Such a prefix is matched by ``path(_:window:isUnder:prepared:)``: two masked word compares
-    /// against the path's ``Window`` instead of a unit-by-unit loop. The prefixes apps gate (`/orders`, `/account`) are short and plain.
+    /// against the path's ``Window`` instead of a unit-by-unit loop. The prefixes apps gate
+    /// (`/orders`, `/account`) are short and plain.
     static func shortPrefix(_ prefix: UnsafeRawBufferPointer) -> ShortPrefix? {
-        var count = prefix.count
-        while count > 1, prefix[count - 1] == UInt8(ascii: "/") { count -= 1 }
-        guard count > 0, count <= 16, prefix[0] == UInt8(ascii: "/") else { return nil }
+        guard let count = significantCount(of: prefix), count <= 16 else { return nil }
         var folded: (UInt64, UInt64) = (0, 0)
         var lanes: (UInt64, UInt64) = (0, 0)
         for index in 0..<count {
@@ -96,7 +103,7 @@ enum PathPrefix {
         /// words).
         init(_ first: UInt64, _ second: UInt64) {
             folded = (foldedASCII(first), foldedASCII(second))
-            escapes = (zeroBytes(first ^ percents), zeroBytes(second ^ percents))
+            escapes = (_exactZeroBytes(first ^ percents), _exactZeroBytes(second ^ percents))
         }
     }
 
@@ -126,12 +133,6 @@ enum PathPrefix {
 
     private static let percents: UInt64 = 0x2525_2525_2525_2525
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// 0x80 in each byte of `word` that is zero, 0 elsewhere (exact: no false positives).
-    @inline(__always)
-    private static func zeroBytes(_ word: UInt64) -> UInt64 {
-        ~(((word & ~highBits) &+ ~highBits) | word) & highBits
-    }
 
     /// `word`'s bytes with ASCII `A`–`Z` lowercased (``foldedASCII(_:)`` on every byte).
     @inline(__always)

@@ -47,7 +47,7 @@ extension PendingLink {
 
     /// The fixed fields' block runs up to the attribution's bytes, the last thing in the
     /// attribution. Every field but the three byte buffers lies in it (see
-    /// `PendingLinkLayoutTests`).
+    /// ``_compactLayoutViolation()``, which a queue test checks).
     @inline(__always)
     static var _fixedFieldsByteCount: Int { _attributionBytesOffset - _fixedFieldsOffset }
 

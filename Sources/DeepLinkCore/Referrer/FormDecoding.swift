@@ -155,14 +155,7 @@ package enum FormDecoding {
         // every store (at most where its load started) inside the 128 decoded ones; a `%` near the
         // end reads zeros after it, which are no hex digits, as if it read nothing.
         let decoded = raw + 128
-        var (index, written) = _decodeBlocks(
-            UnsafeRawPointer(raw),
-
-            from: 0,
-            before: count,
-            into: decoded,
-            at: 0
-        )
+        var (index, written) = _decodeBlocks(UnsafeRawPointer(raw), from: 0, before: count, into: decoded, at: 0)
         // The last block may have run past `count` over zeros, one decoded byte each.
         written &-= index &- count
         _copy(UnsafeRawPointer(decoded), count: written, to: target)

@@ -25,10 +25,10 @@ import Synchronization
 /// lock (a pthread mutex, which ThreadSanitizer can see). A capture saves the link to the store;
 /// when no thread holds the drain role (below), it stages the link under the lock itself, as a
 /// signal applies its event. A capture that arrives while another thread drains does not wait for
-/// that lock: it
-/// pushes the link into the lock-free ``PendingLinkQueue``; queued links move into the machine
-/// under the lock (one consumer at a time), first when a signal applies its event (so a capture
-/// made before a signal on the same thread is seen before it) and otherwise when the drainer runs.
+/// that lock: it pushes the link into the lock-free ``PendingLinkQueue``; queued links move into
+/// the machine under the lock (one consumer at a time), first when a signal applies its event (so
+/// a capture made before a signal on the same thread is seen before it) and otherwise when the
+/// drainer runs.
 /// The machine's actions go into a fixed-capacity outbox, and whoever holds the *drain role*
 /// carries them out outside the lock: for a route, ``HandoffStore/markConsumed(_:)`` first, then
 /// ``Router``.

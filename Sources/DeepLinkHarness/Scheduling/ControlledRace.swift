@@ -25,8 +25,8 @@ import Glibc
 /// and wake-up cost two context switches per hand-off (about 6.5 per racing journey), a spin beside
 /// a running holder a few hundred nanoseconds. Spinning is for threads that have a core each (a
 /// paired worker; a partner thread with a core to spare); ``spinCredit`` turns it off while it
-/// does not pay (a loaded machine), and the threads then park at every hand-off. How the threads wait never changes whose turn it is, so a
-/// seed's interleaving stays the same.
+/// does not pay (a loaded machine), and the threads then park at every hand-off. How the threads
+/// wait never changes whose turn it is, so a seed's interleaving stays the same.
 ///
 /// Thread safety: ``run(on:inputs:decider:faults:)`` is called by the owning worker only; the
 /// schedule-point calls come from the race's logical threads and take the race's mutex.
@@ -264,13 +264,19 @@ final class ControlledRace: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             return
         }
+        ControlledScheduling.shared.enter(self, as: thread)
+        deliverInput(of: thread, to: resolver)
+        ControlledScheduling.shared.enter(nil, as: thread)
+    }
+
+    /// With `mutex` held: waits for `thread`'s turn, then, with the mutex released, delivers its
+    /// input and finishes it (a partner thread's race, or the paired worker's).
+    private func deliverInput(of thread: Int, to resolver: LinkResolver) {
         let input = inputs[thread]
         waitForTurn(thread)
         pthread_mutex_unlock(mutex)
-        ControlledScheduling.shared.enter(self, as: thread)
         input.deliver(to: resolver)
         finish(thread)
-        ControlledScheduling.shared.enter(nil, as: thread)
     }
 
     private func startPartner(_ thread: Int) {
@@ -299,11 +305,7 @@ final class ControlledRace: @unchecked Sendable {
             if stopping { break }
             seen = generation
             guard thread < threadCount, thread != servedByPeer, let resolver else { continue }
-            let input = inputs[thread]
-            waitForTurn(thread)
-            pthread_mutex_unlock(mutex)
-            input.deliver(to: resolver)
-            finish(thread)
+            deliverInput(of: thread, to: resolver)
             RaceSwitches.book(since: &switches)
             acquire()
         }

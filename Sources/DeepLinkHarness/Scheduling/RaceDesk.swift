@@ -95,12 +95,6 @@ package final class RaceDesk: Sendable {
         state.store(State.posted, ordering: .releasing)
     }
 
-    private static func expired(_ deadline: inout UInt64) -> Bool {
-        let now = Runner.monotonicNanos()
-        if deadline == 0 { deadline = now &+ patienceNanos }
-        return now >= deadline
-    }
-
     // MARK: - The worker
 
     /// Between journeys: runs the asked race's partner thread, if one was asked for. Returns
