@@ -70,15 +70,14 @@ extension LinkResolver {
 
         /// Feeds `link` straight to the machine (queue full). Returns false when there is no room.
         mutating func admitDirectly<Points: _LockingSchedulePoints>(
-            _ link: PendingLink,
+            _ link: UnsafePointer<PendingLink>,
             store: any HandoffStore,
             now: UInt64,
             _ points: Points
         ) -> Bool {
             guard canAdmit else { return false }
             points.reach(.storeWasConsumed)
-            let consumed = store.wasConsumed(link.identity)
-            withUnsafePointer(to: link) { stage($0, consumedBefore: consumed) }
+            stage(link, consumedBefore: store.wasConsumed(link.pointee.identity))
             decide(now: now, points)
             return true
         }
@@ -96,14 +95,14 @@ extension LinkResolver {
         /// Stages `link` (a capture under the lock) or, with no room for it, queues it behind the
         /// links the last pull left, for the drain that makes room.
         mutating func admit<Points: _LockingSchedulePoints>(
-            _ link: PendingLink,
+            _ link: UnsafePointer<PendingLink>,
             orQueueIn queue: PendingLinkQueue,
             store: any HandoffStore,
             now: UInt64,
             _ points: Points
         ) -> Admission {
             if admitDirectly(link, store: store, now: now, points) { return .staged }
-            switch queue._tryEnqueue(link, points) {
+            switch queue._tryEnqueue(copyingFrom: link, points) {
             case .enqueued:
                 pullBlocked = true
                 return .queued
@@ -178,21 +177,22 @@ extension LinkResolver {
             head = 0
         }
 
-        /// Moves the oldest effect not carried out yet into `effect`, written in place (the record is
-        /// copied once on its way out). Returns false, writing nothing, when there is none.
-        mutating func popEffect(into effect: UnsafeMutablePointer<_Effect>) -> Bool {
-            guard count > 0 else { return false }
+        /// Moves the oldest effect not carried out yet out of the outbox: its record into `link`,
+        /// written in place (copied once on its way out), and returns its decision. Returns
+        /// ``ResolverStateMachine/Decision/none``, writing nothing, when there is none.
+        mutating func popEffect(into link: UnsafeMutablePointer<PendingLink>) -> ResolverStateMachine.Decision {
+            guard count > 0 else { return .none }
             // The vacated entry is not cleared: effects hold no references (PendingLink is plain
             // bytes), and `count` says which entries are live.
-            outbox.withUnsafeMutableBufferPointer { outbox in
+            let decision = outbox.withUnsafeMutableBufferPointer { outbox in
                 let entry = outbox.baseAddress! + head
-                effect.pointee.decision = entry.pointee.decision
-                PendingLink._assign(_Effect.link(of: effect), compactlyFrom: _Effect.link(of: entry))
+                PendingLink._assign(link, compactlyFrom: _Effect.link(of: entry))
+                return entry.pointee.decision
             }
             head = (head + 1) % outbox.count
             count -= 1
-            if effect.pointee.decision.isTerminal { terminalActions -= 1 }
-            return true
+            if decision.isTerminal { terminalActions -= 1 }
+            return decision
         }
 
         /// A new process's core: the machine reset, the outbox empty; nothing allocates.

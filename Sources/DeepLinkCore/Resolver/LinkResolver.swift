@@ -133,10 +133,11 @@ public final class LinkResolver: Sendable {
     let work = Atomic<Int>(0)
     /// Captures that found the queue full (counted off the hot path: only on that fallback).
     let fullQueueCaptures = Atomic<Int>(0)
-    /// The effect the drainer carries out, in place. Only the thread holding the drain role touches
-    /// it; the role passes between threads through `work`'s acquire/release read-modify-writes,
+    /// The record of the effect the drainer carries out, in place (its decision travels apart, so
+    /// that the record is passed on by address; see ``perform(_:on:_:)``). Only the thread holding
+    /// the drain role touches it; the role passes between threads through `work`'s acquire/release read-modify-writes,
     /// which order one drainer's accesses before the next one's.
-    nonisolated(unsafe) let drainScratch: UnsafeMutablePointer<_Effect>
+    nonisolated(unsafe) let drainScratch: UnsafeMutablePointer<PendingLink>
 
     /// Creates a resolver for one process. Call ``launch()`` to pick up links earlier processes
     /// left in `store`.
@@ -188,8 +189,8 @@ public final class LinkResolver: Sendable {
             pendingCapacity: configuration.pendingCapacity
         )
         self.core = Locked(_Core(machine: machine, interests: interests))
-        self.drainScratch = UnsafeMutablePointer<_Effect>.allocate(capacity: 1)
-        self.drainScratch.initialize(to: _Effect())
+        self.drainScratch = UnsafeMutablePointer<PendingLink>.allocate(capacity: 1)
+        self.drainScratch.initialize(to: .placeholder)
         self.launchBuffer = UnsafeMutablePointer<[PendingLink]>.allocate(capacity: 1)
         self.launchBuffer.initialize(to: [])
     }
@@ -264,7 +265,7 @@ public final class LinkResolver: Sendable {
 
     /// ``capture(_:)`` in a live process, through `points`.
     @inline(__always)  // into each of the two cases above: as a call it copies the record
-    private func capture<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
+    private func capture<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
         do throws(HandoffStoreError) {
             points.reach(.storeSave)
             _ = try store.saveUnlessConsumed(link)
@@ -277,8 +278,12 @@ public final class LinkResolver: Sendable {
     /// Reports a store operation on `link` that failed. Out of line: built in place, the decision
     /// made its caller copy the record on every call, failure or not.
     @inline(never)
-    private func reportStoreFailure(_ link: PendingLink, operation: HandoffOperation, error: HandoffStoreError) {
-        report(.storeFailed, .storeFailed(link, operation: operation, error: error))
+    private func reportStoreFailure(
+        _ link: borrowing PendingLink,
+        operation: HandoffOperation,
+        error: HandoffStoreError
+    ) {
+        report(.storeFailed, about: link) { .storeFailed($0, operation: operation, error: error) }
     }
 
     /// Reports a payload that failed validation (from any thread): it is never routed and the app
@@ -414,7 +419,7 @@ public final class LinkResolver: Sendable {
     private func decide<Points: _LockingSchedulePoints>(_ points: Points, _ body: (inout _Core, UInt64) -> Void) {
         let now = clock.nowNanos()
         var drains = false
-        var popped = false
+        var popped = ResolverStateMachine.Decision.none
         var more = false
         core.withLock(points) { core in
             core.pull(from: queue, store: store, now: now, points)
@@ -425,7 +430,7 @@ public final class LinkResolver: Sendable {
             more = core.hasWork
         }
         guard drains else { return }
-        if popped { perform(drainScratch, points) }
+        perform(popped, on: drainScratch, points)
         // Exactly one input was counted when this thread took the role (its own), and the
         // effects of all earlier ones were visible to the pop above.
         drain(points, observed: 1, more: more)
@@ -435,25 +440,32 @@ public final class LinkResolver: Sendable {
     /// lock, as a signal applies its event (no copy into the queue and out again, and the drain
     /// role only if staging left something to carry out); while another thread drains, it does not
     /// wait for the lock: the link goes through the lock-free queue.
+    ///
+    /// The record travels by address from here on, the address of the caller's own argument: a
+    /// closure that captured the record would copy it whole into its context first.
     @inline(__always)  // one copy of the record fewer on every capture
-    private func admit<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
-        // A stale answer either way is safe: the locked path is always correct, and a queued link
-        // counts itself once it is visible.
-        points.reach(.workLoad)
-        guard work.load(ordering: .relaxed) == 0 else { return enqueue(link, points) }
-        var admission = _Core.Admission.staged
-        decide(points) { core, now in admission = core.admit(link, orQueueIn: queue, store: store, now: now, points) }
-        if admission == .full {
-            fullQueueCaptures.add(1, ordering: .relaxed)
-            report(.queueFull, .queueFull(link))
+    private func admit<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
+        withUnsafePointer(to: link) { link in
+            // A stale answer either way is safe: the locked path is always correct, and a queued
+            // link counts itself once it is visible.
+            points.reach(.workLoad)
+            guard work.load(ordering: .relaxed) == 0 else { return enqueue(link, points) }
+            var admission = _Core.Admission.staged
+            decide(points) { core, now in
+                admission = core.admit(link, orQueueIn: queue, store: store, now: now, points)
+            }
+            if admission == .full {
+                fullQueueCaptures.add(1, ordering: .relaxed)
+                report(.queueFull, .queueFull(link.pointee))
+            }
         }
     }
 
     /// ``admit(_:_:)`` while another thread may drain: through the lock-free queue, or (queue
     /// full) directly.
     @inline(__always)
-    private func enqueue<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
-        switch queue._tryEnqueue(link, points) {
+    private func enqueue<Points: _LockingSchedulePoints>(_ link: UnsafePointer<PendingLink>, _ points: Points) {
+        switch queue._tryEnqueue(copyingFrom: link, points) {
         case .enqueued:
             break
         case .full:
@@ -463,7 +475,7 @@ public final class LinkResolver: Sendable {
                 core.pull(from: queue, store: store, now: now, points)
                 return core.admitDirectly(link, store: store, now: now, points)
             }
-            if !admitted { report(.queueFull, .queueFull(link)) }
+            if !admitted { report(.queueFull, .queueFull(link.pointee)) }
         }
         requestDrain(points)
     }
@@ -505,8 +517,8 @@ public final class LinkResolver: Sendable {
                     more = core.hasWork
                     return popped
                 }
-                guard popped else { break }
-                perform(drainScratch, points)
+                guard popped != .none else { break }
+                perform(popped, on: drainScratch, points)
             }
             points.reach(.workRelease)
             if points.plants(.drainerSkipsRecheck) { return work.store(0, ordering: .releasing) }
@@ -517,53 +529,69 @@ public final class LinkResolver: Sendable {
         }
     }
 
-    /// Carries out one effect (outside the lock). The link is used where it lies in `effect`
-    /// (passed on by reference), never bound to a local copy. (Each call still copies the record it
-    /// is passed: a record-sized argument is copied into the call's own memory.)
-    private func perform<Points: _LockingSchedulePoints>(_ scratch: UnsafeMutablePointer<_Effect>, _ points: Points) {
-        guard process.isAlive else { return }
-        let effect = UnsafePointer(scratch)
-        switch effect.pointee.decision {
+    /// Carries out `decision` on the record at `scratch` (outside the lock). Out of line: inlined,
+    /// where `scratch` is loaded from `self`, the record is copied whole on its way on.
+    @inline(never)
+    private func perform<Points: _LockingSchedulePoints>(
+        _ decision: ResolverStateMachine.Decision,
+        on scratch: UnsafeMutablePointer<PendingLink>,
+        _ points: Points
+    ) {
+        guard decision != .none, process.isAlive else { return }
+        // The record's one hop from the scratch into a borrowed parameter, by address: every call
+        // below then forwards that parameter without a copy. (Read through a pointer at each
+        // call, read beside another field of the same pointee, or passed with another pointer
+        // into the scratch, the ~750-byte record is copied whole first.)
+        carryOut(decision, on: scratch.pointee, points)
+    }
+
+    /// ``perform(_:on:_:)`` of `decision` on `link`.
+    private func carryOut<Points: _LockingSchedulePoints>(
+        _ decision: ResolverStateMachine.Decision,
+        on link: borrowing PendingLink,
+        _ points: Points
+    ) {
+        switch decision {
         case .none:
             return
         case .route:
             do throws(HandoffStoreError) {
                 points.reach(.storeMarkConsumed)
-                try store.markConsumed(effect.pointee.link)
+                try store.markConsumed(link)
             } catch {
-                reportStoreFailure(effect.pointee.link, operation: .markConsumed, error: error)
+                reportStoreFailure(link, operation: .markConsumed, error: error)
                 return
             }
             guard process.isAlive else {
                 // Killed around the consumed mark: if it landed, the link is lost (crash window);
                 // if not, it is still pending in the store and the next launch routes it.
-                if let crashWindowObserver, store.wasConsumed(effect.pointee.link.identity) {
-                    crashWindowObserver.resolverKilledInCrashWindow(effect.pointee.link)
+                if let crashWindowObserver, store.wasConsumed(link.identity) {
+                    crashWindowObserver.resolverKilledInCrashWindow(copy link)
                 }
                 return
             }
-            switch router.route(effect.pointee.link) {
+            switch router.route(link) {
             case .handled:
-                report(.routed, .routed(effect.pointee.link))
+                report(.routed, about: link, ResolverDecision.routed)
             case .notReady:
-                declined(_Effect.link(of: scratch), points)
+                declined(link, points)
             }
         case .supersede(_, let newerID), .supersedeIncoming(let newerID):
-            discard(effect.pointee.link, points)
-            report(.superseded, .superseded(effect.pointee.link, byID: newerID))
+            discard(link, points)
+            report(.superseded, about: link) { .superseded($0, byID: newerID) }
         case .expire:
-            discard(effect.pointee.link, points)
+            discard(link, points)
             let now = clock.nowNanos()
-            let capturedAt = effect.pointee.link.capturedAtNanos
+            let capturedAt = link.capturedAtNanos
             let age = now > capturedAt ? now - capturedAt : 0
-            report(.expired, .expired(effect.pointee.link, ageNanos: age))
+            report(.expired, about: link) { .expired($0, ageNanos: age) }
         case .ignoreDuplicate(let discardRecord):
-            if discardRecord { discard(effect.pointee.link, points) }
-            report(.duplicate, .duplicate(effect.pointee.link))
+            if discardRecord { discard(link, points) }
+            report(.duplicate, about: link, ResolverDecision.duplicate)
         case .waitForGate(_, let missing):
-            report(.waitingForGate, .waitingForGate(effect.pointee.link, missing: missing))
+            report(.waitingForGate, about: link) { .waitingForGate($0, missing: missing) }
         case .holdForAccount:
-            report(.heldForAccount, .heldForAccount(effect.pointee.link))
+            report(.heldForAccount, about: link, ResolverDecision.heldForAccount)
         }
     }
 
@@ -573,28 +601,48 @@ public final class LinkResolver: Sendable {
         if interests.contains(kind) { observer.resolverDecided(decision()) }
     }
 
+    /// ``report(_:_:)`` of a decision about `link`, a borrowed record (which a closure cannot
+    /// capture): `decision` gets a copy of it, made only if the observer wants the decision.
+    @inline(__always)
+    func report(
+        _ kind: ResolverDecision.Kinds,
+        about link: borrowing PendingLink,
+        _ decision: (PendingLink) -> ResolverDecision
+    ) {
+        if interests.contains(kind) { reportCopying(link, decision) }
+    }
+
+    /// The copy ``report(_:about:_:)`` makes. Out of line: inlined, the compiler makes the copy on
+    /// entry to the caller, on every call, wanted or not.
+    @inline(never)
+    private func reportCopying(_ link: borrowing PendingLink, _ decision: (PendingLink) -> ResolverDecision) {
+        observer.resolverDecided(decision(copy link))
+    }
+
     /// The router did not handle `link`: the store gets it back as pending and the machine holds
     /// it until the next signal. Runs on the drainer; a staging outcome (a supersede) is carried
     /// out by this same drain.
-    private func declined<Points: _LockingSchedulePoints>(_ link: UnsafePointer<PendingLink>, _ points: Points) {
+    private func declined<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
         do throws(HandoffStoreError) {
             points.reach(.storeRestore)
-            try store.restorePending(link.pointee)
+            try store.restorePending(link)
         } catch {
             // Still pending in this process; only a kill before it routes would lose it.
-            reportStoreFailure(link.pointee, operation: .restorePending, error: error)
+            reportStoreFailure(link, operation: .restorePending, error: error)
         }
         guard process.isAlive else { return }
-        let hasWork = core.withLock(points) { core in
-            core.restage(declined: link)
-            return core.hasWork
+        let hasWork = withUnsafePointer(to: link) { link in
+            core.withLock(points) { core in
+                core.restage(declined: link)
+                return core.hasWork
+            }
         }
-        report(.routeDeclined, .routeDeclined(link.pointee))
+        report(.routeDeclined, about: link, ResolverDecision.routeDeclined)
         // The drain role is this thread's: counting one more input keeps it draining.
         if hasWork { requestDrain(points) }
     }
 
-    private func discard<Points: _LockingSchedulePoints>(_ link: PendingLink, _ points: Points) {
+    private func discard<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
         do throws(HandoffStoreError) {
             points.reach(.storeDiscard)
             try store.discard(link)
