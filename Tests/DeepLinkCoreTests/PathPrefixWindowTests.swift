@@ -67,6 +67,60 @@ import Testing
         #expect(checked - matched > 5_000)
     }
 
+    /// A policy whose prefixes are all short and plain answers from its word-compare table; it must
+    /// answer what the rule says: the longest prefix the path is under (by the unit-by-unit rule),
+    /// else the default, and `appReady` always.
+    @Test func policyOfShortPrefixesAnswersByTheRule() throws {
+        var generator = SeededGenerator(seed: 0x90_11C7)
+        let alphabet = Array("abdeorsORS09-".utf8)
+        var matched = 0
+        var checked = 0
+        for _ in 0..<2_000 {
+            var prefixes: [String] = []
+            for _ in 0..<(1 + Int(generator.next() % 5)) {
+                var prefix = "/"
+                for _ in 0..<Int(generator.next() % 9) {
+                    prefix.append(Character(UnicodeScalar(generator.pick(alphabet))))
+                    if generator.next() % 6 == 0 { prefix.append("/") }
+                }
+                prefixes.append(prefix)
+            }
+            let rules = prefixes.enumerated().map {
+                (prefix: $0.element, requires: GateEvents(rawValue: 4 << $0.offset))
+            }
+            guard let policy = try? RoutePolicy(rules: rules, defaultRequirements: .loggedIn) else { continue }
+            for _ in 0..<20 {
+                // Often one of the prefixes in another case, then a tail.
+                var path = generator.next() % 4 == 0 ? "/" : prefixes[Int(generator.next() % UInt64(prefixes.count))]
+                if generator.next() % 3 == 0 { path = path.uppercased() }
+                for _ in 0..<Int(generator.next() % 4) {
+                    path.append(["/", ";", "?", "%41", "a", "r"][Int(generator.next() % 6)])
+                }
+                guard let link = DeepLink(validated: path) else { continue }
+                let expected =
+                    policy.rules.first { rule in
+                        link.withUTF8Bytes { bytes in
+                            rule.prefix.withUTF8Bytes { prefix in
+                                PathPrefix.path(
+                                    UnsafeRawBufferPointer(
+                                        rebasing: UnsafeRawBufferPointer(bytes)[0..<link.pathUTF8Count]
+                                    ),
+                                    impliedLeadingSlash: false,
+                                    isUnder: UnsafeRawBufferPointer(prefix)
+                                )
+                            }
+                        }
+                    }?.requires ?? .loggedIn
+                checked += 1
+                if expected != .loggedIn { matched += 1 }
+                #expect(policy.requirements(for: link) == expected.union(.appReady), "\(prefixes) \(path)")
+            }
+        }
+        #expect(checked > 20_000)
+        #expect(matched > 5_000)
+        #expect(checked - matched > 5_000)
+    }
+
     @Test func onlyShortPlainPrefixesArePrepared() {
         func prepared(_ prefix: String) -> Bool {
             Array(prefix.utf8).withUnsafeBytes { PathPrefix.shortPrefix($0) != nil }

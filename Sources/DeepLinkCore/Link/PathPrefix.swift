@@ -101,6 +101,7 @@ enum PathPrefix {
 
         /// The window of the storage whose first 16 bytes are `first` and `second` (little-endian
         /// words).
+        @inline(__always)
         init(_ first: UInt64, _ second: UInt64) {
             folded = (foldedASCII(first), foldedASCII(second))
             escapes = (_exactZeroBytes(first ^ percents), _exactZeroBytes(second ^ percents))
@@ -118,11 +119,16 @@ enum PathPrefix {
         isUnder prefix: UnsafeRawBufferPointer,
         prepared short: ShortPrefix
     ) -> Bool {
+        Self.path(path, window: window, isUnder: short) ?? Self.path(path, impliedLeadingSlash: false, isUnder: prefix)
+    }
+
+    /// The word comparison of ``path(_:window:isUnder:prepared:)``, or `nil` when the path has a
+    /// `%` among the bytes it compares (only the unit loop answers then).
+    @inline(__always)
+    static func path(_ path: UnsafeRawBufferPointer, window: Window, isUnder short: ShortPrefix) -> Bool? {
         // Each prefix byte is one unit, each path unit at least one byte: a shorter path runs out.
         guard path.count >= short.count else { return false }
-        if (window.escapes.0 & short.lanes.0) | (window.escapes.1 & short.lanes.1) != 0 {
-            return Self.path(path, impliedLeadingSlash: false, isUnder: prefix)
-        }
+        if (window.escapes.0 & short.lanes.0) | (window.escapes.1 & short.lanes.1) != 0 { return nil }
         let differences =
             ((window.folded.0 ^ short.folded.0) & short.lanes.0) | ((window.folded.1 ^ short.folded.1) & short.lanes.1)
         guard differences == 0 else { return false }

@@ -42,6 +42,10 @@ public struct RoutePolicy: Sendable {
     private let prefixBytes: [UInt8]
     /// What matching needs of each rule, in rule order.
     private let matchers: [Matcher]
+    /// Every rule prepared for the word comparison, in rule order, when every prefix is short and
+    /// plain (what apps gate: `/orders`); empty otherwise. Contiguous, so that a typical lookup is
+    /// a few masked compares in one loop.
+    private let shortMatchers: [ShortMatcher]
 
     /// One rule as matching reads it.
     private struct Matcher: Sendable {
@@ -51,6 +55,12 @@ public struct RoutePolicy: Sendable {
         var requires: GateEvents
         /// The prefix prepared for the fast comparison, where it is short and plain.
         var short: PathPrefix.ShortPrefix?
+    }
+
+    /// One rule whose prefix is short and plain, as the word comparison reads it.
+    private struct ShortMatcher: Sendable {
+        var prefix: PathPrefix.ShortPrefix
+        var requires: GateEvents
     }
 
     /// Creates a policy.
@@ -86,6 +96,10 @@ public struct RoutePolicy: Sendable {
         }
         self.prefixBytes = bytes
         self.matchers = matchers
+        let shortMatchers = matchers.compactMap { matcher in
+            matcher.short.map { ShortMatcher(prefix: $0, requires: matcher.requires) }
+        }
+        self.shortMatchers = shortMatchers.count == matchers.count ? shortMatchers : []
     }
 
     /// `prefix` in canonical form without trailing `/` (but `/` stays `/`), or `nil` when the
@@ -128,6 +142,20 @@ public struct RoutePolicy: Sendable {
                 UInt64(littleEndian: storage.loadUnaligned(as: UInt64.self)),
                 UInt64(littleEndian: storage.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
             ) : nil
+        if let window, !shortMatchers.isEmpty {
+            // `nil`: a `%` among the compared bytes, which only the loop below answers.
+            let matched = shortMatchers.withUnsafeBufferPointer { matchers -> GateEvents?? in
+                for index in matchers.indices {
+                    switch PathPrefix.path(path, window: window, isUnder: matchers[index].prefix) {
+                    case true?: return .some(matchers[index].requires)
+                    case false?: continue
+                    case nil: return nil
+                    }
+                }
+                return .some(nil)
+            }
+            if let matched { return (matched ?? defaultRequirements).union(.appReady) }
+        }
         // Index loops: `for rule in rules` allocates an iterator per call in debug builds.
         let matched = prefixBytes.withUnsafeBytes { prefixes -> GateEvents? in
             matchers.withUnsafeBufferPointer { matchers -> GateEvents? in
