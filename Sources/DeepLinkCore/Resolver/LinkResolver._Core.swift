@@ -160,12 +160,24 @@ extension LinkResolver {
                     preconditionFailure("nextDecision never reports a staging outcome")
                 case .waitForGate(let slot, _):
                     if queuesWaitNotices { push(decision, recordAt: slot) }
+                    return _checkNoticeEndsStep(now: now, points)
                 case .holdForAccount(let slot):
                     if queuesHoldNotices { push(decision, recordAt: slot) }
+                    return _checkNoticeEndsStep(now: now, points)
                 case .route(let slot), .supersede(let slot, _), .expire(let slot):
                     push(decision, recordAt: slot)
                 }
             }
+        }
+
+        /// A waiting notice is always a step's last decision (nothing changed since the machine
+        /// made it, and it reports each notice once), so ``decide(now:_:)`` stops there rather than
+        /// scan the pending set again. Checked in debug builds.
+        @inline(__always)
+        private mutating func _checkNoticeEndsStep<Points: _LockingSchedulePoints>(now: UInt64, _ points: Points) {
+            #if DEBUG
+            precondition(machine.nextDecision(now: now, points) == .none, "a decision followed a waiting notice")
+            #endif
         }
 
         /// Grows the outbox (keeping its order) until `free` more actions fit.

@@ -23,7 +23,8 @@
 /// Every event (``capture(_:now:consumedBefore:)``, ``signal(_:now:)``, ``tick(now:)``) returns
 /// the first ``Action``; call ``nextAction(now:)`` until it returns
 /// ``Action/none`` to get the rest of that step's decisions. Each pending link ends in exactly one
-/// terminal action: `route`, `supersede`, `expire` or `ignoreDuplicate`.
+/// terminal action: `route`, `supersede`, `expire` or `ignoreDuplicate`. A waiting notice
+/// (`waitForGate`, `holdForAccount`) is always the last action of its step.
 ///
 /// Thread safety: a value type with no shared state; confine each instance to one thread or guard
 /// it with a lock (``LinkResolver`` keeps it behind one).
@@ -141,6 +142,9 @@ public struct ResolverStateMachine: Sendable {
     /// Ring of recently routed links, so a re-delivery that races the store's consumed mark is
     /// still caught (the store catches everything older).
     private var routed: [Slot?]
+    /// The identity of each `routed` entry, or a stale one where the entry is `nil`: the duplicate
+    /// check of every capture scans these 16 bytes per entry, not a whole optional slot.
+    private var routedIdentities: [CaptureIdentity]
     private var routedNext: Int = 0
     /// The last waiting notice, so that one is reported only when something changed.
     private var lastWait: CaptureIdentity?
@@ -171,6 +175,7 @@ public struct ResolverStateMachine: Sendable {
         self.links = Array(repeating: .placeholder, count: max(1, pendingCapacity) + 1)
         self.pendingCount = 0
         self.routed = Array(repeating: nil, count: max(1, routedMemory))
+        self.routedIdentities = Array(repeating: CaptureIdentity(id: 0, installBeginTimestamp: 0), count: routed.count)
     }
 
     /// How many links may wait at once.
@@ -299,40 +304,28 @@ public struct ResolverStateMachine: Sendable {
             for index in slots.indices where slots[index].deferred { slots[index].deferred = false }
             mayHoldDeferred = false
         }
+        var satisfied = satisfiedEvents
         switch event {
-        case .loggedInAs(let account): loggedInAccount = account
-        case .loggedIn, .loggedOut: loggedInAccount = nil
-        case .appReady, .custom: break
+        case .appReady:
+            satisfied.insert(.appReady)
+        case .loggedIn, .loggedInAs:
+            satisfied.insert(.loggedIn)
+        case .loggedOut:
+            satisfied.remove(.loggedIn)
+        case .custom(let custom):
+            satisfied.insert(.custom(custom))
         }
-        switch state {
-        case .starting(var satisfied):
-            switch event {
-            case .appReady:
-                satisfied.insert(.appReady)
-                state = .ready(satisfied: satisfied)
-            case .loggedIn, .loggedInAs:
-                satisfied.insert(.loggedIn)
-                state = .starting(satisfied: satisfied)
-            case .loggedOut:
-                satisfied.remove(.loggedIn)
-                state = .starting(satisfied: satisfied)
-            case .custom(let custom):
-                satisfied.insert(.custom(custom))
-                state = .starting(satisfied: satisfied)
-            }
-        case .ready(var satisfied):
-            switch event {
-            case .appReady:
-                break
-            case .loggedIn, .loggedInAs:
-                satisfied.insert(.loggedIn)
-            case .loggedOut:
-                satisfied.remove(.loggedIn)
-            case .custom(let custom):
-                satisfied.insert(.custom(custom))
-            }
-            state = .ready(satisfied: satisfied)
+        switch event {
+        case .loggedInAs(let account):
+            loggedInAccount = account
+        case .loggedIn, .loggedOut:
+            // Checked first: clearing writes the whole 66-byte optional, on every login signal.
+            if loggedInAccount != nil { loggedInAccount = nil }
+        case .appReady, .custom:
+            break
         }
+        // `appReady` is sticky, and it is what makes the process ready.
+        state = satisfied.contains(.appReady) ? .ready(satisfied: satisfied) : .starting(satisfied: satisfied)
     }
 
     /// Time passed (virtual or real): expire what is due and decide again.
@@ -493,14 +486,25 @@ public struct ResolverStateMachine: Sendable {
     /// call, `stageDecision` copies the machine's leading fields for it on every capture.
     @inline(__always)
     private func routedID(matching identity: CaptureIdentity) -> UInt64? {
-        for index in routed.indices {
-            if let entry = routed[index], identity.isSameCapture(as: entry.identity) { return entry.identity.id }
+        routedIdentities.withUnsafeBufferPointer { identities in
+            // The same loop twice: in the first, the compiler knows that only the id can match.
+            if identity.installBeginTimestamp == 0 {
+                for index in identities.indices where identity.isSameCapture(as: identities[index]) {
+                    // A match with a stale identity (its entry was cleared) is no match.
+                    if routed[index] != nil { return identities[index].id }
+                }
+            } else {
+                for index in identities.indices where identity.isSameCapture(as: identities[index]) {
+                    if routed[index] != nil { return identities[index].id }
+                }
+            }
+            return nil
         }
-        return nil
     }
 
     private mutating func remember(_ link: Slot) {
         routed[routedNext] = link
+        routedIdentities[routedNext] = link.identity
         routedNext = (routedNext + 1) % routed.count
     }
 
