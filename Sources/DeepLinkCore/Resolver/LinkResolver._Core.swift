@@ -11,7 +11,9 @@ extension LinkResolver {
     /// Thread safety: only touched inside `core.withLock`.
     struct _Core: ~Copyable {
         var machine: ResolverStateMachine
-        private var outbox: [_Effect]
+        /// A ring, owned by this core alone (it is `~Copyable`): a buffer rather than an array, so
+        /// that a push or pop pays no uniqueness check.
+        private var outbox: UnsafeMutableBufferPointer<_Effect>
         private var head = 0
         private var count = 0
         private var terminalActions = 0
@@ -30,7 +32,14 @@ extension LinkResolver {
             self.queuesWaitNotices = interests.contains(.waitingForGate)
             self.queuesHoldNotices = interests.contains(.heldForAccount)
             self.terminalBudget = 2 * machine.pendingCapacity
-            self.outbox = Array(repeating: _Effect(), count: 2 * terminalBudget + 2)
+            assert(_isPOD(_Effect.self), "the outbox is freed without deinitializing its effects")
+            self.outbox = .allocate(capacity: 2 * terminalBudget + 2)
+            self.outbox.initialize(repeating: _Effect())
+        }
+
+        deinit {
+            // Effects are plain bytes (PendingLink holds no references): nothing to deinitialize.
+            outbox.deallocate()
         }
 
         /// Whether one more link may enter the machine without risking the outbox.
@@ -180,11 +189,18 @@ extension LinkResolver {
             #endif
         }
 
+        /// `index` (less than twice the outbox's size) as a position in the ring. Not `%`: a
+        /// division on every push and pop.
+        @inline(__always)
+        private func wrapped(_ index: Int) -> Int { index >= outbox.count ? index - outbox.count : index }
+
         /// Grows the outbox (keeping its order) until `free` more actions fit.
         private mutating func reserveOutbox(free: Int) {
             guard outbox.count - count < free else { return }
-            var grown = [_Effect](repeating: _Effect(), count: count + free)
-            for offset in 0..<count { grown[offset] = outbox[(head + offset) % outbox.count] }
+            let grown = UnsafeMutableBufferPointer<_Effect>.allocate(capacity: count + free)
+            grown.initialize(repeating: _Effect())
+            for offset in 0..<count { grown[offset] = outbox[wrapped(head + offset)] }
+            outbox.deallocate()
             outbox = grown
             head = 0
         }
@@ -196,12 +212,10 @@ extension LinkResolver {
             guard count > 0 else { return .none }
             // The vacated entry is not cleared: effects hold no references (PendingLink is plain
             // bytes), and `count` says which entries are live.
-            let decision = outbox.withUnsafeMutableBufferPointer { outbox in
-                let entry = outbox.baseAddress! + head
-                PendingLink._assign(link, compactlyFrom: _Effect.link(of: entry))
-                return entry.pointee.decision
-            }
-            head = (head + 1) % outbox.count
+            let entry = outbox.baseAddress! + head
+            PendingLink._assign(link, compactlyFrom: _Effect.link(of: entry))
+            let decision = entry.pointee.decision
+            head = wrapped(head + 1)
             count -= 1
             if decision.isTerminal { terminalActions -= 1 }
             return decision
@@ -240,7 +254,7 @@ extension LinkResolver {
             case .ignoreDuplicate, .supersedeIncoming:
                 let index = reserveEntry(terminal: true)
                 outbox[index].decision = decision
-                withUnsafeMutablePointer(to: &outbox[index].link) { PendingLink._assign($0, compactlyFrom: link) }
+                PendingLink._assign(_Effect.link(of: outbox.baseAddress! + index), compactlyFrom: link)
             case .supersede(let slot, _):
                 push(decision, recordAt: slot)
             case .route, .expire, .waitForGate, .holdForAccount:
@@ -253,21 +267,21 @@ extension LinkResolver {
         private mutating func push(_ decision: ResolverStateMachine.Decision, recordAt slot: Int) {
             let index = reserveEntry(terminal: decision.isTerminal)
             outbox[index].decision = decision
-            withUnsafeMutablePointer(to: &outbox[index].link) { machine.record(at: slot, into: $0) }
+            machine.record(at: slot, into: _Effect.link(of: outbox.baseAddress! + index))
         }
 
         /// The index of a new outbox entry for an effect (a waiting notice right after another one
         /// replaces it instead).
         private mutating func reserveEntry(terminal: Bool) -> Int {
             if !terminal, count > 0 {
-                let tail = (head + count - 1) % outbox.count
+                let tail = wrapped(head + count - 1)
                 switch outbox[tail].decision {
                 case .waitForGate, .holdForAccount: return tail
                 default: break
                 }
             }
             precondition(count < outbox.count, "resolver outbox overflow: admission bound broken")
-            let index = (head + count) % outbox.count
+            let index = wrapped(head + count)
             count += 1
             if terminal { terminalActions += 1 }
             return index

@@ -505,7 +505,7 @@ public struct ResolverStateMachine: Sendable {
     private mutating func remember(_ link: Slot) {
         routed[routedNext] = link
         routedIdentities[routedNext] = link.identity
-        routedNext = (routedNext + 1) % routed.count
+        routedNext = routedNext + 1 == routed.count ? 0 : routedNext + 1  // not `%`: a division per route
     }
 
     private static func isNewer(_ slot: Slot, than other: Slot) -> Bool {
