@@ -624,7 +624,9 @@ struct RacingPair {
 /// first offer, as an app whose screen is not there yet; the resolver must offer it again.
 ///
 /// Thread safety: the resolver serializes router calls; the worker reads the record after the
-/// journey (and after any race partner finished), so a `Locked` only guards against the partner.
+/// journey (and after any race partner finished), so the lock only guards against the partner. A
+/// `Mutex` rather than the core's `Locked`: its `withLock` is inlined here, where the core's is a
+/// generic call from another module.
 final class RecordingRouter: Router {
     struct Record {
         var observation = StrategyObservation()
@@ -635,7 +637,7 @@ final class RecordingRouter: Router {
         var notReady = false
     }
 
-    let record = Locked(Record())
+    let record = Mutex(Record())
     let step = Atomic<Int>(0)
     let routes = Atomic<Int>(0)
     let lastRouteNanos = Atomic<UInt64>(0)
@@ -709,69 +711,75 @@ final class RecordingRouter: Router {
 /// (for `coverage.csv`). Counted from outside the core: the resolver only builds the decisions this
 /// observer asks for, and never the frequent `waitingForGate`.
 ///
-/// Thread safety: the decisions may come from the worker or its race partner; a `Locked` guards
-/// the record (decisions are rare next to captures and signals).
+/// Thread safety: the decisions may come from the worker or its race partner (a full queue is
+/// reported by the capturing thread, the rest by the drainer), so the account is one atomic word
+/// that decisions OR bits into: no lock round trip per decision. The worker sets it in ``reset``
+/// and reads it in ``copy(into:)`` while no partner runs.
 final class AccountObserver: ResolverObserver, CrashWindowObserver {
-    struct Record {
-        var reported: StrategyObservation.Reasons = []
-        var paths: DecisionPaths = []
-        /// Id and install-begin timestamp of the last link routed in this journey.
-        var routed: (id: UInt64, timestamp: UInt64)?
-        var expiryAsSuperseded = false
-        var placeholderMisread = false
-        /// The journey's resolver holds one pending link: every supersede is an overflow.
-        var pendingCapacityOne = false
-    }
+    /// Bits 0-7: the reported reasons; 8-23: the decision paths; then whether a link was routed
+    /// in this journey, and the journey's three settings.
+    let word = Atomic<UInt32>(0)
+    static let pathsShift: UInt32 = 8
+    static let routedBit: UInt32 = 1 << 24
+    static let expiryAsSupersededBit: UInt32 = 1 << 25
+    static let placeholderMisreadBit: UInt32 = 1 << 26
+    /// The journey's resolver holds one pending link: every supersede is an overflow.
+    static let pendingCapacityOneBit: UInt32 = 1 << 27
 
-    let record = Locked(Record())
+    static func reasons(_ reasons: StrategyObservation.Reasons) -> UInt32 { UInt32(reasons.rawValue) }
+    static func paths(_ paths: DecisionPaths) -> UInt32 { UInt32(paths.rawValue) << pathsShift }
 
     func reset(expiryAsSuperseded: Bool, placeholderMisread: Bool, pendingCapacityOne: Bool) {
-        record.withLock {
-            $0 = Record(
-                expiryAsSuperseded: expiryAsSuperseded,
-                placeholderMisread: placeholderMisread,
-                pendingCapacityOne: pendingCapacityOne
-            )
-        }
+        var settings: UInt32 = 0
+        if expiryAsSuperseded { settings |= Self.expiryAsSupersededBit }
+        if placeholderMisread { settings |= Self.placeholderMisreadBit }
+        if pendingCapacityOne { settings |= Self.pendingCapacityOneBit }
+        word.store(settings, ordering: .relaxed)
     }
 
     func resolverDecided(_ decision: ResolverDecision) {
-        record.withLock { record in
-            switch decision {
-            case .routed(let link):
-                record.routed = (link.id, link.installBeginTimestamp)
-            case .superseded:
-                record.reported.insert(.superseded)
-                // With room for one link, a second one can only push the first out; with room for
-                // two (and at most two links a journey), a supersede happens when the gate opens.
-                record.paths.insert(record.pendingCapacityOne ? .overflowSupersede : .supersededOlder)
-            case .expired:
-                record.reported.insert(record.expiryAsSuperseded ? .superseded : .expired)
-                record.paths.insert(.expiredWhileWaiting)
-            case .duplicate(let link):
-                if record.routed != nil { record.paths.insert(.duplicateOfRouted) }
-                if link.source == .installReferrer, link.installBeginTimestamp != 0 {
-                    // Every referrer delivery has a new id: only the timestamp can match it.
-                    record.paths.insert(.duplicateByInstallTimestamp)
-                } else {
-                    record.paths.insert(.duplicateByID)
-                }
-            case .queueFull:
-                record.paths.insert(.queueFull)
-            case .routeDeclined:
-                record.paths.insert(.routeDeclined)
-            case .linklessReferrer(.organic, _):
-                record.reported.insert(record.placeholderMisread ? .notSet : .organic)
-            case .linklessReferrer(.notSet, _):
-                record.reported.insert(record.placeholderMisread ? .organic : .notSet)
-            case .heldForAccount:
-                record.paths.insert(.heldForAccount)
-            case .linklessReferrer(.noPayload, _), .referrerRefused:
-                break
-            case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
-                break
+        // Relaxed: the settings were stored before any thread of this journey started, and the
+        // routed bit is read by the drainer, which also set it (router calls are serialized).
+        let current = word.load(ordering: .relaxed)
+        let add: UInt32
+        switch decision {
+        case .routed:
+            add = Self.routedBit
+        case .superseded:
+            // With room for one link, a second one can only push the first out; with room for
+            // two (and at most two links a journey), a supersede happens when the gate opens.
+            add =
+                Self.reasons(.superseded)
+                | Self.paths(current & Self.pendingCapacityOneBit != 0 ? .overflowSupersede : .supersededOlder)
+        case .expired:
+            add =
+                Self.reasons(current & Self.expiryAsSupersededBit != 0 ? .superseded : .expired)
+                | Self.paths(.expiredWhileWaiting)
+        case .duplicate(let link):
+            var paths: DecisionPaths = current & Self.routedBit != 0 ? .duplicateOfRouted : []
+            if link.source == .installReferrer, link.installBeginTimestamp != 0 {
+                // Every referrer delivery has a new id: only the timestamp can match it.
+                paths.insert(.duplicateByInstallTimestamp)
+            } else {
+                paths.insert(.duplicateByID)
             }
+            add = Self.paths(paths)
+        case .queueFull:
+            add = Self.paths(.queueFull)
+        case .routeDeclined:
+            add = Self.paths(.routeDeclined)
+        case .linklessReferrer(.organic, _):
+            add = Self.reasons(current & Self.placeholderMisreadBit != 0 ? .notSet : .organic)
+        case .linklessReferrer(.notSet, _):
+            add = Self.reasons(current & Self.placeholderMisreadBit != 0 ? .organic : .notSet)
+        case .heldForAccount:
+            add = Self.paths(.heldForAccount)
+        case .linklessReferrer(.noPayload, _), .referrerRefused:
+            return
+        case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
+            return
         }
+        word.bitwiseOr(add, ordering: .relaxed)
     }
 
     /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
@@ -781,15 +789,12 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
 
     /// The simulation's own report (not a decision an app sees): killed after the consumed mark.
     func resolverKilledInCrashWindow(_ link: PendingLink) {
-        record.withLock { record in
-            record.reported.insert(.crashWindow)
-            record.paths.insert(.crashWindow)
-        }
+        word.bitwiseOr(Self.reasons(.crashWindow) | Self.paths(.crashWindow), ordering: .relaxed)
     }
 
     func copy(into observation: inout StrategyObservation) {
-        let recorded = record.withLock { ($0.reported, $0.paths) }
-        observation.reported.formUnion(recorded.0)
-        observation.paths.formUnion(recorded.1)
+        let recorded = word.load(ordering: .relaxed)
+        observation.reported.formUnion(StrategyObservation.Reasons(rawValue: UInt8(truncatingIfNeeded: recorded)))
+        observation.paths.formUnion(DecisionPaths(rawValue: UInt16(truncatingIfNeeded: recorded >> Self.pathsShift)))
     }
 }
