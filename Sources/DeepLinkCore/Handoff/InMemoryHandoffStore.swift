@@ -301,12 +301,14 @@ extension InMemoryHandoffStore {
         storage.withLock { storage in
             guard storage.recordCount > 0 else { return }
             let first = pending.count
-            for index in storage.records.indices where storage.recordIDs[index] != nil {
-                // Decided on the small mark first, so a consumed record is never copied.
-                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { CaptureIdentity($0[index]) }) else {
-                    continue
+            storage.records.withUnsafeBufferPointer { records in
+                for index in records.indices where storage.recordIDs[index] != nil {
+                    // Decided on the small mark first, so a consumed record is never copied.
+                    guard !storage.isConsumed(CaptureIdentity(records[index])) else { continue }
+                    // Appended from a one-record slice: copied once, straight into `pending` (an
+                    // element read by subscript is copied into a temporary first).
+                    pending.append(contentsOf: UnsafeBufferPointer(rebasing: records[index..<(index + 1)]))
                 }
-                pending.append(storage.records[index])
             }
             // Insertion sort by capture time (stable, in place; a launch loads a handful).
             var next = first + 1
