@@ -108,7 +108,7 @@ public struct CoreStrategy: Strategy {
     let faults: Faults
     let clock = ManualClock()
     let router = RecordingRouter()
-    let observer = AccountObserver()
+    let observer: AccountObserver
     /// One simulated process, App Group container and resolver per worker, reused by every launch
     /// of every journey (relaunched in place: allocation-free, and equivalent to new ones).
     let process: SimulatedProcess
@@ -128,7 +128,11 @@ public struct CoreStrategy: Strategy {
     /// Whether the run leaves a core to spare for a race's own partner thread (it may spin then).
     let raceSpareCore: Bool
     /// The last controlled race of this strategy (``lastRace``), for `replay` and coverage.
-    var lastRace = RaceRecord()
+    var lastRace = RaceRecord() {
+        didSet { lastRaceWritten = true }
+    }
+    /// Whether ``lastRace`` may differ from a fresh record.
+    var lastRaceWritten = false
     /// Exhaustive: the choices the next race replays before it explores.
     var explorationPrefix: [UInt8] = []
     let mix: ScenarioMix
@@ -160,6 +164,7 @@ public struct CoreStrategy: Strategy {
         self.racePeering = context.racePeering
         self.raceSpareCore = context.workerThreads < ResourceUsage.coreCount()
         self.mix = context.mix
+        self.observer = AccountObserver(router: router)
         let process = SimulatedProcess()
         self.process = process
         self.store = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
@@ -204,7 +209,12 @@ public struct CoreStrategy: Strategy {
     ) {
         router.reset(journey: journey, twice: faults.contains(.routeTwice), late: faults.contains(.lateRoute))
         racedAt = -1
-        lastRace = RaceRecord()
+        // Reassigned only when a race (or an exploration) wrote it: assigning a fresh record
+        // releases its trace's buffer every journey.
+        if lastRaceWritten {
+            lastRace = RaceRecord()
+            lastRaceWritten = false
+        }
         if faults.contains(.consumerReadsUnpublished) { resetQueues() }
         let narrow = journey.index & 1 == 1
         resolver = narrow ? resolvers.narrow : resolvers.wide
@@ -229,6 +239,9 @@ public struct CoreStrategy: Strategy {
         // launch: nothing reaches it before one.)
         process.restart()
         store.reset()
+        // Whether nothing used the store since that reset: a relaunch then has nothing of a dead
+        // process to forget (``InMemoryHandoffStore/relaunchInPlace()`` would be a no-op).
+        var storeUntouched = true
         var containerExists = false
         var processRunning = false
         var deliveries: UInt64 = 0
@@ -252,6 +265,7 @@ public struct CoreStrategy: Strategy {
             case .clipHandoffWrite:
                 let slot = event.argument & 1
                 if validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
+                    storeUntouched = false
                     fillScratch(source: .appClip, capturedAtNanos: nowNanos, id: 1 + UInt64(slot))
                     // The clip checks a signed link (and its nonce, in the shared container) before
                     // it writes.
@@ -264,9 +278,10 @@ public struct CoreStrategy: Strategy {
                 resolver.relaunch()
                 if faults.contains(.forgetOnKill) && launched {
                     store.reset()
-                } else {
+                } else if !storeUntouched {
                     store.relaunchInPlace()
                 }
+                storeUntouched = false
                 process.restart()
                 containerExists = true
                 processRunning = true
@@ -285,7 +300,9 @@ public struct CoreStrategy: Strategy {
                 let slot: UInt8 = journey.linkCount >= 2 ? 1 : 0
                 fillScratch(
                     source: .installReferrer,
-                    capturedAtNanos: UInt64(journey.tapTime(slot: slot, before: step)) &* 1_000_000_000,
+                    capturedAtNanos: UInt64(
+                        Journey.tapTime(slot: slot, before: step, in: events, count: journey.eventCount)
+                    ) &* 1_000_000_000,
                     id: 100 &+ deliveries,
                     installBeginTimestamp: faults.contains(.noTimestampDedupe) ? 0 : installBegin
                 )
@@ -331,7 +348,10 @@ public struct CoreStrategy: Strategy {
                 store.reset()
                 containerExists = false
             case .crashArmed:
-                if containerExists { store.armKill(at: KillPoint(.after, .markConsumed)) }
+                if containerExists {
+                    storeUntouched = false
+                    store.armKill(at: KillPoint(.after, .markConsumed))
+                }
             case .tap, .clipInvoked, .storeVisit, .install, .loginFailed, .clipboardCopy:
                 break
             }
@@ -647,7 +667,11 @@ final class RecordingRouter: Router {
     let retryDue = Atomic<Bool>(false)
 
     /// Whether the app owes a signal for a declined link (and now sends it).
-    func takeRetry() -> Bool { retryDue.exchange(false, ordering: .acquiringAndReleasing) }
+    /// A load first: the worker asks at every step, and an exchange (a locked read-modify-write)
+    /// is only needed when a decline is due.
+    func takeRetry() -> Bool {
+        retryDue.load(ordering: .acquiring) && retryDue.exchange(false, ordering: .acquiringAndReleasing)
+    }
 
     var count: Int { routes.load(ordering: .acquiring) }
 
@@ -716,15 +740,21 @@ final class RecordingRouter: Router {
 /// that decisions OR bits into: no lock round trip per decision. The worker sets it in ``reset``
 /// and reads it in ``copy(into:)`` while no partner runs.
 final class AccountObserver: ResolverObserver, CrashWindowObserver {
-    /// Bits 0-7: the reported reasons; 8-23: the decision paths; then whether a link was routed
-    /// in this journey, and the journey's three settings.
+    /// Bits 0-7: the reported reasons; 8-23: the decision paths; then the journey's three
+    /// settings.
     let word = Atomic<UInt32>(0)
     static let pathsShift: UInt32 = 8
-    static let routedBit: UInt32 = 1 << 24
     static let expiryAsSupersededBit: UInt32 = 1 << 25
     static let placeholderMisreadBit: UInt32 = 1 << 26
     /// The journey's resolver holds one pending link: every supersede is an overflow.
     static let pendingCapacityOneBit: UInt32 = 1 << 27
+
+    /// The journey's router: whether it handled a route yet is whether a link was routed (the
+    /// resolver reports `routed` right after the router handles it, on the same thread), so the
+    /// observer need not ask for `routed` decisions, each a copy of the record.
+    let router: RecordingRouter
+
+    init(router: RecordingRouter) { self.router = router }
 
     static func reasons(_ reasons: StrategyObservation.Reasons) -> UInt32 { UInt32(reasons.rawValue) }
     static func paths(_ paths: DecisionPaths) -> UInt32 { UInt32(paths.rawValue) << pathsShift }
@@ -738,25 +768,26 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
     }
 
     func resolverDecided(_ decision: ResolverDecision) {
-        // Relaxed: the settings were stored before any thread of this journey started, and the
-        // routed bit is read by the drainer, which also set it (router calls are serialized).
+        // Relaxed: the settings were stored before any thread of this journey started.
         let current = word.load(ordering: .relaxed)
+        // Dispatched on the kind: a `switch` over the decision itself copies it (its record
+        // included) before matching, and only a duplicate's and a linkless referrer's payloads
+        // are read.
+        let kind = decision.kind
         let add: UInt32
-        switch decision {
-        case .routed:
-            add = Self.routedBit
-        case .superseded:
+        if kind == .superseded {
             // With room for one link, a second one can only push the first out; with room for
             // two (and at most two links a journey), a supersede happens when the gate opens.
             add =
                 Self.reasons(.superseded)
                 | Self.paths(current & Self.pendingCapacityOneBit != 0 ? .overflowSupersede : .supersededOlder)
-        case .expired:
+        } else if kind == .expired {
             add =
                 Self.reasons(current & Self.expiryAsSupersededBit != 0 ? .superseded : .expired)
                 | Self.paths(.expiredWhileWaiting)
-        case .duplicate(let link):
-            var paths: DecisionPaths = current & Self.routedBit != 0 ? .duplicateOfRouted : []
+        } else if kind == .duplicate, case .duplicate(let link) = decision {
+            // Duplicates are decided by the drainer, which made any earlier router call itself.
+            var paths: DecisionPaths = router.count > 0 ? .duplicateOfRouted : []
             if link.source == .installReferrer, link.installBeginTimestamp != 0 {
                 // Every referrer delivery has a new id: only the timestamp can match it.
                 paths.insert(.duplicateByInstallTimestamp)
@@ -764,27 +795,30 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
                 paths.insert(.duplicateByID)
             }
             add = Self.paths(paths)
-        case .queueFull:
+        } else if kind == .queueFull {
             add = Self.paths(.queueFull)
-        case .routeDeclined:
+        } else if kind == .routeDeclined {
             add = Self.paths(.routeDeclined)
-        case .linklessReferrer(.organic, _):
-            add = Self.reasons(current & Self.placeholderMisreadBit != 0 ? .notSet : .organic)
-        case .linklessReferrer(.notSet, _):
-            add = Self.reasons(current & Self.placeholderMisreadBit != 0 ? .organic : .notSet)
-        case .heldForAccount:
+        } else if kind == .heldForAccount {
             add = Self.paths(.heldForAccount)
-        case .linklessReferrer(.noPayload, _), .referrerRefused:
-            return
-        case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
+        } else if kind == .linklessReferrer, case .linklessReferrer(let linkless, _) = decision {
+            let misread = current & Self.placeholderMisreadBit != 0
+            switch linkless {
+            case .organic: add = Self.reasons(misread ? .notSet : .organic)
+            case .notSet: add = Self.reasons(misread ? .organic : .notSet)
+            case .noPayload: return
+            }
+        } else {
+            // Refused referrers, rejections, waits, store failures and unreadable records.
             return
         }
         word.bitwiseOr(add, ordering: .relaxed)
     }
 
-    /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
+    /// Every kind but the frequent `waitingForGate`, the harness's own `rejected` and `routed`
+    /// (the router saw those).
     var interests: ResolverDecision.Kinds {
-        [.routed, .superseded, .expired, .duplicate, .queueFull, .routeDeclined, .linklessReferrer, .heldForAccount]
+        [.superseded, .expired, .duplicate, .queueFull, .routeDeclined, .linklessReferrer, .heldForAccount]
     }
 
     /// The simulation's own report (not a decision an app sees): killed after the consumed mark.
