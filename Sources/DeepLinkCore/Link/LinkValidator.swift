@@ -105,6 +105,10 @@ public struct LinkValidator: Sendable {
     internal final class _Tables: Sendable {
         let configuration: Configuration
         let allowedHosts: [[UInt8]]
+        /// The allowed hosts of eight bytes or more as words (as `_word` loads them): each host's whole
+        /// words, then its last eight bytes, from `hostWordStarts[i]` on (shorter hosts: none).
+        let hostWords: [UInt64]
+        let hostWordStarts: [Int]
         let customSchemes: [[UInt8]]
         let routes: [[UInt8]]?
 
@@ -112,7 +116,20 @@ public struct LinkValidator: Sendable {
             self.configuration = configuration
             var hosts = configuration.allowedHosts
             if configuration.acceptsAppClipDefaultLinks { hosts.append(Configuration.appClipDefaultHost) }
-            self.allowedHosts = hosts.map { host in host.utf8.map { byte in LinkValidator._asciiLowercased(byte) } }
+            let allowedHosts = hosts.map { host in host.utf8.map { byte in LinkValidator._asciiLowercased(byte) } }
+            var hostWords: [UInt64] = []
+            var hostWordStarts: [Int] = []
+            for host in allowedHosts {
+                hostWordStarts.append(hostWords.count)
+                guard host.count >= 8 else { continue }
+                host.withUnsafeBytes { bytes in
+                    for word in 0..<(host.count / 8) { hostWords.append(_word(bytes.baseAddress!, 8 * word)) }
+                    hostWords.append(_word(bytes.baseAddress!, host.count - 8))
+                }
+            }
+            self.allowedHosts = allowedHosts
+            self.hostWords = hostWords
+            self.hostWordStarts = hostWordStarts
             self.customSchemes = configuration.customSchemes
                 .map { scheme in scheme.utf8.map { byte in LinkValidator._asciiLowercased(byte) } }
                 .filter { $0 != Array("https".utf8) }
