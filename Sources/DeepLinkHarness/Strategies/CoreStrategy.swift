@@ -643,11 +643,11 @@ struct RacingPair {
 /// a journey whose router is not ready (``Journey/routerNotReady``) it answers `notReady` to the
 /// first offer, as an app whose screen is not there yet; the resolver must offer it again.
 ///
-/// Thread safety: the resolver serializes router calls; the worker reads the record after the
-/// journey (and after any race partner finished), so the lock only guards against the partner. A
-/// `Mutex` rather than the core's `Locked`: its `withLock` is inlined here, where the core's is a
-/// generic call from another module.
-final class RecordingRouter: Router {
+/// Thread safety: the resolver serializes router calls, and the calls update the record under the
+/// core's `Locked` (a pthread mutex, which ThreadSanitizer sees; a race partner may make them). The
+/// worker resets the record before the journey and reads it after (before any race started and
+/// after it ended, which the partner's hand-offs order), without the lock: `@unchecked Sendable`.
+final class RecordingRouter: Router, @unchecked Sendable {
     struct Record {
         var observation = StrategyObservation()
         var candidates: (UInt8, UInt8) = (0, 0)
@@ -657,7 +657,10 @@ final class RecordingRouter: Router {
         var notReady = false
     }
 
-    let record = Mutex(Record())
+    /// Behind a pointer: the lock makes the access exclusive, so a class property's dynamic
+    /// exclusivity check is not needed.
+    private let record: UnsafeMutablePointer<Record>
+    private let lock = Locked(())
     let step = Atomic<Int>(0)
     let routes = Atomic<Int>(0)
     let lastRouteNanos = Atomic<UInt64>(0)
@@ -675,14 +678,23 @@ final class RecordingRouter: Router {
 
     var count: Int { routes.load(ordering: .acquiring) }
 
+    init() {
+        record = .allocate(capacity: 1)
+        record.initialize(to: Record())
+    }
+
+    deinit {
+        record.deinitialize(count: 1)
+        record.deallocate()
+    }
+
+    /// Worker only, while no race partner runs.
     func reset(journey: Journey, twice: Bool, late: Bool) {
-        record.withLock { record in
-            record.observation = StrategyObservation()
-            record.candidates = journey.links
-            record.twice = twice
-            record.late = late
-            record.notReady = journey.routerNotReady
-        }
+        record.pointee.observation = StrategyObservation()
+        record.pointee.candidates = journey.links
+        record.pointee.twice = twice
+        record.pointee.late = late
+        record.pointee.notReady = journey.routerNotReady
         routes.store(0, ordering: .releasing)
         retryDue.store(false, ordering: .releasing)
     }
@@ -690,22 +702,8 @@ final class RecordingRouter: Router {
     func route(_ pending: PendingLink) -> RouteResult {
         let calledAt = Runner.monotonicNanos()
         let step = step.load(ordering: .relaxed)
-        let handled = record.withLock { record in
-            if record.notReady {
-                record.notReady = false
-                return false
-            }
-            let candidates = record.candidates
-            let id = pending.link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
-            if id == LinkCatalog.unknownID { record.observation.auditFinding = .unknownLink }
-            if pending.source == .installReferrer, !CoreStrategy.carriesItsCampaign(pending, candidates: candidates) {
-                record.observation.auditFinding = .attributionLost
-            }
-            let routedAt = record.late ? step + 1 : step
-            record.observation.route(link: id, step: routedAt)
-            if record.twice { record.observation.route(link: id, step: routedAt) }
-            return true
-        }
+        let record = self.record
+        let handled = lock.withLock { _ in Self.handle(pending, step: step, in: &record.pointee) }
         if handled {
             lastRouteNanos.store(calledAt, ordering: .relaxed)
             routes.add(1, ordering: .releasing)
@@ -717,8 +715,28 @@ final class RecordingRouter: Router {
         return handled ? .handled : .notReady
     }
 
+    /// Records a route of `pending` (or declines it, once, in a journey whose router is not ready).
+    /// Called under the lock.
+    static func handle(_ pending: PendingLink, step: Int, in record: inout Record) -> Bool {
+        if record.notReady {
+            record.notReady = false
+            return false
+        }
+        let candidates = record.candidates
+        let id = pending.link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
+        if id == LinkCatalog.unknownID { record.observation.auditFinding = .unknownLink }
+        if pending.source == .installReferrer, !CoreStrategy.carriesItsCampaign(pending, candidates: candidates) {
+            record.observation.auditFinding = .attributionLost
+        }
+        let routedAt = record.late ? step + 1 : step
+        record.observation.route(link: id, step: routedAt)
+        if record.twice { record.observation.route(link: id, step: routedAt) }
+        return true
+    }
+
+    /// Worker only, after the journey (and any race partner) finished.
     func copy(into observation: inout StrategyObservation) {
-        let recorded = record.withLock { $0.observation }
+        let recorded = record.pointee.observation
         for index in 0..<min(recorded.routeCount, StrategyObservation.capacity) {
             observation.route(link: recorded.routeLinks[index], step: Int(recorded.routeSteps[index]))
         }
