@@ -230,6 +230,34 @@ import Testing
         #expect(accepted("/a?b#c?d") == "/a?b")
     }
 
+    /// Hosts of eight bytes or more are compared a word at a time: every byte of them counts,
+    /// case-folded only for ASCII letters (a non-ASCII byte whose low seven bits spell a capital is
+    /// not one), at lengths below, at and above a multiple of eight.
+    @Test func longHostsCompareEveryByte() {
+        for host in ["abcdefgh", "nerdy.pro", "links.example.com", "abcdefghijklmnop"] {
+            let validator = LinkValidator(configuration: .init(allowedHosts: [host]))
+            let bytes = Array(host.utf8)
+            #expect(accepted("https://\(host.uppercased())/a", validator) == "/a", "\(host)")
+            #expect(accepted("https://\(host):443/a", validator) == "/a", "\(host)")
+            #expect(rejection("https://\(host):443@\(host)/a", validator) == .foreignHost, "\(host)")
+            #expect(rejection("https://\(host)x/a", validator) == .foreignHost, "\(host)")
+            #expect(rejection("https://x\(host)/a", validator) == .foreignHost, "\(host)")
+            for index in bytes.indices {
+                let otherLetter: UInt8 = bytes[index] == UInt8(ascii: "z") ? UInt8(ascii: "a") : UInt8(ascii: "z")
+                for replacement in [UInt8(ascii: "_"), UInt8(ascii: "-"), otherLetter] {
+                    var changed = bytes
+                    changed[index] = replacement
+                    let payload = Array("https://".utf8) + changed + Array("/a".utf8)
+                    #expect(rejection(payload, validator) == .foreignHost, "\(host) at \(index)")
+                }
+            }
+        }
+        // A configured host beyond ASCII: its letters other than ASCII ones are not case-folded.
+        let accented = LinkValidator(configuration: .init(allowedHosts: ["\u{E9}clair.example"]))
+        #expect(accepted("https://\u{E9}CLAIR.example/a", accented) == "/a")
+        #expect(rejection("https://\u{C9}clair.example/a", accented) == .foreignHost)
+    }
+
     @Test func reducesAllowedHTTPSURLsToPathAndQuery() throws {
         #expect(accepted("https://nerdy.pro/product/42?ref=share#top") == "/product/42?ref=share")
         #expect(accepted("HTTPS://NERDY.PRO/Product/42") == "/Product/42", "scheme and host only are case-folded")

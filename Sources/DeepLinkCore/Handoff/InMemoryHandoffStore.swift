@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A fixed-capacity ``HandoffStore`` in memory: for tests, previews and an app that does not need
 /// links to survive the process (nothing here outlives it; use ``FileHandoffStore`` in the App
 /// Group container for that).
@@ -132,6 +134,27 @@ public final class InMemoryHandoffStore: HandoffStore {
             for index in 0..<consumedCount where consumed[index] == mark { return true }
             return false
         }
+
+        /// ``InMemoryHandoffStore/occupancy``'s value for this state.
+        var occupancy: UInt8 {
+            (recordCount > 0 ? InMemoryHandoffStore.holdsRecords : 0)
+                | (consumedCount > 0 ? InMemoryHandoffStore.holdsMarks : 0)
+        }
+    }
+
+    /// Whether the store holds pending records (``holdsRecords``) and consumed marks
+    /// (``holdsMarks``), republished by every critical section that changes either count: a load
+    /// and a lookup of an empty store answer without a lock round trip (they are then ordered
+    /// before any write that would change the answer; a write already made is seen, as a reader
+    /// that could observe it is ordered after it).
+    private let occupancy = Atomic<UInt8>(0)
+    static let holdsRecords: UInt8 = 1
+    static let holdsMarks: UInt8 = 2
+
+    /// Republishes `storage`'s occupancy (call inside the lock, after a change of its counts).
+    @inline(__always)
+    private func publishOccupancy(of storage: borrowing Storage) {
+        occupancy.store(storage.occupancy, ordering: .relaxed)
     }
 
     private let storage: Locked<Storage>
@@ -184,6 +207,7 @@ public final class InMemoryHandoffStore: HandoffStore {
                 storage.consumed[storage.consumedCount] = mark
                 storage.consumedCount += 1
             }
+            publishOccupancy(of: storage)
         }
     }
 
@@ -240,6 +264,7 @@ public final class InMemoryHandoffStore: HandoffStore {
             }
             storage.recordCount = 0
             storage.consumedCount = 0
+            publishOccupancy(of: storage)
         }
     }
 
@@ -285,6 +310,7 @@ extension InMemoryHandoffStore {
             if unlessConsumed, storage.isConsumed(mark) { return false }
             guard storage.begin(.save, in: process) else { return true }
             try storage.upsert(link)
+            publishOccupancy(of: storage)
             storage.end(.save, of: link, in: process)
             return true
         }
@@ -298,15 +324,18 @@ extension InMemoryHandoffStore {
 
     /// Allocates nothing once `pending` has room for the pending records.
     public func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError] {
+        guard occupancy.load(ordering: .relaxed) & Self.holdsRecords != 0 else { return [] }
         storage.withLock { storage in
             guard storage.recordCount > 0 else { return }
             let first = pending.count
-            for index in storage.records.indices where storage.recordIDs[index] != nil {
-                // Decided on the small mark first, so a consumed record is never copied.
-                guard !storage.isConsumed(storage.records.withUnsafeBufferPointer { CaptureIdentity($0[index]) }) else {
-                    continue
+            storage.records.withUnsafeBufferPointer { records in
+                for index in records.indices where storage.recordIDs[index] != nil {
+                    // Decided on the small mark first, so a consumed record is never copied.
+                    guard !storage.isConsumed(CaptureIdentity(records[index])) else { continue }
+                    // Appended from a one-record slice: copied once, straight into `pending` (an
+                    // element read by subscript is copied into a temporary first).
+                    pending.append(contentsOf: UnsafeBufferPointer(rebasing: records[index..<(index + 1)]))
                 }
-                pending.append(storage.records[index])
             }
             // Insertion sort by capture time (stable, in place; a launch loads a handful).
             var next = first + 1
@@ -332,12 +361,14 @@ extension InMemoryHandoffStore {
                 storage.consumedCount += 1
             }
             Self.removeRecord(id: link.id, from: &storage)
+            publishOccupancy(of: storage)
             storage.end(.markConsumed, of: link, in: process)
         }
     }
 
     public func wasConsumed(_ identity: CaptureIdentity) -> Bool {
-        storage.withLock { $0.isConsumed(identity) }
+        guard occupancy.load(ordering: .relaxed) & Self.holdsMarks != 0 else { return false }
+        return storage.withLock { $0.isConsumed(identity) }
     }
 
     public func restorePending(_ link: PendingLink) throws(HandoffStoreError) {
@@ -350,6 +381,7 @@ extension InMemoryHandoffStore {
                 break
             }
             try storage.upsert(link)
+            publishOccupancy(of: storage)
             storage.end(.restorePending, of: link, in: process)
         }
     }
@@ -358,6 +390,7 @@ extension InMemoryHandoffStore {
         storage.withLock { storage in
             guard storage.begin(.discard, in: process) else { return }
             Self.removeRecord(id: link.id, from: &storage)
+            publishOccupancy(of: storage)
             storage.end(.discard, of: link, in: process)
         }
     }

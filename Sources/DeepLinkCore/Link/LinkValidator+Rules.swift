@@ -280,26 +280,60 @@ extension LinkValidator {
 
     /// Whether `host[:port]` names an allowed host: no userinfo, port empty or 443.
     internal func _isAllowedAuthority(_ bytes: UnsafeRawBufferPointer, _ authority: Range<Int>) -> Bool {
-        var hostEnd = authority.upperBound
-        for index in authority {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "@") { return false }
-            if byte == UInt8(ascii: ":"), hostEnd == authority.upperBound { hostEnd = index }
-        }
+        // The first `@` or `:`, then any `@` after a `:` (a `@` anywhere is userinfo), eight bytes
+        // at a time.
+        var hostEnd = Self._firstIndex(
+            of: UInt8(ascii: "@"),
+            or: UInt8(ascii: ":"),
+            in: bytes,
+            from: authority.lowerBound,
+            to: authority.upperBound
+        )
         if hostEnd < authority.upperBound {
+            if bytes[hostEnd] == UInt8(ascii: "@") { return false }
+            let userinfo = Self._firstIndex(
+                of: UInt8(ascii: "@"),
+                in: bytes,
+                from: hostEnd + 1,
+                to: authority.upperBound
+            )
+            guard userinfo == authority.upperBound else { return false }
             let portCount = authority.upperBound - hostEnd - 1
             let isDefaultPort =
                 portCount == 0
                 || (portCount == 3 && bytes[hostEnd + 1] == UInt8(ascii: "4")
                     && bytes[hostEnd + 2] == UInt8(ascii: "4") && bytes[hostEnd + 3] == UInt8(ascii: "3"))
             guard isDefaultPort else { return false }
+        } else {
+            hostEnd = authority.upperBound
         }
         let host = authority.lowerBound..<hostEnd
+        let tables = _tables
         // Plain subscripts, no `withUnsafeBufferPointer` closures: those allocate a context in
         // debug builds.
-        for hostIndex in _allowedHosts.indices {
-            let allowed = _allowedHosts[hostIndex]
+        for hostIndex in tables.allowedHosts.indices {
+            let allowed = tables.allowedHosts[hostIndex]
             guard allowed.count == host.count else { continue }
+            if allowed.count >= 8, let base = bytes.baseAddress {
+                // Eight bytes at a time, lowercased in the word: the whole words, then the last
+                // eight bytes (overlapping the last whole word unless the length is a multiple).
+                let first = tables.hostWordStarts[hostIndex]
+                let wholeWords = allowed.count / 8
+                var word = 0
+                while word < wholeWords,
+                    Self._asciiLowercasedWord(_word(base, host.lowerBound + 8 * word))
+                        == tables.hostWords[first + word]
+                {
+                    word += 1
+                }
+                if word == wholeWords,
+                    Self._asciiLowercasedWord(_word(base, host.upperBound - 8))
+                        == tables.hostWords[first + wholeWords]
+                {
+                    return true
+                }
+                continue
+            }
             var offset = 0
             while offset < allowed.count, Self._asciiLowercased(bytes[host.lowerBound + offset]) == allowed[offset] {
                 offset += 1
@@ -307,6 +341,18 @@ extension LinkValidator {
             if offset == allowed.count { return true }
         }
         return false
+    }
+
+    /// `word` with its ASCII capitals lowercased (eight ``_asciiLowercased(_:)`` at once).
+    @inline(__always)
+    internal static func _asciiLowercasedWord(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // Without the high bits, adding cannot carry into the next byte.
+        let low7 = word & (ones &* 0x7F)
+        let fromA = low7 &+ ones &* (0x80 - 0x41)
+        let pastZ = low7 &+ ones &* (0x80 - 0x5B)
+        let capitals = fromA & ~pastZ & ~word & (ones &* 0x80)
+        return word | capitals &>> 2
     }
 
     // MARK: - Path: double slash, dot segments

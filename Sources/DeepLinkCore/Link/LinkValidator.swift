@@ -99,31 +99,64 @@ public struct LinkValidator: Sendable {
         }
     }
 
+    /// The configuration and the tables derived from it, immutable, behind one reference: a
+    /// validator is passed by value through the parser and the harness, and a copy then retains
+    /// one object instead of six arrays.
+    internal final class _Tables: Sendable {
+        let configuration: Configuration
+        let allowedHosts: [[UInt8]]
+        /// The allowed hosts of eight bytes or more as words (as `_word` loads them): each host's whole
+        /// words, then its last eight bytes, from `hostWordStarts[i]` on (shorter hosts: none).
+        let hostWords: [UInt64]
+        let hostWordStarts: [Int]
+        let customSchemes: [[UInt8]]
+        let routes: [[UInt8]]?
+
+        init(configuration: Configuration) {
+            self.configuration = configuration
+            var hosts = configuration.allowedHosts
+            if configuration.acceptsAppClipDefaultLinks { hosts.append(Configuration.appClipDefaultHost) }
+            let allowedHosts = hosts.map { host in host.utf8.map { byte in LinkValidator._asciiLowercased(byte) } }
+            var hostWords: [UInt64] = []
+            var hostWordStarts: [Int] = []
+            for host in allowedHosts {
+                hostWordStarts.append(hostWords.count)
+                guard host.count >= 8 else { continue }
+                host.withUnsafeBytes { bytes in
+                    for word in 0..<(host.count / 8) { hostWords.append(_word(bytes.baseAddress!, 8 * word)) }
+                    hostWords.append(_word(bytes.baseAddress!, host.count - 8))
+                }
+            }
+            self.allowedHosts = allowedHosts
+            self.hostWords = hostWords
+            self.hostWordStarts = hostWordStarts
+            self.customSchemes = configuration.customSchemes
+                .map { scheme in scheme.utf8.map { byte in LinkValidator._asciiLowercased(byte) } }
+                .filter { $0 != Array("https".utf8) }
+            self.routes = configuration.routes.map { routes in routes.map { Array($0.utf8) } }
+        }
+    }
+
+    internal let _tables: _Tables
+
     /// The configuration this validator was created with.
-    public let configuration: Configuration
+    public var configuration: Configuration { _tables.configuration }
 
     /// ``Configuration/allowedHosts`` (and the App Clip host, when accepted) as lowercase UTF-8
     /// bytes, so that a check compares bytes without allocating.
-    internal let _allowedHosts: [[UInt8]]
+    internal var _allowedHosts: [[UInt8]] { _tables.allowedHosts }
 
     /// ``Configuration/customSchemes`` as lowercase UTF-8 bytes, `https` left out.
-    internal let _customSchemes: [[UInt8]]
+    internal var _customSchemes: [[UInt8]] { _tables.customSchemes }
 
     /// ``Configuration/routes`` as UTF-8 bytes.
-    internal let _routes: [[UInt8]]?
+    internal var _routes: [[UInt8]]? { _tables.routes }
 
     /// Creates a validator; host names and routes are converted once, here.
     ///
     /// - Complexity: O(total length of hosts and routes).
     public init(configuration: Configuration) {
-        self.configuration = configuration
-        var hosts = configuration.allowedHosts
-        if configuration.acceptsAppClipDefaultLinks { hosts.append(Configuration.appClipDefaultHost) }
-        self._allowedHosts = hosts.map { host in host.utf8.map { byte in Self._asciiLowercased(byte) } }
-        self._customSchemes = configuration.customSchemes
-            .map { scheme in scheme.utf8.map { byte in Self._asciiLowercased(byte) } }
-            .filter { $0 != Array("https".utf8) }
-        self._routes = configuration.routes.map { routes in routes.map { Array($0.utf8) } }
+        self._tables = _Tables(configuration: configuration)
     }
 
     /// Validates the decoded payload `decodedPayload` (any bytes) without allocating.

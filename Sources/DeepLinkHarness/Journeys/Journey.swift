@@ -57,13 +57,21 @@ public struct Journey: Sendable {
     /// same link opened again) is not it.
     public func tapTime(slot: UInt8, before limit: Int) -> UInt32 {
         // Through a span: `events[step]` in a loop copies the whole inline array per iteration.
-        let events = events.span
-        var time: UInt32? = nil
-        for step in 0..<min(max(limit, 0), eventCount) {
+        Self.tapTime(slot: slot, before: limit, in: events.span, count: eventCount)
+    }
+
+    /// ``tapTime(slot:before:)`` over the span of a journey's events (the first `count`), for a
+    /// caller that holds one already: taking the span of a borrowed journey copies its events.
+    public static func tapTime(slot: UInt8, before limit: Int, in events: Span<JourneyEvent>, count: Int) -> UInt32 {
+        guard count > 0 else { return 0 }
+        var time = events[0].atSeconds
+        var step = 0
+        while step < min(limit, count) {
             let event = events[step]
             if event.kind == .tap, event.argument == slot { time = event.atSeconds }
+            step += 1
         }
-        return time ?? (eventCount > 0 ? events[0].atSeconds : 0)
+        return time
     }
 
     /// How many perturbations the journey composes: its scenario's (unless `none`) and the extras.

@@ -108,7 +108,7 @@ public struct CoreStrategy: Strategy {
     let faults: Faults
     let clock = ManualClock()
     let router = RecordingRouter()
-    let observer = AccountObserver()
+    let observer: AccountObserver
     /// One simulated process, App Group container and resolver per worker, reused by every launch
     /// of every journey (relaunched in place: allocation-free, and equivalent to new ones).
     let process: SimulatedProcess
@@ -128,7 +128,11 @@ public struct CoreStrategy: Strategy {
     /// Whether the run leaves a core to spare for a race's own partner thread (it may spin then).
     let raceSpareCore: Bool
     /// The last controlled race of this strategy (``lastRace``), for `replay` and coverage.
-    var lastRace = RaceRecord()
+    var lastRace = RaceRecord() {
+        didSet { lastRaceWritten = true }
+    }
+    /// Whether ``lastRace`` may differ from a fresh record.
+    var lastRaceWritten = false
     /// Exhaustive: the choices the next race replays before it explores.
     var explorationPrefix: [UInt8] = []
     let mix: ScenarioMix
@@ -160,6 +164,7 @@ public struct CoreStrategy: Strategy {
         self.racePeering = context.racePeering
         self.raceSpareCore = context.workerThreads < ResourceUsage.coreCount()
         self.mix = context.mix
+        self.observer = AccountObserver(router: router)
         let process = SimulatedProcess()
         self.process = process
         self.store = InMemoryHandoffStore(capacity: 4, consumedCapacity: 8, process: process)
@@ -204,7 +209,12 @@ public struct CoreStrategy: Strategy {
     ) {
         router.reset(journey: journey, twice: faults.contains(.routeTwice), late: faults.contains(.lateRoute))
         racedAt = -1
-        lastRace = RaceRecord()
+        // Reassigned only when a race (or an exploration) wrote it: assigning a fresh record
+        // releases its trace's buffer every journey.
+        if lastRaceWritten {
+            lastRace = RaceRecord()
+            lastRaceWritten = false
+        }
         if faults.contains(.consumerReadsUnpublished) { resetQueues() }
         let narrow = journey.index & 1 == 1
         resolver = narrow ? resolvers.narrow : resolvers.wide
@@ -229,6 +239,9 @@ public struct CoreStrategy: Strategy {
         // launch: nothing reaches it before one.)
         process.restart()
         store.reset()
+        // Whether nothing used the store since that reset: a relaunch then has nothing of a dead
+        // process to forget (``InMemoryHandoffStore/relaunchInPlace()`` would be a no-op).
+        var storeUntouched = true
         var containerExists = false
         var processRunning = false
         var deliveries: UInt64 = 0
@@ -252,6 +265,7 @@ public struct CoreStrategy: Strategy {
             case .clipHandoffWrite:
                 let slot = event.argument & 1
                 if validate(url: journey.link(slot: slot), observation: &observation, metrics: &metrics) {
+                    storeUntouched = false
                     fillScratch(source: .appClip, capturedAtNanos: nowNanos, id: 1 + UInt64(slot))
                     // The clip checks a signed link (and its nonce, in the shared container) before
                     // it writes.
@@ -264,9 +278,10 @@ public struct CoreStrategy: Strategy {
                 resolver.relaunch()
                 if faults.contains(.forgetOnKill) && launched {
                     store.reset()
-                } else {
+                } else if !storeUntouched {
                     store.relaunchInPlace()
                 }
+                storeUntouched = false
                 process.restart()
                 containerExists = true
                 processRunning = true
@@ -285,7 +300,9 @@ public struct CoreStrategy: Strategy {
                 let slot: UInt8 = journey.linkCount >= 2 ? 1 : 0
                 fillScratch(
                     source: .installReferrer,
-                    capturedAtNanos: UInt64(journey.tapTime(slot: slot, before: step)) &* 1_000_000_000,
+                    capturedAtNanos: UInt64(
+                        Journey.tapTime(slot: slot, before: step, in: events, count: journey.eventCount)
+                    ) &* 1_000_000_000,
                     id: 100 &+ deliveries,
                     installBeginTimestamp: faults.contains(.noTimestampDedupe) ? 0 : installBegin
                 )
@@ -331,7 +348,10 @@ public struct CoreStrategy: Strategy {
                 store.reset()
                 containerExists = false
             case .crashArmed:
-                if containerExists { store.armKill(at: KillPoint(.after, .markConsumed)) }
+                if containerExists {
+                    storeUntouched = false
+                    store.armKill(at: KillPoint(.after, .markConsumed))
+                }
             case .tap, .clipInvoked, .storeVisit, .install, .loginFailed, .clipboardCopy:
                 break
             }
@@ -623,9 +643,11 @@ struct RacingPair {
 /// a journey whose router is not ready (``Journey/routerNotReady``) it answers `notReady` to the
 /// first offer, as an app whose screen is not there yet; the resolver must offer it again.
 ///
-/// Thread safety: the resolver serializes router calls; the worker reads the record after the
-/// journey (and after any race partner finished), so a `Locked` only guards against the partner.
-final class RecordingRouter: Router {
+/// Thread safety: the resolver serializes router calls, and the calls update the record under the
+/// core's `Locked` (a pthread mutex, which ThreadSanitizer sees; a race partner may make them). The
+/// worker resets the record before the journey and reads it after (before any race started and
+/// after it ended, which the partner's hand-offs order), without the lock: `@unchecked Sendable`.
+final class RecordingRouter: Router, @unchecked Sendable {
     struct Record {
         var observation = StrategyObservation()
         var candidates: (UInt8, UInt8) = (0, 0)
@@ -635,7 +657,10 @@ final class RecordingRouter: Router {
         var notReady = false
     }
 
-    let record = Locked(Record())
+    /// Behind a pointer: the lock makes the access exclusive, so a class property's dynamic
+    /// exclusivity check is not needed.
+    private let record: UnsafeMutablePointer<Record>
+    private let lock = Locked(())
     let step = Atomic<Int>(0)
     let routes = Atomic<Int>(0)
     let lastRouteNanos = Atomic<UInt64>(0)
@@ -645,18 +670,31 @@ final class RecordingRouter: Router {
     let retryDue = Atomic<Bool>(false)
 
     /// Whether the app owes a signal for a declined link (and now sends it).
-    func takeRetry() -> Bool { retryDue.exchange(false, ordering: .acquiringAndReleasing) }
+    /// A load first: the worker asks at every step, and an exchange (a locked read-modify-write)
+    /// is only needed when a decline is due.
+    func takeRetry() -> Bool {
+        retryDue.load(ordering: .acquiring) && retryDue.exchange(false, ordering: .acquiringAndReleasing)
+    }
 
     var count: Int { routes.load(ordering: .acquiring) }
 
+    init() {
+        record = .allocate(capacity: 1)
+        record.initialize(to: Record())
+    }
+
+    deinit {
+        record.deinitialize(count: 1)
+        record.deallocate()
+    }
+
+    /// Worker only, while no race partner runs.
     func reset(journey: Journey, twice: Bool, late: Bool) {
-        record.withLock { record in
-            record.observation = StrategyObservation()
-            record.candidates = journey.links
-            record.twice = twice
-            record.late = late
-            record.notReady = journey.routerNotReady
-        }
+        record.pointee.observation = StrategyObservation()
+        record.pointee.candidates = journey.links
+        record.pointee.twice = twice
+        record.pointee.late = late
+        record.pointee.notReady = journey.routerNotReady
         routes.store(0, ordering: .releasing)
         retryDue.store(false, ordering: .releasing)
     }
@@ -664,22 +702,8 @@ final class RecordingRouter: Router {
     func route(_ pending: PendingLink) -> RouteResult {
         let calledAt = Runner.monotonicNanos()
         let step = step.load(ordering: .relaxed)
-        let handled = record.withLock { record in
-            if record.notReady {
-                record.notReady = false
-                return false
-            }
-            let candidates = record.candidates
-            let id = pending.link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
-            if id == LinkCatalog.unknownID { record.observation.auditFinding = .unknownLink }
-            if pending.source == .installReferrer, !CoreStrategy.carriesItsCampaign(pending, candidates: candidates) {
-                record.observation.auditFinding = .attributionLost
-            }
-            let routedAt = record.late ? step + 1 : step
-            record.observation.route(link: id, step: routedAt)
-            if record.twice { record.observation.route(link: id, step: routedAt) }
-            return true
-        }
+        let record = self.record
+        let handled = lock.withLock { _ in Self.handle(pending, step: step, in: &record.pointee) }
         if handled {
             lastRouteNanos.store(calledAt, ordering: .relaxed)
             routes.add(1, ordering: .releasing)
@@ -691,8 +715,28 @@ final class RecordingRouter: Router {
         return handled ? .handled : .notReady
     }
 
+    /// Records a route of `pending` (or declines it, once, in a journey whose router is not ready).
+    /// Called under the lock.
+    static func handle(_ pending: PendingLink, step: Int, in record: inout Record) -> Bool {
+        if record.notReady {
+            record.notReady = false
+            return false
+        }
+        let candidates = record.candidates
+        let id = pending.link.withUTF8Bytes { CoreStrategy.catalogID(of: $0, candidates: candidates) }
+        if id == LinkCatalog.unknownID { record.observation.auditFinding = .unknownLink }
+        if pending.source == .installReferrer, !CoreStrategy.carriesItsCampaign(pending, candidates: candidates) {
+            record.observation.auditFinding = .attributionLost
+        }
+        let routedAt = record.late ? step + 1 : step
+        record.observation.route(link: id, step: routedAt)
+        if record.twice { record.observation.route(link: id, step: routedAt) }
+        return true
+    }
+
+    /// Worker only, after the journey (and any race partner) finished.
     func copy(into observation: inout StrategyObservation) {
-        let recorded = record.withLock { $0.observation }
+        let recorded = record.pointee.observation
         for index in 0..<min(recorded.routeCount, StrategyObservation.capacity) {
             observation.route(link: recorded.routeLinks[index], step: Int(recorded.routeSteps[index]))
         }
@@ -709,87 +753,100 @@ final class RecordingRouter: Router {
 /// (for `coverage.csv`). Counted from outside the core: the resolver only builds the decisions this
 /// observer asks for, and never the frequent `waitingForGate`.
 ///
-/// Thread safety: the decisions may come from the worker or its race partner; a `Locked` guards
-/// the record (decisions are rare next to captures and signals).
+/// Thread safety: the decisions may come from the worker or its race partner (a full queue is
+/// reported by the capturing thread, the rest by the drainer), so the account is one atomic word
+/// that decisions OR bits into: no lock round trip per decision. The worker sets it in ``reset``
+/// and reads it in ``copy(into:)`` while no partner runs.
 final class AccountObserver: ResolverObserver, CrashWindowObserver {
-    struct Record {
-        var reported: StrategyObservation.Reasons = []
-        var paths: DecisionPaths = []
-        /// Id and install-begin timestamp of the last link routed in this journey.
-        var routed: (id: UInt64, timestamp: UInt64)?
-        var expiryAsSuperseded = false
-        var placeholderMisread = false
-        /// The journey's resolver holds one pending link: every supersede is an overflow.
-        var pendingCapacityOne = false
-    }
+    /// Bits 0-7: the reported reasons; 8-23: the decision paths; then the journey's three
+    /// settings.
+    let word = Atomic<UInt32>(0)
+    static let pathsShift: UInt32 = 8
+    static let expiryAsSupersededBit: UInt32 = 1 << 25
+    static let placeholderMisreadBit: UInt32 = 1 << 26
+    /// The journey's resolver holds one pending link: every supersede is an overflow.
+    static let pendingCapacityOneBit: UInt32 = 1 << 27
 
-    let record = Locked(Record())
+    /// The journey's router: whether it handled a route yet is whether a link was routed (the
+    /// resolver reports `routed` right after the router handles it, on the same thread), so the
+    /// observer need not ask for `routed` decisions, each a copy of the record.
+    let router: RecordingRouter
+
+    init(router: RecordingRouter) { self.router = router }
+
+    static func reasons(_ reasons: StrategyObservation.Reasons) -> UInt32 { UInt32(reasons.rawValue) }
+    static func paths(_ paths: DecisionPaths) -> UInt32 { UInt32(paths.rawValue) << pathsShift }
 
     func reset(expiryAsSuperseded: Bool, placeholderMisread: Bool, pendingCapacityOne: Bool) {
-        record.withLock {
-            $0 = Record(
-                expiryAsSuperseded: expiryAsSuperseded,
-                placeholderMisread: placeholderMisread,
-                pendingCapacityOne: pendingCapacityOne
-            )
-        }
+        var settings: UInt32 = 0
+        if expiryAsSuperseded { settings |= Self.expiryAsSupersededBit }
+        if placeholderMisread { settings |= Self.placeholderMisreadBit }
+        if pendingCapacityOne { settings |= Self.pendingCapacityOneBit }
+        word.store(settings, ordering: .relaxed)
     }
 
     func resolverDecided(_ decision: ResolverDecision) {
-        record.withLock { record in
-            switch decision {
-            case .routed(let link):
-                record.routed = (link.id, link.installBeginTimestamp)
-            case .superseded:
-                record.reported.insert(.superseded)
-                // With room for one link, a second one can only push the first out; with room for
-                // two (and at most two links a journey), a supersede happens when the gate opens.
-                record.paths.insert(record.pendingCapacityOne ? .overflowSupersede : .supersededOlder)
-            case .expired:
-                record.reported.insert(record.expiryAsSuperseded ? .superseded : .expired)
-                record.paths.insert(.expiredWhileWaiting)
-            case .duplicate(let link):
-                if record.routed != nil { record.paths.insert(.duplicateOfRouted) }
-                if link.source == .installReferrer, link.installBeginTimestamp != 0 {
-                    // Every referrer delivery has a new id: only the timestamp can match it.
-                    record.paths.insert(.duplicateByInstallTimestamp)
-                } else {
-                    record.paths.insert(.duplicateByID)
-                }
-            case .queueFull:
-                record.paths.insert(.queueFull)
-            case .routeDeclined:
-                record.paths.insert(.routeDeclined)
-            case .linklessReferrer(.organic, _):
-                record.reported.insert(record.placeholderMisread ? .notSet : .organic)
-            case .linklessReferrer(.notSet, _):
-                record.reported.insert(record.placeholderMisread ? .organic : .notSet)
-            case .heldForAccount:
-                record.paths.insert(.heldForAccount)
-            case .linklessReferrer(.noPayload, _), .referrerRefused:
-                break
-            case .rejected, .waitingForGate, .storeFailed, .unreadableRecord:
-                break
+        // Relaxed: the settings were stored before any thread of this journey started.
+        let current = word.load(ordering: .relaxed)
+        // Dispatched on the kind: a `switch` over the decision itself copies it (its record
+        // included) before matching, and only a duplicate's and a linkless referrer's payloads
+        // are read.
+        let kind = decision.kind
+        let add: UInt32
+        if kind == .superseded {
+            // With room for one link, a second one can only push the first out; with room for
+            // two (and at most two links a journey), a supersede happens when the gate opens.
+            add =
+                Self.reasons(.superseded)
+                | Self.paths(current & Self.pendingCapacityOneBit != 0 ? .overflowSupersede : .supersededOlder)
+        } else if kind == .expired {
+            add =
+                Self.reasons(current & Self.expiryAsSupersededBit != 0 ? .superseded : .expired)
+                | Self.paths(.expiredWhileWaiting)
+        } else if kind == .duplicate, case .duplicate(let link) = decision {
+            // Duplicates are decided by the drainer, which made any earlier router call itself.
+            var paths: DecisionPaths = router.count > 0 ? .duplicateOfRouted : []
+            if link.source == .installReferrer, link.installBeginTimestamp != 0 {
+                // Every referrer delivery has a new id: only the timestamp can match it.
+                paths.insert(.duplicateByInstallTimestamp)
+            } else {
+                paths.insert(.duplicateByID)
             }
+            add = Self.paths(paths)
+        } else if kind == .queueFull {
+            add = Self.paths(.queueFull)
+        } else if kind == .routeDeclined {
+            add = Self.paths(.routeDeclined)
+        } else if kind == .heldForAccount {
+            add = Self.paths(.heldForAccount)
+        } else if kind == .linklessReferrer, case .linklessReferrer(let linkless, _) = decision {
+            let misread = current & Self.placeholderMisreadBit != 0
+            switch linkless {
+            case .organic: add = Self.reasons(misread ? .notSet : .organic)
+            case .notSet: add = Self.reasons(misread ? .organic : .notSet)
+            case .noPayload: return
+            }
+        } else {
+            // Refused referrers, rejections, waits, store failures and unreadable records.
+            return
         }
+        word.bitwiseOr(add, ordering: .relaxed)
     }
 
-    /// Every kind but the frequent `waitingForGate` and the harness's own `rejected`.
+    /// Every kind but the frequent `waitingForGate`, the harness's own `rejected` and `routed`
+    /// (the router saw those).
     var interests: ResolverDecision.Kinds {
-        [.routed, .superseded, .expired, .duplicate, .queueFull, .routeDeclined, .linklessReferrer, .heldForAccount]
+        [.superseded, .expired, .duplicate, .queueFull, .routeDeclined, .linklessReferrer, .heldForAccount]
     }
 
     /// The simulation's own report (not a decision an app sees): killed after the consumed mark.
     func resolverKilledInCrashWindow(_ link: PendingLink) {
-        record.withLock { record in
-            record.reported.insert(.crashWindow)
-            record.paths.insert(.crashWindow)
-        }
+        word.bitwiseOr(Self.reasons(.crashWindow) | Self.paths(.crashWindow), ordering: .relaxed)
     }
 
     func copy(into observation: inout StrategyObservation) {
-        let recorded = record.withLock { ($0.reported, $0.paths) }
-        observation.reported.formUnion(recorded.0)
-        observation.paths.formUnion(recorded.1)
+        let recorded = word.load(ordering: .relaxed)
+        observation.reported.formUnion(StrategyObservation.Reasons(rawValue: UInt8(truncatingIfNeeded: recorded)))
+        observation.paths.formUnion(DecisionPaths(rawValue: UInt16(truncatingIfNeeded: recorded >> Self.pathsShift)))
     }
 }
