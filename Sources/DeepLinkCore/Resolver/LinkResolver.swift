@@ -133,10 +133,10 @@ public final class LinkResolver: Sendable {
     let work = Atomic<Int>(0)
     /// Captures that found the queue full (counted off the hot path: only on that fallback).
     let fullQueueCaptures = Atomic<Int>(0)
-    /// The record of the effect the drainer carries out, in place (its decision travels apart, so
-    /// that the record is passed on by address; see ``perform(_:on:_:)``). Only the thread holding
-    /// the drain role touches it; the role passes between threads through `work`'s acquire/release read-modify-writes,
-    /// which order one drainer's accesses before the next one's.
+    /// The record of the effect the drainer carries out, in place (its decision travels apart; see
+    /// ``perform(_:on:_:)``). Only the thread holding the drain role touches it; the role passes
+    /// between threads through `work`'s acquire/release read-modify-writes, which order one
+    /// drainer's accesses before the next one's.
     nonisolated(unsafe) let drainScratch: UnsafeMutablePointer<PendingLink>
 
     /// Creates a resolver for one process. Call ``launch()`` to pick up links earlier processes
@@ -529,19 +529,16 @@ public final class LinkResolver: Sendable {
         }
     }
 
-    /// Carries out `decision` on the record at `scratch` (outside the lock). Out of line: inlined,
-    /// where `scratch` is loaded from `self`, the record is copied whole on its way on.
-    @inline(never)
+    /// Carries out `decision` on the record at `scratch` (outside the lock).
     private func perform<Points: _LockingSchedulePoints>(
         _ decision: ResolverStateMachine.Decision,
         on scratch: UnsafeMutablePointer<PendingLink>,
         _ points: Points
     ) {
         guard decision != .none, process.isAlive else { return }
-        // The record's one hop from the scratch into a borrowed parameter, by address: every call
-        // below then forwards that parameter without a copy. (Read through a pointer at each
-        // call, read beside another field of the same pointee, or passed with another pointer
-        // into the scratch, the ~750-byte record is copied whole first.)
+        // The record's one copy on its way out of the scratch: the compiler copies a record read
+        // through a pointer before every call it is passed to, so it is read once, into a borrowed
+        // parameter that every call below forwards without a copy.
         carryOut(decision, on: scratch.pointee, points)
     }
 
