@@ -11,15 +11,28 @@ import Synchronization
 final class RecyclingHandoffStore: HandoffStore {
     private struct Storage: ~Copyable {
         var pending: InlineArray<16, UInt64> = .init(repeating: 0)
+        /// Bit `i` is set when `pending[i]` holds a pending id (so a save or a removal visits only
+        /// the slots in use, usually one).
+        var used: UInt16 = 0
         var marks = RecentMarks()
 
         /// Records `id` as pending in a free slot (`.full` when none is).
         mutating func savePending(_ id: UInt64) throws(HandoffStoreError) {
-            for index in pending.indices where pending[index] == 0 {
-                pending[index] = id
-                return
+            let free = ~used
+            guard free != 0 else { throw .full }
+            let slot = free.trailingZeroBitCount
+            pending[slot] = id
+            used |= 1 << UInt16(slot)
+        }
+
+        /// Frees every slot holding `id`.
+        mutating func removePending(_ id: UInt64) {
+            var remaining = used
+            while remaining != 0 {
+                let slot = remaining.trailingZeroBitCount
+                remaining &= remaining - 1
+                if pending[slot] == id { used &= ~(1 << UInt16(slot)) }
             }
-            throw .full
         }
     }
 
@@ -49,7 +62,7 @@ final class RecyclingHandoffStore: HandoffStore {
         let id = link.id
         storage.withLock { storage in
             storage.marks.insert(identity)
-            for index in storage.pending.indices where storage.pending[index] == id { storage.pending[index] = 0 }
+            storage.removePending(id)
         }
     }
 
@@ -69,7 +82,7 @@ final class RecyclingHandoffStore: HandoffStore {
     func discard(_ link: PendingLink) throws(HandoffStoreError) {
         let id = link.id
         storage.withLock { storage in
-            for index in storage.pending.indices where storage.pending[index] == id { storage.pending[index] = 0 }
+            storage.removePending(id)
         }
     }
 }
