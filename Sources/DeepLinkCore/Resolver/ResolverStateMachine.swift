@@ -145,6 +145,11 @@ public struct ResolverStateMachine: Sendable {
     /// The identity of each `routed` entry, or a stale one where the entry is `nil`: the duplicate
     /// check of every capture scans these 16 bytes per entry, not a whole optional slot.
     private var routedIdentities: [CaptureIdentity]
+    /// How many `routedIdentities` entries hash to each bucket: their ids in the first
+    /// ``_routedBuckets`` counts, their nonzero install-begin timestamps in the rest. A capture
+    /// whose buckets are all zero matches no entry, so most captures skip the scan; a nonzero
+    /// count only sends a capture to it (the scan alone decides).
+    private var routedBucketCounts: [UInt32]
     private var routedNext: Int = 0
     /// The last waiting notice, so that one is reported only when something changed.
     private var lastWait: CaptureIdentity?
@@ -176,6 +181,9 @@ public struct ResolverStateMachine: Sendable {
         self.pendingCount = 0
         self.routed = Array(repeating: nil, count: max(1, routedMemory))
         self.routedIdentities = Array(repeating: CaptureIdentity(id: 0, installBeginTimestamp: 0), count: routed.count)
+        self.routedBucketCounts = Array(repeating: 0, count: 2 * Self._routedBuckets)
+        // The placeholder identities: id 0, no timestamp.
+        routedBucketCounts[Self._routedBucket(of: 0)] = UInt32(routed.count)
     }
 
     /// How many links may wait at once.
@@ -486,7 +494,8 @@ public struct ResolverStateMachine: Sendable {
     /// call, `stageDecision` copies the machine's leading fields for it on every capture.
     @inline(__always)
     private func routedID(matching identity: CaptureIdentity) -> UInt64? {
-        routedIdentities.withUnsafeBufferPointer { identities in
+        guard mayMatchRouted(identity) else { return nil }
+        return routedIdentities.withUnsafeBufferPointer { identities in
             // The same loop twice: in the first, the compiler knows that only the id can match.
             if identity.installBeginTimestamp == 0 {
                 for index in identities.indices where identity.isSameCapture(as: identities[index]) {
@@ -502,9 +511,38 @@ public struct ResolverStateMachine: Sendable {
         }
     }
 
+    /// Whether some `routedIdentities` entry may be the same capture as `identity` (false: none is).
+    @inline(__always)
+    private func mayMatchRouted(_ identity: CaptureIdentity) -> Bool {
+        routedBucketCounts.withUnsafeBufferPointer { counts in
+            counts[Self._routedBucket(of: identity.id)] != 0
+                || (identity.installBeginTimestamp != 0
+                    && counts[Self._routedBuckets + Self._routedBucket(of: identity.installBeginTimestamp)] != 0)
+        }
+    }
+
+    /// Buckets per key in `routedBucketCounts`.
+    static let _routedBuckets = 64
+
+    /// The bucket of `key` (Fibonacci hashing: consecutive ids spread out).
+    @inline(__always)
+    static func _routedBucket(of key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58) }
+
     private mutating func remember(_ link: Slot) {
         routed[routedNext] = link
-        routedIdentities[routedNext] = link.identity
+        let old = routedIdentities[routedNext]
+        let new = link.identity
+        routedIdentities[routedNext] = new
+        routedBucketCounts.withUnsafeMutableBufferPointer { counts in
+            counts[Self._routedBucket(of: old.id)] -= 1
+            counts[Self._routedBucket(of: new.id)] += 1
+            if old.installBeginTimestamp != 0 {
+                counts[Self._routedBuckets + Self._routedBucket(of: old.installBeginTimestamp)] -= 1
+            }
+            if new.installBeginTimestamp != 0 {
+                counts[Self._routedBuckets + Self._routedBucket(of: new.installBeginTimestamp)] += 1
+            }
+        }
         routedNext = routedNext + 1 == routed.count ? 0 : routedNext + 1  // not `%`: a division per route
     }
 
@@ -561,6 +599,28 @@ public struct ResolverStateMachine: Sendable {
             precondition(satisfied.contains(.appReady), "ready without appReady")
         }
         if isKilled { precondition(pendingCount == 0, "a killed machine holds links") }
+        // Index loops, so that nothing allocates in debug builds either (tests pin allocation
+        // counts): every entry is counted in its buckets, and the buckets count every entry once.
+        var timestamped: UInt32 = 0
+        for index in routedIdentities.indices {
+            let identity = routedIdentities[index]
+            precondition(routedBucketCounts[Self._routedBucket(of: identity.id)] > 0, "routed id bucket out of sync")
+            if identity.installBeginTimestamp != 0 {
+                timestamped += 1
+                let bucket = Self._routedBuckets + Self._routedBucket(of: identity.installBeginTimestamp)
+                precondition(routedBucketCounts[bucket] > 0, "routed timestamp bucket out of sync")
+            }
+        }
+        var idTotal: UInt32 = 0
+        var timestampTotal: UInt32 = 0
+        for bucket in 0..<Self._routedBuckets {
+            idTotal += routedBucketCounts[bucket]
+            timestampTotal += routedBucketCounts[Self._routedBuckets + bucket]
+        }
+        precondition(
+            idTotal == UInt32(routedIdentities.count) && timestampTotal == timestamped,
+            "routed bucket counts out of sync"
+        )
         for index in slots.indices where slots[index].occupied {
             let slot = slots[index]
             for otherIndex in (index + 1)..<slots.count where slots[otherIndex].occupied {
