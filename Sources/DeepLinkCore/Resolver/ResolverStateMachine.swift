@@ -415,13 +415,19 @@ public struct ResolverStateMachine: Sendable {
     ///
     /// `points`: where the planted ``ConcurrencyFault/forgetRoutedRing`` is read (never with
     /// ``_Unscheduled``).
+    @inline(__always)  // the common answer without a call: every decision loop ends with one
     mutating func nextDecision<Points: _SchedulePoints>(now: UInt64, _ points: Points) -> Decision {
         guard !isKilled else { return .none }
-        // Most calls find nothing pending (every decision loop ends with one): no scans then.
+        // Most calls find nothing pending: no scans then.
         guard pendingCount > 0 else {
             lastWait = nil
             return .none
         }
+        return nextDecisionAmongPending(now: now, points)
+    }
+
+    /// ``nextDecision(now:_:)`` of a live machine with links pending.
+    private mutating func nextDecisionAmongPending<Points: _SchedulePoints>(now: UInt64, _ points: Points) -> Decision {
         let satisfied = satisfiedEvents
         defer { _checkInvariants() }
         // One pass: the first expired link (in slot order) goes first; otherwise the newest.
