@@ -113,136 +113,53 @@ package enum FormDecoding {
     }
 
     /// Decodes the `count` bytes at `source` into `target`, which has room for at least `count`
-    /// bytes; returns the number of bytes written. Nothing past the decoded bytes is ever written,
-    /// and nothing outside the `count` bytes is ever read.
+    /// bytes; returns the number of bytes written. Nothing past the decoded bytes is ever written.
     ///
     /// While 64 or more raw bytes are left, at least 16 decoded bytes follow any position a block
     /// reaches (an escape takes 3), so blocks go straight to `target`
-    /// (``_decodeBlocks(_:from:before:into:at:)``); the rest, fewer than 64 bytes, is decoded
-    /// straight from `source` too (``_decodeTail(_:from:count:into:)``), never through a copy: a
-    /// load from freshly stored scratch bytes that straddles two stores waits for both.
+    /// (``_decodeBlocks(_:from:before:into:at:)``); the rest is decoded the same way in stack
+    /// scratch space, and exactly the decoded bytes are copied out.
     @usableFromInline
     internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
         let (index, written) = _decodeBlocks(source, from: 0, before: count &- 63, into: target, at: 0)
         guard index < count else { return written }
-        return written &+ _decodeTail(source, from: index, count: count, into: target + written)
+        let rest = source + index
+        let restCount = count &- index
+        let restTarget = target + written
+        // The closure captures constants only (one that captures state allocates in debug builds).
+        let restWritten = withUnsafeTemporaryAllocation(byteCount: 256, alignment: 16) { scratch in
+            _decodeRest(rest, count: restCount, scratch: scratch, into: restTarget)
+        }
+        return written &+ restWritten
     }
 
-    /// Decodes the bytes `start..<count` at `source` (fewer than 64) into `target`; returns the
-    /// number of bytes written.
-    ///
-    /// The `%`s and `+`s of all of them are found first, as one 64-bit mask: sixteen bytes at a
-    /// time, the last few as the value's last sixteen bytes (or, in a value under sixteen bytes, as
-    /// its bytes with zeros after them), so no load leaves the `count` bytes. Each of them takes at
-    /// most three raw bytes for one, so the decoded bytes are at least `rest - 2 * marks`: below
-    /// that, a run of plain bytes goes out as one sixteen-byte store (the bytes past the run are
-    /// overwritten later, in order); near the end it is copied exactly.
+    /// Decodes the fewer than 64 raw bytes at `source` into `target` through `scratch` (256 bytes):
+    /// the raw bytes are copied into its first 128, zeros after them (plain bytes, so a block may
+    /// run past the end: each zero stands for itself), decoded into its last 128, and exactly the
+    /// decoded bytes copied to `target`; returns their count.
     @inline(__always)
-    internal static func _decodeTail(
+    internal static func _decodeRest(
         _ source: UnsafeRawPointer,
-        from start: Int,
         count: Int,
+        scratch: UnsafeMutableRawBufferPointer,
         into target: UnsafeMutableRawPointer
     ) -> Int {
-        let raw = source + start
-        let rest = count &- start
-        var marks: UInt64 = 0
-        var offset = 0
-        while offset &+ 16 <= rest {
-            let block = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
-            marks |= UInt64(_escapeMarks(block)) &<< offset
-            offset &+= 16
-        }
-        if offset < rest {
-            if count >= 16 {
-                // The value's last sixteen bytes, without the ones already marked.
-                let lastBlock = source.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self)
-                let last = UInt64(_escapeMarks(lastBlock))
-                marks |= (last &>> (16 &- (rest &- offset))) &<< offset
-            } else {
-                // The whole value is under sixteen bytes (so `start` and `offset` are 0).
-                marks |= UInt64(_escapeMarks(_loadShort(raw, count: rest)))
-            }
-        }
-        let lowerBound = rest &- 2 &* marks.nonzeroBitCount
-        var index = 0
-        var written = 0
-        while marks != 0 {
-            let mark = marks.trailingZeroBitCount
-            marks &= marks &- 1
-            // The two bytes after a valid `%` are hex digits, never marks, so `mark >= index`.
-            _copyRun(raw, from: index, to: mark, into: target, at: written, lowerBound: lowerBound)
-            written &+= mark &- index
-            index = mark
-            target.storeBytes(of: _decodeTailEscape(raw, at: &index, rest: rest), toByteOffset: written, as: UInt8.self)
-            written &+= 1
-        }
-        _copyRun(raw, from: index, to: rest, into: target, at: written, lowerBound: lowerBound)
-        return written &+ (rest &- index)
-    }
-
-    /// Copies the plain bytes `from..<to` at `raw` to `written`: as one
-    /// sixteen-byte load and store when the store stays below `lowerBound` (decoded bytes that
-    /// will be written later anyway), else exactly. (Each decoded byte takes one raw byte or more,
-    /// so sixteen decoded bytes from `written` on need sixteen raw bytes from `index` on: the load
-    /// stays inside the bytes being decoded too.)
-    @inline(__always)
-    internal static func _copyRun(
-        _ raw: UnsafeRawPointer,
-        from index: Int,
-        to end: Int,
-        into target: UnsafeMutableRawPointer,
-        at written: Int,
-        lowerBound: Int
-    ) {
-        let length = end &- index
-        if written &+ 16 <= lowerBound, length <= 16 {
-            target.storeBytes(
-                of: raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self),
-                toByteOffset: written,
-                as: SIMD16<UInt8>.self
-            )
-        } else if length > 0 {
-            _copy(raw + index, count: length, to: target + written)
-        }
-    }
-
-    /// ``_decodeEscape(_:at:)`` for the `%` or `+` at `index` of the `rest` bytes at `raw`: a `%`
-    /// without two bytes after it stays literal.
-    @inline(__always)
-    internal static func _decodeTailEscape(_ raw: UnsafeRawPointer, at index: inout Int, rest: Int) -> UInt8 {
-        let byte = raw.load(fromByteOffset: index, as: UInt8.self)
-        index &+= 1
-        if byte == UInt8(ascii: "+") { return UInt8(ascii: " ") }
-        guard index &+ 1 < rest else { return byte }
-        let high = _nibble(raw.load(fromByteOffset: index, as: UInt8.self))
-        let low = _nibble(raw.load(fromByteOffset: index &+ 1, as: UInt8.self))
-        guard high | low < 16 else { return byte }
-        index &+= 2
-        return high &<< 4 | low
-    }
-
-    /// The `count` bytes at `source` (1 to 15) as sixteen lanes, zeros after them, read with loads
-    /// inside them only (two overlapping words, or bytes for fewer than four).
-    @inline(__always)
-    internal static func _loadShort(_ source: UnsafeRawPointer, count: Int) -> SIMD16<UInt8> {
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-        if count >= 8 {
-            low = _word(source, 0)
-            // The last word's bytes from the ninth on.
-            if count > 8 { high = _word(source, count &- 8) &>> ((16 &- count) &<< 3) }
-        } else if count >= 4 {
-            let first = UInt32(littleEndian: source.loadUnaligned(as: UInt32.self))
-            let last = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-            // The two overlap in the same bytes, so `|` keeps them.
-            low = UInt64(first) | UInt64(last) &<< ((count &- 4) &<< 3)
-        } else {
-            for offset in 0..<count {
-                low |= UInt64(source.load(fromByteOffset: offset, as: UInt8.self)) &<< (offset &<< 3)
-            }
-        }
-        return unsafeBitCast((low.littleEndian, high.littleEndian), to: SIMD16<UInt8>.self)
+        guard let raw = scratch.baseAddress else { return 0 }
+        _copy(source, count: count, to: raw)
+        // Zeros after them, as far as a block that starts before `count` reads (33 bytes past its
+        // start): the bytes past those are never read.
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count, as: SIMD16<UInt8>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 16, as: SIMD16<UInt8>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 32, as: SIMD16<UInt8>.self)
+        // Blocks start before `count` (below 64), so every load ends inside the 128 raw bytes and
+        // every store (at most where its load started) inside the 128 decoded ones; a `%` near the
+        // end reads zeros after it, which are no hex digits, as if it read nothing.
+        let decoded = raw + 128
+        var (index, written) = _decodeBlocks(UnsafeRawPointer(raw), from: 0, before: count, into: decoded, at: 0)
+        // The last block may have run past `count` over zeros, one decoded byte each.
+        written &-= index &- count
+        _copy(UnsafeRawPointer(decoded), count: written, to: target)
+        return written
     }
 
     /// Decodes sixteen raw bytes at a time while `index` is before `limit`: each block is stored
@@ -363,8 +280,8 @@ package enum FormDecoding {
     }
 
     /// Decodes the `%` or `+` at `index` and moves `index` past what it consumed. The two bytes
-    /// after a `%` must be readable and part of the bytes being decoded (blocks stop 63 bytes
-    /// before the end).
+    /// after a `%` must be readable; past the end of the bytes being decoded they must be no hex
+    /// digits (as the zeros after a scratch copy, or as bytes that are still within `count`).
     @inline(__always)
     internal static func _decodeEscape(_ source: UnsafeRawPointer, at index: inout Int) -> UInt8 {
         let byte = source.load(fromByteOffset: index, as: UInt8.self)
