@@ -358,6 +358,52 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         #expect(checked > 1_000)
     }
 
+    /// A value followed by readable bytes of its buffer (an `&`, then bytes that would change the
+    /// result if they were decoded: `%41`, `+`, a `%` that the value's last bytes could complete)
+    /// is decoded straight from the buffer when 18 or more follow: every length up to 100, an
+    /// escape at every position, and exactly what the reference decodes, nothing written past it.
+    @Test func decodeOfAValueFollowedByItsFieldsReadsOnlyTheValue() {
+        let sentinel: UInt8 = 0xA5
+        let after = Array("&%41+%42%4+%43+%44%45+%46%47%48".utf8)
+        var mismatches = 0
+        var checked = 0
+        for length in stride(from: 0, through: 100, by: Sanitizer.isActive ? 7 : 1) {
+            for position in 0..<max(length, 1) {
+                for escape in [Array("%2F".utf8), Array("+".utf8), Array("%4".utf8), Array("%".utf8)] {
+                    var raw = (0..<length).map { UInt8(ascii: "a") &+ UInt8($0 % 6) }  // hex digits
+                    raw.replaceSubrange(position..<min(length, position + escape.count), with: escape)
+                    raw = Array(raw.prefix(length))
+                    let expected = ReferenceFormParser.decode(raw[...])
+                    for following in [17, 18, 19, 33] {
+                        let input = raw + after.prefix(following)
+                        var destination = [UInt8](repeating: sentinel, count: raw.count + 24)
+                        let written = input.withUnsafeBytes { all in
+                            destination.withUnsafeMutableBytes { target in
+                                FormDecoding.decode(
+                                    UnsafeRawBufferPointer(rebasing: all[0..<raw.count]),
+                                    into: UnsafeMutableRawBufferPointer(rebasing: target[0..<raw.count]),
+                                    bytesAfter: following
+                                )
+                            }
+                        }
+                        let agrees =
+                            written == expected.count && Array(destination.prefix(expected.count)) == expected
+                            && destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }
+                        if !agrees {
+                            mismatches += 1
+                            if mismatches <= 5 {
+                                Issue.record("mismatch for \(String(decoding: input, as: UTF8.self))")
+                            }
+                        }
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(checked > 1_000)
+    }
+
     /// A payload decoded through the parser, as the last field or followed by 1 to 40 bytes of
     /// other fields, with an escape at every position: the parser's view of it must decode exactly
     /// what the reference decodes from the value alone.
