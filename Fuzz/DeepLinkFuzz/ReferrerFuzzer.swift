@@ -89,6 +89,8 @@ enum ReferrerFuzzer {
                 parsed.payload.map { Array($0.rawField) } == payload.map(rawField),
                 "payload field differs from the reference's first '\(configuration.payloadKey)'"
             )
+            // The payload knows the bytes after it, and its decoder may read them.
+            if let field = parsed.payload, let payload { checkDecodeInto(field, Reference.formDecoded(payload.value)) }
             fuzzCheck(parser.verdict(for: parsed, validator: validator) == verdict, "lent verdict differs")
             return parsed.placeholder
         }

@@ -306,6 +306,138 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         }
         #expect(mismatches == 0)
     }
+
+    /// The decoder reads only the value's bytes and writes only its decoded bytes, whatever the
+    /// length (every one up to 130, so every way a value ends against the 16-byte blocks, the
+    /// value's last sixteen bytes and the 64-byte tail) and wherever an escape sits (straddling a
+    /// block boundary, cut short at the end): the bytes after the value spell `1+%41...`, which
+    /// would change the result if any of them were read (a `%4` at the end would become `A`), and
+    /// the destination ends in sentinels.
+    @Test func decodeReadsOnlyTheValueWhereverItsEscapesSit() {
+        let sentinel: UInt8 = 0xA5
+        let poison = Array("1+%41+%42%4+%43+%44%45+%46".utf8)
+        let escapes: [[UInt8]] = [
+            Array("%2F".utf8), Array("+".utf8), Array("%4".utf8), Array("%".utf8), Array("%%41".utf8),
+            Array("%zz".utf8), Array("%2F%3D".utf8),
+        ]
+        var mismatches = 0
+        var checked = 0
+        for length in stride(from: 0, through: 130, by: Sanitizer.isActive ? 7 : 1) {
+            for position in 0..<max(length, 1) {
+                for escape in escapes {
+                    var raw = (0..<length).map { UInt8(ascii: "a") &+ UInt8($0 % 26) }
+                    raw.replaceSubrange(position..<min(length, position + escape.count), with: escape)
+                    raw = Array(raw.prefix(length))
+                    let expected = ReferenceFormParser.decode(raw[...])
+                    let input = raw + poison
+                    for room in [expected.count, raw.count] {
+                        var destination = [UInt8](repeating: sentinel, count: room + 24)
+                        let written = input.withUnsafeBytes { all in
+                            destination.withUnsafeMutableBytes { target in
+                                FormDecoding.decode(
+                                    UnsafeRawBufferPointer(rebasing: all[0..<raw.count]),
+                                    into: UnsafeMutableRawBufferPointer(rebasing: target[0..<room])
+                                )
+                            }
+                        }
+                        let agrees =
+                            written == expected.count && Array(destination.prefix(expected.count)) == expected
+                            && destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }
+                        if !agrees {
+                            mismatches += 1
+                            if mismatches <= 5 {
+                                Issue.record("mismatch for \(String(decoding: raw, as: UTF8.self)) into \(room) bytes")
+                            }
+                        }
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(checked > 1_000)
+    }
+
+    /// A value followed by readable bytes of its buffer (an `&`, then bytes that would change the
+    /// result if they were decoded: `%41`, `+`, a `%` that the value's last bytes could complete)
+    /// is decoded straight from the buffer when 18 or more follow: every length up to 100, an
+    /// escape at every position, and exactly what the reference decodes, nothing written past it.
+    @Test func decodeOfAValueFollowedByItsFieldsReadsOnlyTheValue() {
+        let sentinel: UInt8 = 0xA5
+        let after = Array("&%41+%42%4+%43+%44%45+%46%47%48".utf8)
+        var mismatches = 0
+        var checked = 0
+        for length in stride(from: 0, through: 100, by: Sanitizer.isActive ? 7 : 1) {
+            for position in 0..<max(length, 1) {
+                for escape in [Array("%2F".utf8), Array("+".utf8), Array("%4".utf8), Array("%".utf8)] {
+                    var raw = (0..<length).map { UInt8(ascii: "a") &+ UInt8($0 % 6) }  // hex digits
+                    raw.replaceSubrange(position..<min(length, position + escape.count), with: escape)
+                    raw = Array(raw.prefix(length))
+                    let expected = ReferenceFormParser.decode(raw[...])
+                    for following in [17, 18, 19, 33] {
+                        let input = raw + after.prefix(following)
+                        var destination = [UInt8](repeating: sentinel, count: raw.count + 24)
+                        let written = input.withUnsafeBytes { all in
+                            destination.withUnsafeMutableBytes { target in
+                                FormDecoding.decode(
+                                    UnsafeRawBufferPointer(rebasing: all[0..<raw.count]),
+                                    into: UnsafeMutableRawBufferPointer(rebasing: target[0..<raw.count]),
+                                    bytesAfter: following
+                                )
+                            }
+                        }
+                        let agrees =
+                            written == expected.count && Array(destination.prefix(expected.count)) == expected
+                            && destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }
+                        if !agrees {
+                            mismatches += 1
+                            if mismatches <= 5 {
+                                Issue.record("mismatch for \(String(decoding: input, as: UTF8.self))")
+                            }
+                        }
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(checked > 1_000)
+    }
+
+    /// A payload decoded through the parser, as the last field or followed by 1 to 40 bytes of
+    /// other fields, with an escape at every position: the parser's view of it must decode exactly
+    /// what the reference decodes from the value alone.
+    @Test func payloadDecodesAlikeWhateverFollowsIt() {
+        let parser = ReferrerParser()
+        var mismatches = 0
+        for length in stride(from: 1, through: 70, by: Sanitizer.isActive ? 5 : 1) {
+            for position in 0..<length {
+                var value = (0..<length).map { UInt8(ascii: "0") &+ UInt8($0 % 10) }
+                let escape = Array("%2F".utf8).prefix(length - position)  // cut short at the end
+                value.replaceSubrange(position..<min(length, position + 3), with: escape)
+                let expected = ReferenceFormParser.decode(value[...])
+                for following in [0, 1, 2, 3, 14, 15, 16, 17, 18, 40] {
+                    var input = Array("utm_source=x&deeplink=".utf8) + value
+                    if following > 0 { input += Array("&z=%41+%42%4%".utf8.prefix(following)) }
+                    while input.count < 22 + length + following { input.append(UInt8(ascii: "1")) }
+                    let decoded = input.withUnsafeBytes { bytes in
+                        parser.withReferrer(in: bytes) { parsed in
+                            parsed.payload.map { field in
+                                [UInt8](unsafeUninitializedCapacity: field.rawValue.count) { buffer, count in
+                                    count = field.decodeValue(into: UnsafeMutableRawBufferPointer(buffer)) ?? 0
+                                }
+                            }
+                        }
+                    }
+                    if decoded != .success(expected) {
+                        mismatches += 1
+                        if mismatches <= 5 { Issue.record("mismatch for \(String(decoding: input, as: UTF8.self))") }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
 }
 
 extension Array where Element == UInt8 {

@@ -95,6 +95,21 @@ package enum FormDecoding {
         return _decode(source, count: raw.count, into: target)
     }
 
+    /// ``decode(_:into:)`` for a value inside a larger buffer, followed by `bytesAfter` readable
+    /// bytes of it, the first of which is no hex digit (a field's `&`): with 18 or more, the value's
+    /// last bytes are decoded straight from the buffer instead of from a copy.
+    @inlinable
+    package static func decode(
+        _ raw: UnsafeRawBufferPointer,
+        into destination: UnsafeMutableRawBufferPointer,
+        bytesAfter: Int
+    ) -> Int? {
+        guard destination.count >= raw.count, let source = raw.baseAddress, let target = destination.baseAddress
+        else { return _decodeCheckingRoom(raw, into: destination) }
+        guard bytesAfter >= 18 else { return _decode(source, count: raw.count, into: target) }
+        return _decodeFollowed(source, count: raw.count, into: target)
+    }
+
     /// ``decode(_:into:)`` byte by byte, checking the room for each: a destination smaller than
     /// the raw bytes (or no bytes at all).
     @usableFromInline
@@ -131,6 +146,80 @@ package enum FormDecoding {
             _decodeRest(rest, count: restCount, scratch: scratch, into: restTarget)
         }
         return written &+ restWritten
+    }
+
+    /// ``_decode(_:count:into:)`` for `count` bytes followed by 18 readable bytes or more, the
+    /// first of which is no hex digit: the last (fewer than 64) are decoded straight from `source`
+    /// into stack scratch space, marks past `count` left out, and exactly the decoded bytes
+    /// copied out. A load from a copy freshly stored would straddle two stores and wait for both.
+    @usableFromInline
+    internal static func _decodeFollowed(
+        _ source: UnsafeRawPointer,
+        count: Int,
+        into target: UnsafeMutableRawPointer
+    ) -> Int {
+        let (index, written) = _decodeBlocks(source, from: 0, before: count &- 63, into: target, at: 0)
+        guard index < count else { return written }
+        let restTarget = target + written
+        // The closure captures constants only (one that captures state allocates in debug builds).
+        let restWritten = withUnsafeTemporaryAllocation(byteCount: 128, alignment: 16) { scratch in
+            _decodeFollowedRest(source, from: index, to: count, scratch: scratch, into: restTarget)
+        }
+        return written &+ restWritten
+    }
+
+    /// The bytes `start..<end` at `source` (fewer than 64, at least 18 readable bytes after them,
+    /// the first no hex digit) decoded into `scratch` (128 bytes), then copied exactly to `target`;
+    /// returns their count.
+    @inline(__always)
+    internal static func _decodeFollowedRest(
+        _ source: UnsafeRawPointer,
+        from start: Int,
+        to end: Int,
+        scratch: UnsafeMutableRawBufferPointer,
+        into target: UnsafeMutableRawPointer
+    ) -> Int {
+        guard let decoded = scratch.baseAddress else { return 0 }
+        var index = start
+        var written = 0
+        // As ``_decodeBlocks(_:from:before:into:at:)``, but marks at `end` or later are plain
+        // bytes: a block that starts before `end` reads at most 34 bytes from its start, 18 past
+        // `end`; a `%` just before `end` reads the byte after the value, no hex digit, and stays
+        // literal. Stores reach 32 bytes past the decoded bytes before a block: inside the 128.
+        while index < end {
+            let blockStart = index
+            let block = source.loadUnaligned(fromByteOffset: blockStart, as: SIMD16<UInt8>.self)
+            decoded.storeBytes(of: block, toByteOffset: written, as: SIMD16<UInt8>.self)
+            let lanes = end &- blockStart
+            var marks = _escapeMarks(block) & (lanes >= 16 ? 0xFFFF : (1 &<< UInt32(truncatingIfNeeded: lanes)) &- 1)
+            if marks == 0 {
+                index &+= 16
+                written &+= 16
+                continue
+            }
+            repeat {
+                let escape = blockStart &+ marks.trailingZeroBitCount
+                marks &= marks &- 1
+                written &+= escape &- index
+                index = escape
+                decoded.storeBytes(of: _decodeEscape(source, at: &index), toByteOffset: written, as: UInt8.self)
+                written &+= 1
+                decoded.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self),
+                    toByteOffset: written,
+                    as: SIMD16<UInt8>.self
+                )
+            } while marks != 0
+            let blockEnd = blockStart &+ 16
+            if index < blockEnd {
+                written &+= blockEnd &- index
+                index = blockEnd
+            }
+        }
+        // The last block ran past `end` over plain bytes, one decoded byte each.
+        written &-= index &- end
+        _copy(UnsafeRawPointer(decoded), count: written, to: target)
+        return written
     }
 
     /// Decodes the fewer than 64 raw bytes at `source` into `target` through `scratch` (256 bytes):

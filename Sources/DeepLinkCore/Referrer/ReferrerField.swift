@@ -22,11 +22,22 @@ public struct ReferrerField {
     /// Whether the field contained a `=` (`key=` and `key` both have an empty value).
     public let hasSeparator: Bool
 
+    /// How many bytes of the parsed input follow ``rawValue`` (its `&` first): the payload's
+    /// decoder may read those instead of copying the value out first. 0 when unknown.
+    @usableFromInline
+    internal let _bytesAfterValue: Int
+
     @inlinable
-    internal init(rawName: UnsafeRawBufferPointer, rawValue: UnsafeRawBufferPointer, hasSeparator: Bool) {
+    internal init(
+        rawName: UnsafeRawBufferPointer,
+        rawValue: UnsafeRawBufferPointer,
+        hasSeparator: Bool,
+        bytesAfterValue: Int = 0
+    ) {
         self.rawName = rawName
         self.rawValue = rawValue
         self.hasSeparator = hasSeparator
+        self._bytesAfterValue = bytesAfterValue
     }
 
     /// The whole field as it appears in the input (`name=value` or `name`).
@@ -71,7 +82,7 @@ public struct ReferrerField {
     /// (`rawValue.count` bytes always fit).
     @inlinable
     public func decodeValue(into destination: UnsafeMutableRawBufferPointer) -> Int? {
-        FormDecoding.decode(rawValue, into: destination)
+        FormDecoding.decode(rawValue, into: destination, bytesAfter: _bytesAfterValue)
     }
 
     /// Lends `body` the decoded name, decoded into scratch space on the stack (no heap allocation

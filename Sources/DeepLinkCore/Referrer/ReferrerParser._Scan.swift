@@ -47,7 +47,8 @@ internal struct _ReferrerScan {
         return ReferrerField(
             rawName: UnsafeRawBufferPointer(rebasing: input[payloadStart..<payloadSeparator]),
             rawValue: UnsafeRawBufferPointer(rebasing: input[(payloadSeparator + 1)..<payloadEnd]),
-            hasSeparator: true
+            hasSeparator: true,
+            bytesAfterValue: input.count &- payloadEnd
         )
     }
 
