@@ -20,9 +20,9 @@ enum JourneyComparisons {
             return BenchmarkSide(name) { operations in
                 state.withLock { state in
                     var routes = 0
-                    let bytes = measuringAllocations(operations) { index in
+                    let bytes = measuringAllocations(operations, cycling: corpus.count) { index in
                         var observation = StrategyObservation()
-                        state.strategy.run(corpus[index % corpus.count], into: &observation, metrics: &state.metrics)
+                        state.strategy.run(corpus[index], into: &observation, metrics: &state.metrics)
                         routes &+= observation.routeCount
                     }
                     blackHole(routes)

@@ -7,15 +7,17 @@ import Foundation
 enum ReferrerComparisons {
     static func all(corpusSize: Int) -> [Comparison] {
         let corpus = ReferrerCorpus.realistic(count: corpusSize)
-        let corpusBytes = corpus.map { Array($0.utf8) }
+        let inputs = ContiguousCorpus(corpus.map { Array($0.utf8) })
         let parser = ReferrerParser()
         let ours = BenchmarkSide("ReferrerParser") { operations in
             var decodedBytes = 0
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4_096, alignment: 1)
             defer { buffer.deallocate() }
-            let bytes = measuringAllocations(operations) { index in
-                corpusBytes[index % corpusBytes.count].withUnsafeBytes { input in
-                    let result = parser.withReferrer(in: input) { parsed in parsed.payload?.decodeValue(into: buffer) }
+            let bytes = inputs.withInputs { inputs in
+                measuringAllocations(operations, cycling: inputs.ranges.count) { index in
+                    let result = parser.withReferrer(in: inputs[index]) { parsed in
+                        parsed.payload?.decodeValue(into: buffer)
+                    }
                     if case .success(let count?) = result { decodedBytes &+= count }
                 }
             }
@@ -28,8 +30,8 @@ enum ReferrerComparisons {
                 subject: ours,
                 peer: BenchmarkSide("URLComponents.queryItems") { operations in
                     var decodedBytes = 0
-                    let bytes = measuringAllocations(operations) { index in
-                        decodedBytes &+= urlComponentsPayload(corpus[index % corpus.count])?.utf8.count ?? 0
+                    let bytes = measuringAllocations(operations, cycling: corpus.count) { index in
+                        decodedBytes &+= urlComponentsPayload(corpus[index])?.utf8.count ?? 0
                     }
                     blackHole(decodedBytes)
                     return bytes
@@ -40,8 +42,8 @@ enum ReferrerComparisons {
                 subject: ours,
                 peer: BenchmarkSide("split + removingPercentEncoding") { operations in
                     var decodedBytes = 0
-                    let bytes = measuringAllocations(operations) { index in
-                        decodedBytes &+= handwrittenPayload(corpus[index % corpus.count])?.utf8.count ?? 0
+                    let bytes = measuringAllocations(operations, cycling: corpus.count) { index in
+                        decodedBytes &+= handwrittenPayload(corpus[index])?.utf8.count ?? 0
                     }
                     blackHole(decodedBytes)
                     return bytes

@@ -23,6 +23,7 @@ enum SigningComparisons {
                 preconditionFailure("the benchmark's links are valid: \(error)")
             }
         }
+        let inputs = ContiguousCorpus(corpus)
         let parser = ReferrerParser()
         let validator = ExampleApp.validator
         let verifier = ExampleApp.signing
@@ -30,9 +31,11 @@ enum SigningComparisons {
             BenchmarkSide(name) { operations in
                 var link = DeepLink(validated: "/")!
                 var accepted = 0
-                let bytes = measuringAllocations(operations) { index in
-                    corpus[index % corpus.count].withUnsafeBytes { input in
-                        guard parser.verdict(for: input, validator: validator, into: &link) == .link else { return }
+                let bytes = inputs.withInputs { inputs in
+                    measuringAllocations(operations, cycling: inputs.ranges.count) { index in
+                        guard parser.verdict(for: inputs[index], validator: validator, into: &link) == .link else {
+                            return
+                        }
                         if !verify {
                             accepted &+= link.utf8Count
                         } else if case .verified = verifier.check(link, nowSeconds: 1_000) {

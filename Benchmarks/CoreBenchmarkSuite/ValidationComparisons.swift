@@ -30,7 +30,7 @@ enum ValidationComparisons {
 
     static func all(corpusSize: Int) -> [Comparison] {
         let corpus = corpus(count: corpusSize)
-        let corpusBytes = corpus.map { Array($0.utf8) }
+        let inputs = ContiguousCorpus(corpus.map { Array($0.utf8) })
         let validator = LinkValidator(configuration: .init(allowedHosts: allowedHosts))
         let peer = FoundationLinkValidator(allowedHosts: allowedHosts)
         return [
@@ -38,9 +38,11 @@ enum ValidationComparisons {
                 benchmark: "link-validate",
                 subject: BenchmarkSide("LinkValidator") { operations in
                     var accepted = 0
-                    let bytes = measuringAllocations(operations) { index in
-                        corpusBytes[index % corpusBytes.count].withUnsafeBytes { payload in
-                            if case .success(let link) = validator.validate(payload) { accepted &+= link.utf8Count }
+                    let bytes = inputs.withInputs { inputs in
+                        measuringAllocations(operations, cycling: inputs.ranges.count) { index in
+                            if case .success(let link) = validator.validate(inputs[index]) {
+                                accepted &+= link.utf8Count
+                            }
                         }
                     }
                     blackHole(accepted)
@@ -48,8 +50,8 @@ enum ValidationComparisons {
                 },
                 peer: BenchmarkSide("URL(string:) validator") { operations in
                     var accepted = 0
-                    let bytes = measuringAllocations(operations) { index in
-                        if let link = peer.validate(corpus[index % corpus.count]) { accepted &+= link.utf8.count }
+                    let bytes = measuringAllocations(operations, cycling: corpus.count) { index in
+                        if let link = peer.validate(corpus[index]) { accepted &+= link.utf8.count }
                     }
                     blackHole(accepted)
                     return bytes
