@@ -146,6 +146,9 @@ public struct ResolverStateMachine: Sendable {
     /// check of every capture scans these 16 bytes per entry, not a whole optional slot.
     private var routedIdentities: [CaptureIdentity]
     private var routedNext: Int = 0
+    /// How many `routed` entries from the start may be non-nil (the ring fills from index 0): a
+    /// relaunch clears only those, not the whole ring.
+    private var routedUsed: Int = 0
     /// The last waiting notice, so that one is reported only when something changed.
     private var lastWait: CaptureIdentity?
     private var lastWaitMissing: GateEvents = []
@@ -187,10 +190,15 @@ public struct ResolverStateMachine: Sendable {
         state = .starting(satisfied: [])
         loggedInAccount = nil
         isKilled = false
-        for index in slots.indices { slots[index].occupied = false }
-        pendingCount = 0
+        // Only what was used: most relaunches find nothing pending and nothing routed, and each
+        // loop would pay the array's uniqueness check for nothing.
+        if pendingCount > 0 {
+            for index in slots.indices { slots[index].occupied = false }
+            pendingCount = 0
+        }
         arrivals = 0
-        for index in routed.indices { routed[index] = nil }
+        for index in 0..<routedUsed { routed[index] = nil }
+        routedUsed = 0
         routedNext = 0
         lastWait = nil
         lastWaitMissing = []
@@ -505,6 +513,7 @@ public struct ResolverStateMachine: Sendable {
     private mutating func remember(_ link: Slot) {
         routed[routedNext] = link
         routedIdentities[routedNext] = link.identity
+        if routedNext >= routedUsed { routedUsed = routedNext + 1 }
         routedNext = routedNext + 1 == routed.count ? 0 : routedNext + 1  // not `%`: a division per route
     }
 
@@ -554,6 +563,9 @@ public struct ResolverStateMachine: Sendable {
             precondition(links[index].id == slots[index].identity.id, "slot and record out of sync")
         }
         precondition(occupied == pendingCount, "pendingCount out of sync")
+        for index in routedUsed..<routed.count {
+            precondition(routed[index] == nil, "a routed entry past routedUsed (reset would keep it)")
+        }
         switch state {
         case .starting(let satisfied):
             precondition(!satisfied.contains(.appReady), "starting with appReady")
