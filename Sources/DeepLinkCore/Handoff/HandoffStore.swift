@@ -53,6 +53,10 @@ public protocol HandoffStore: Sendable {
     /// was consumed before (nothing was saved). A store that can should do both in one step; the
     /// default calls the two in turn.
     func saveUnlessConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool
+
+    /// False only when ``loadPending(into:)`` would surely append nothing and skip nothing right
+    /// now (a cheap check, without a lock): a launch then need not load. The default answers true.
+    var mayHoldPending: Bool { get }
 }
 
 extension HandoffStore {
@@ -61,6 +65,8 @@ extension HandoffStore {
         try save(link)
         return true
     }
+
+    public var mayHoldPending: Bool { true }
 
     public func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError] {
         let load = try loadPending()

@@ -322,9 +322,12 @@ extension InMemoryHandoffStore {
         return HandoffLoad(pending: pending, skipped: skipped)
     }
 
+    /// Whether the store holds pending records (``loadPending(into:)`` reads the same flag first).
+    public var mayHoldPending: Bool { occupancy.load(ordering: .relaxed) & Self.holdsRecords != 0 }
+
     /// Allocates nothing once `pending` has room for the pending records.
     public func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError] {
-        guard occupancy.load(ordering: .relaxed) & Self.holdsRecords != 0 else { return [] }
+        guard mayHoldPending else { return [] }
         storage.withLock { storage in
             guard storage.recordCount > 0 else { return }
             let first = pending.count

@@ -1,14 +1,23 @@
+// The C library, for memcmp: glibc (Linux), Bionic (Android), Darwin (Apple).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Android)
+import Android
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension LinkAttribution: Equatable {
     public static func == (lhs: LinkAttribution, rhs: LinkAttribution) -> Bool {
         guard lhs._present == rhs._present, lhs.isTruncated == rhs.isTruncated,
             lhs.clickTimestampSeconds == rhs.clickTimestampSeconds
         else { return false }
         for index in 0..<LinkAttribution._fieldCount where lhs._ends[index] != rhs._ends[index] { return false }
-        for index in 0..<Int(lhs._ends[LinkAttribution._fieldCount - 1])
-        where lhs._bytes[index] != rhs._bytes[index] {
-            return false
+        let count = Int(lhs._ends[LinkAttribution._fieldCount - 1])
+        // One memcmp over the values: the bounds-checked subscripts cost several instructions a byte.
+        return lhs._bytes.span.withUnsafeBytes { left in
+            rhs._bytes.span.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, count) == 0 }
         }
-        return true
     }
 }
 

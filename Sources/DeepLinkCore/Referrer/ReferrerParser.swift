@@ -63,22 +63,43 @@ public struct ReferrerParser: Sendable {
     }
 
     /// The configuration this parser applies.
-    public let configuration: Configuration
+    public var configuration: Configuration { _shared.configuration }
 
-    /// The UTF-8 of ``Configuration/payloadKey``, taken once here so that no lookup goes through
-    /// `String` per field.
+    /// What the parser keeps of its configuration that is not a word, behind one immutable
+    /// reference: a copy of the parser (each read copies it into its closures) then retains one
+    /// object, not a string and an array.
     @usableFromInline
-    internal let _payloadKeyUTF8: [UInt8]
+    internal final class _Shared: Sendable {
+        @usableFromInline let configuration: Configuration
+        /// The UTF-8 of ``Configuration/payloadKey``, taken once here so that no lookup goes
+        /// through `String` per field.
+        @usableFromInline let payloadKeyUTF8: [UInt8]
+
+        init(configuration: Configuration) {
+            self.configuration = configuration
+            self.payloadKeyUTF8 = Array(configuration.payloadKey.utf8)
+        }
+    }
+
+    @usableFromInline
+    internal let _shared: _Shared
+
+    /// ``Configuration/maxInputBytes`` and ``Configuration/maxFields``, checked on every read.
+    @usableFromInline
+    internal let _maxInputBytes: Int
+    @usableFromInline
+    internal let _maxFields: Int
 
     /// Whether the payload key holds no `%`, `+` or `=`: then a name spelled exactly like it is it.
     @usableFromInline
     internal let _payloadKeyIsPlain: Bool
 
     public init(configuration: Configuration = .init()) {
-        self.configuration = configuration
-        let key = Array(configuration.payloadKey.utf8)
-        self._payloadKeyUTF8 = key
-        self._payloadKeyIsPlain = !key.contains { byte in
+        let shared = _Shared(configuration: configuration)
+        self._shared = shared
+        self._maxInputBytes = configuration.maxInputBytes
+        self._maxFields = configuration.maxFields
+        self._payloadKeyIsPlain = !shared.payloadKeyUTF8.contains { byte in
             byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "=")
         }
     }
@@ -95,13 +116,13 @@ public struct ReferrerParser: Sendable {
         in input: UnsafeRawBufferPointer,
         _ body: (ParsedReferrer) throws(E) -> R
     ) throws(E) -> Result<R, ReferrerError> {
-        guard input.count <= configuration.maxInputBytes else {
-            return .failure(.inputTooLong(length: input.count, limit: configuration.maxInputBytes))
+        guard input.count <= _maxInputBytes else {
+            return .failure(.inputTooLong(length: input.count, limit: _maxInputBytes))
         }
         // One pass finds the field count, the payload and whether a raw separator occurs.
         let scan = _scan(input)
-        guard scan.fieldCount <= configuration.maxFields else {
-            return .failure(.tooManyFields(count: scan.fieldCount, limit: configuration.maxFields))
+        guard scan.fieldCount <= _maxFields else {
+            return .failure(.tooManyFields(count: scan.fieldCount, limit: _maxFields))
         }
         // (Two fields need a raw `&`, so a double-encoded input cannot fail this outer check.)
         guard scan.payloadCount <= 1 else { return .failure(.duplicatePayloadKey(count: scan.payloadCount)) }
@@ -122,7 +143,7 @@ public struct ReferrerParser: Sendable {
 
     @inlinable
     internal func _scan(_ input: UnsafeRawBufferPointer) -> _ReferrerScan {
-        _payloadKeyUTF8.withUnsafeBufferPointer { key in
+        _shared.payloadKeyUTF8.withUnsafeBufferPointer { key in
             _scanReferrer(input, key: key, keyIsPlain: _payloadKeyIsPlain)
         }
     }
@@ -140,8 +161,8 @@ public struct ReferrerParser: Sendable {
             let decodedCount = FormDecoding.decode(input, into: scratch) ?? 0
             let decoded = UnsafeRawBufferPointer(rebasing: scratch[0..<decodedCount])
             let inner = _scan(decoded)
-            guard inner.fieldCount <= configuration.maxFields else {
-                return .failure(.tooManyFields(count: inner.fieldCount, limit: configuration.maxFields))
+            guard inner.fieldCount <= _maxFields else {
+                return .failure(.tooManyFields(count: inner.fieldCount, limit: _maxFields))
             }
             guard inner.payloadCount <= 1 else { return .failure(.duplicatePayloadKey(count: inner.payloadCount)) }
             let parsed = ParsedReferrer(

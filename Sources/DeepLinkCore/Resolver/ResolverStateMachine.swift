@@ -151,6 +151,9 @@ public struct ResolverStateMachine: Sendable {
     /// count only sends a capture to it (the scan alone decides).
     private var routedBucketCounts: [UInt32]
     private var routedNext: Int = 0
+    /// How many `routed` entries from the start may be non-nil (the ring fills from index 0): a
+    /// relaunch clears only those, not the whole ring.
+    private var routedUsed: Int = 0
     /// The last waiting notice, so that one is reported only when something changed.
     private var lastWait: CaptureIdentity?
     private var lastWaitMissing: GateEvents = []
@@ -195,10 +198,15 @@ public struct ResolverStateMachine: Sendable {
         state = .starting(satisfied: [])
         loggedInAccount = nil
         isKilled = false
-        for index in slots.indices { slots[index].occupied = false }
-        pendingCount = 0
+        // Only what was used: most relaunches find nothing pending and nothing routed, and each
+        // loop would pay the array's uniqueness check for nothing.
+        if pendingCount > 0 {
+            for index in slots.indices { slots[index].occupied = false }
+            pendingCount = 0
+        }
         arrivals = 0
-        for index in routed.indices { routed[index] = nil }
+        for index in 0..<routedUsed { routed[index] = nil }
+        routedUsed = 0
         routedNext = 0
         lastWait = nil
         lastWaitMissing = []
@@ -549,6 +557,7 @@ public struct ResolverStateMachine: Sendable {
                 counts[Self._routedBuckets + Self._routedBucket(of: new.installBeginTimestamp)] += 1
             }
         }
+        if routedNext >= routedUsed { routedUsed = routedNext + 1 }
         routedNext = routedNext + 1 == routed.count ? 0 : routedNext + 1  // not `%`: a division per route
     }
 
@@ -598,6 +607,9 @@ public struct ResolverStateMachine: Sendable {
             precondition(links[index].id == slots[index].identity.id, "slot and record out of sync")
         }
         precondition(occupied == pendingCount, "pendingCount out of sync")
+        for index in routedUsed..<routed.count {
+            precondition(routed[index] == nil, "a routed entry past routedUsed (reset would keep it)")
+        }
         switch state {
         case .starting(let satisfied):
             precondition(!satisfied.contains(.appReady), "starting with appReady")

@@ -25,12 +25,26 @@
 ///   authenticator's MAC; the verifier itself allocates nothing.
 public struct SignedLinkVerifier: Sendable {
     /// The prefixes whose links must be signed (the rule of ``RoutePolicy``'s prefixes).
-    public let prefixes: [String]
+    public var prefixes: [String] { state.prefixes }
     /// Checks the tags.
-    public let authenticator: any PayloadAuthenticator
+    public var authenticator: any PayloadAuthenticator { state.authenticator }
 
-    /// The prefixes' UTF-8 bytes, converted once.
-    private let prefixBytes: [[UInt8]]
+    /// The configuration, immutable, behind one reference: the resolver copies its verifier on
+    /// every capture, and a copy then retains one object instead of two arrays and an existential.
+    private final class State: Sendable {
+        let prefixes: [String]
+        let authenticator: any PayloadAuthenticator
+        /// The prefixes' UTF-8 bytes, converted once.
+        let prefixBytes: [[UInt8]]
+
+        init(prefixes: [String], authenticator: any PayloadAuthenticator) {
+            self.prefixes = prefixes
+            self.authenticator = authenticator
+            self.prefixBytes = prefixes.map { Array($0.utf8) }
+        }
+    }
+
+    private let state: State
 
     /// - Throws: ``RoutePolicyError/invalidPrefix(_:)`` for a prefix that is not a canonical path
     ///   without a query, ``RoutePolicyError/duplicatePrefix(_:)`` for one given twice (the rules of
@@ -47,15 +61,27 @@ public struct SignedLinkVerifier: Sendable {
             guard !seen.contains(prefix) else { throw .duplicatePrefix(prefix) }
             seen.append(prefix)
         }
-        self.prefixes = prefixes
-        self.authenticator = authenticator
-        self.prefixBytes = prefixes.map { Array($0.utf8) }
+        self.state = State(prefixes: prefixes, authenticator: authenticator)
     }
 
     /// Whether `link` lies under one of ``prefixes``.
     public func requiresSignature(_ link: DeepLink) -> Bool {
-        for index in prefixBytes.indices {
-            let under = prefixBytes[index].withUnsafeBytes { prefix in link.hasPathPrefix(bytes: prefix) }
+        let pathCount = link.pathUTF8Count
+        return link.withUTF8Bytes { bytes in
+            requiresSignature(path: UnsafeRawBufferPointer(rebasing: bytes[0..<pathCount]))
+        }
+    }
+
+    /// Whether the path bytes `path` lie under one of ``prefixes`` (the rule of
+    /// ``DeepLink/hasPathPrefix(bytes:)``): the link is borrowed once for all prefixes, where a call
+    /// per prefix copied it.
+    private func requiresSignature(path: UnsafeRawBufferPointer) -> Bool {
+        // By index, not `for prefix in`: unoptimised, that loop allocated on every call
+        // (SignedLinkTests.verificationAddsNoAllocation).
+        for index in state.prefixBytes.indices {
+            let under = state.prefixBytes[index].withUnsafeBytes { prefix in
+                PathPrefix.path(path, impliedLeadingSlash: false, isUnder: prefix)
+            }
             if under { return true }
         }
         return false
@@ -65,36 +91,42 @@ public struct SignedLinkVerifier: Sendable {
     ///
     /// - Parameter nowSeconds: the current Unix time, seconds.
     public func check(_ link: DeepLink, nowSeconds: UInt64) -> SignatureCheck {
-        guard requiresSignature(link) else { return .notRequired }
         let pathCount = link.pathUTF8Count
-        return link.withUTF8Bytes { bytes -> SignatureCheck in
-            switch LinkSignature._parse(bytes, pathCount: pathCount) {
-            case .missing: return .rejected(.missingSignature)
-            case .malformed: return .rejected(.badSignature)
-            case .block(let block):
-                let authenticity = withUnsafeTemporaryAllocation(
-                    byteCount: LinkSignature.tagByteCount,
-                    alignment: 1
-                ) { tag -> PayloadAuthenticity in
-                    for index in 0..<LinkSignature.tagByteCount {
-                        let high = LinkSignature._hexValue(bytes[block.tagStart + 2 * index])
-                        let low = LinkSignature._hexValue(bytes[block.tagStart + 2 * index + 1])
-                        tag[index] = high << 4 | low
-                    }
-                    return authenticator.authenticity(
-                        ofTag: UnsafeRawBufferPointer(tag),
-                        message: UnsafeRawBufferPointer(rebasing: bytes[0..<block.messageEnd]),
-                        keyID: UnsafeRawBufferPointer(rebasing: bytes[block.keyID])
-                    )
+        return link.withUTF8Bytes { bytes in check(bytes, pathCount: pathCount, nowSeconds: nowSeconds) }
+    }
+
+    /// ``check(_:nowSeconds:)`` of a link's UTF-8 bytes (its path the first `pathCount`): callers
+    /// borrow the link in place rather than pass a copy of it.
+    private func check(_ bytes: UnsafeRawBufferPointer, pathCount: Int, nowSeconds: UInt64) -> SignatureCheck {
+        guard requiresSignature(path: UnsafeRawBufferPointer(rebasing: bytes[0..<pathCount])) else {
+            return .notRequired
+        }
+        switch LinkSignature._parse(bytes, pathCount: pathCount) {
+        case .missing: return .rejected(.missingSignature)
+        case .malformed: return .rejected(.badSignature)
+        case .block(let block):
+            let authenticity = withUnsafeTemporaryAllocation(
+                byteCount: LinkSignature.tagByteCount,
+                alignment: 1
+            ) { tag -> PayloadAuthenticity in
+                for index in 0..<LinkSignature.tagByteCount {
+                    let high = LinkSignature._hexValue(bytes[block.tagStart + 2 * index])
+                    let low = LinkSignature._hexValue(bytes[block.tagStart + 2 * index + 1])
+                    tag[index] = high << 4 | low
                 }
-                switch authenticity {
-                case .unknownKey: return .rejected(.unknownKey)
-                case .forged: return .rejected(.badSignature)
-                case .authentic: break
-                }
-                guard nowSeconds < block.expiresAtSeconds else { return .rejected(.expiredSignature) }
-                return .verified(nonce: block.nonce)
+                return state.authenticator.authenticity(
+                    ofTag: UnsafeRawBufferPointer(tag),
+                    message: UnsafeRawBufferPointer(rebasing: bytes[0..<block.messageEnd]),
+                    keyID: UnsafeRawBufferPointer(rebasing: bytes[block.keyID])
+                )
             }
+            switch authenticity {
+            case .unknownKey: return .rejected(.unknownKey)
+            case .forged: return .rejected(.badSignature)
+            case .authentic: break
+            }
+            guard nowSeconds < block.expiresAtSeconds else { return .rejected(.expiredSignature) }
+            return .verified(nonce: block.nonce)
         }
     }
 
@@ -114,7 +146,9 @@ public struct SignedLinkVerifier: Sendable {
         nowSeconds: UInt64
     ) -> LinkRejection? {
         let nonce: UInt64
-        switch check(pending.link, nowSeconds: nowSeconds) {
+        let pathCount = pending.link.pathUTF8Count
+        let checked = pending.link.withUTF8Bytes { bytes in check(bytes, pathCount: pathCount, nowSeconds: nowSeconds) }
+        switch checked {
         case .notRequired: return nil
         case .rejected(let rejection): return rejection
         case .verified(let verified): nonce = verified
@@ -125,8 +159,6 @@ public struct SignedLinkVerifier: Sendable {
         pending.id = nonce
         guard !redelivery else { return nil }
         // The nonce alone, whatever the source: an identity without an install-begin timestamp.
-        var probe = pending
-        probe.source = .universalLink
-        return store.wasConsumed(probe.identity) ? .replayed : nil
+        return store.wasConsumed(CaptureIdentity(id: nonce, installBeginTimestamp: 0)) ? .replayed : nil
     }
 }
