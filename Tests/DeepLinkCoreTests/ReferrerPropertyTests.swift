@@ -331,18 +331,14 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                     let expected = ReferenceFormParser.decode(raw[...])
                     let input = raw + poison
                     for room in [expected.count, raw.count] {
-                        var destination = [UInt8](repeating: sentinel, count: room + 24)
-                        let written = input.withUnsafeBytes { all in
-                            destination.withUnsafeMutableBytes { target in
-                                FormDecoding.decode(
-                                    UnsafeRawBufferPointer(rebasing: all[0..<raw.count]),
-                                    into: UnsafeMutableRawBufferPointer(rebasing: target[0..<room])
-                                )
-                            }
-                        }
-                        let agrees =
-                            written == expected.count && Array(destination.prefix(expected.count)) == expected
-                            && destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }
+                        let agrees = Self.decodes(
+                            raw.count,
+                            bytesOf: input,
+                            into: room,
+                            bytesAfter: nil,
+                            exactly: expected,
+                            sentinel: sentinel
+                        )
                         if !agrees {
                             mismatches += 1
                             if mismatches <= 5 {
@@ -356,6 +352,33 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         }
         #expect(mismatches == 0)
         #expect(checked > 1_000)
+    }
+
+    /// Whether decoding the first `count` bytes of `input` (with `bytesAfter` more of it readable,
+    /// or without saying so) into `room` bytes of a buffer filled with `sentinel` writes exactly
+    /// `expected` and nothing after it.
+    private static func decodes(
+        _ count: Int,
+        bytesOf input: [UInt8],
+        into room: Int,
+        bytesAfter: Int?,
+        exactly expected: [UInt8],
+        sentinel: UInt8
+    ) -> Bool {
+        var destination = [UInt8](repeating: sentinel, count: room + 24)
+        let written = input.withUnsafeBytes { all in
+            destination.withUnsafeMutableBytes { target in
+                let raw = UnsafeRawBufferPointer(rebasing: all[0..<count])
+                let into = UnsafeMutableRawBufferPointer(rebasing: target[0..<room])
+                return if let bytesAfter {
+                    FormDecoding.decode(raw, into: into, bytesAfter: bytesAfter)
+                } else {
+                    FormDecoding.decode(raw, into: into)
+                }
+            }
+        }
+        return written == expected.count && Array(destination.prefix(expected.count)) == expected
+            && destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }
     }
 
     /// A value followed by readable bytes of its buffer (an `&`, then bytes that would change the
@@ -376,19 +399,14 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                     let expected = ReferenceFormParser.decode(raw[...])
                     for following in [17, 18, 19, 33] {
                         let input = raw + after.prefix(following)
-                        var destination = [UInt8](repeating: sentinel, count: raw.count + 24)
-                        let written = input.withUnsafeBytes { all in
-                            destination.withUnsafeMutableBytes { target in
-                                FormDecoding.decode(
-                                    UnsafeRawBufferPointer(rebasing: all[0..<raw.count]),
-                                    into: UnsafeMutableRawBufferPointer(rebasing: target[0..<raw.count]),
-                                    bytesAfter: following
-                                )
-                            }
-                        }
-                        let agrees =
-                            written == expected.count && Array(destination.prefix(expected.count)) == expected
-                            && destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }
+                        let agrees = Self.decodes(
+                            raw.count,
+                            bytesOf: input,
+                            into: raw.count,
+                            bytesAfter: following,
+                            exactly: expected,
+                            sentinel: sentinel
+                        )
                         if !agrees {
                             mismatches += 1
                             if mismatches <= 5 {

@@ -132,7 +132,7 @@ package enum FormDecoding {
     ///
     /// While 64 or more raw bytes are left, at least 16 decoded bytes follow any position a block
     /// reaches (an escape takes 3), so blocks go straight to `target`
-    /// (``_decodeBlocks(_:from:before:into:at:)``); the rest is decoded the same way in stack
+    /// (``_decodeBlocks(_:from:before:into:at:marksBefore:)``); the rest is decoded the same way in stack
     /// scratch space, and exactly the decoded bytes are copied out.
     @usableFromInline
     internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
@@ -180,42 +180,11 @@ package enum FormDecoding {
         into target: UnsafeMutableRawPointer
     ) -> Int {
         guard let decoded = scratch.baseAddress else { return 0 }
-        var index = start
-        var written = 0
-        // As ``_decodeBlocks(_:from:before:into:at:)``, but marks at `end` or later are plain
-        // bytes: a block that starts before `end` reads at most 34 bytes from its start, 18 past
-        // `end`; a `%` just before `end` reads the byte after the value, no hex digit, and stays
-        // literal. Stores reach 32 bytes past the decoded bytes before a block: inside the 128.
-        while index < end {
-            let blockStart = index
-            let block = source.loadUnaligned(fromByteOffset: blockStart, as: SIMD16<UInt8>.self)
-            decoded.storeBytes(of: block, toByteOffset: written, as: SIMD16<UInt8>.self)
-            let lanes = end &- blockStart
-            var marks = _escapeMarks(block) & (lanes >= 16 ? 0xFFFF : (1 &<< UInt32(truncatingIfNeeded: lanes)) &- 1)
-            if marks == 0 {
-                index &+= 16
-                written &+= 16
-                continue
-            }
-            repeat {
-                let escape = blockStart &+ marks.trailingZeroBitCount
-                marks &= marks &- 1
-                written &+= escape &- index
-                index = escape
-                decoded.storeBytes(of: _decodeEscape(source, at: &index), toByteOffset: written, as: UInt8.self)
-                written &+= 1
-                decoded.storeBytes(
-                    of: source.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self),
-                    toByteOffset: written,
-                    as: SIMD16<UInt8>.self
-                )
-            } while marks != 0
-            let blockEnd = blockStart &+ 16
-            if index < blockEnd {
-                written &+= blockEnd &- index
-                index = blockEnd
-            }
-        }
+        // Marks at `end` or later are plain bytes: a block that starts before `end` reads at most
+        // 34 bytes from its start, 18 past `end`; a `%` just before `end` reads the byte after the
+        // value, no hex digit, and stays literal. Stores reach 32 bytes past the decoded bytes
+        // before a block: inside the 128.
+        var (index, written) = _decodeBlocks(source, from: start, before: end, into: decoded, at: 0, marksBefore: end)
         // The last block ran past `end` over plain bytes, one decoded byte each.
         written &-= index &- end
         _copy(UnsafeRawPointer(decoded), count: written, to: target)
@@ -256,6 +225,9 @@ package enum FormDecoding {
     /// `+`s are found with one vector comparison per byte value, and after each one is decoded the
     /// sixteen bytes that follow it are stored after it. Moves both positions on.
     ///
+    /// With `end`, marks at `end` or later are left out (plain bytes): the value ends there and
+    /// what follows it is readable but not its own.
+    ///
     /// The caller vouches that sixteen bytes may be read up to 18 bytes past every `index` before
     /// `limit`, that the bytes read past the end of the value are no hex digits, and that sixteen
     /// bytes may be stored at every `written` this reaches.
@@ -265,7 +237,8 @@ package enum FormDecoding {
         from start: Int,
         before limit: Int,
         into target: UnsafeMutableRawPointer,
-        at startWritten: Int
+        at startWritten: Int,
+        marksBefore end: Int? = nil
     ) -> (index: Int, written: Int) {
         var index = start
         var written = startWritten
@@ -274,6 +247,10 @@ package enum FormDecoding {
             let block = source.loadUnaligned(fromByteOffset: blockStart, as: SIMD16<UInt8>.self)
             target.storeBytes(of: block, toByteOffset: written, as: SIMD16<UInt8>.self)
             var marks = _escapeMarks(block)
+            if let end {
+                let lanes = end &- blockStart
+                marks &= lanes >= 16 ? 0xFFFF : (1 &<< UInt32(truncatingIfNeeded: lanes)) &- 1
+            }
             if marks == 0 {
                 index &+= 16
                 written &+= 16
