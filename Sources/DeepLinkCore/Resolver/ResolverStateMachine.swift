@@ -528,11 +528,20 @@ public struct ResolverStateMachine: Sendable {
     /// Whether some `routedIdentities` entry may be the same capture as `identity` (false: none is).
     @inline(__always)
     private func mayMatchRouted(_ identity: CaptureIdentity) -> Bool {
-        routedBucketCounts.withUnsafeBufferPointer { counts in
-            counts[Self._routedBucket(of: identity.id)] != 0
-                || (identity.installBeginTimestamp != 0
-                    && counts[Self._routedBuckets + Self._routedBucket(of: identity.installBeginTimestamp)] != 0)
+        let buckets = Self._routedBucketIndices(of: identity)
+        return routedBucketCounts.withUnsafeBufferPointer { counts in
+            if counts[buckets.id] != 0 { return true }
+            guard let timestamp = buckets.timestamp else { return false }
+            return counts[timestamp] != 0
         }
+    }
+
+    /// Where `identity` is counted in `routedBucketCounts`: its id's bucket and, for a nonzero
+    /// install-begin timestamp, that timestamp's bucket.
+    @inline(__always)
+    static func _routedBucketIndices(of identity: CaptureIdentity) -> (id: Int, timestamp: Int?) {
+        let timestamp = identity.installBeginTimestamp
+        return (_routedBucket(of: identity.id), timestamp == 0 ? nil : _routedBuckets + _routedBucket(of: timestamp))
     }
 
     /// Buckets per key in `routedBucketCounts`.
@@ -547,15 +556,13 @@ public struct ResolverStateMachine: Sendable {
         let old = routedIdentities[routedNext]
         let new = link.identity
         routedIdentities[routedNext] = new
+        let oldBuckets = Self._routedBucketIndices(of: old)
+        let newBuckets = Self._routedBucketIndices(of: new)
         routedBucketCounts.withUnsafeMutableBufferPointer { counts in
-            counts[Self._routedBucket(of: old.id)] -= 1
-            counts[Self._routedBucket(of: new.id)] += 1
-            if old.installBeginTimestamp != 0 {
-                counts[Self._routedBuckets + Self._routedBucket(of: old.installBeginTimestamp)] -= 1
-            }
-            if new.installBeginTimestamp != 0 {
-                counts[Self._routedBuckets + Self._routedBucket(of: new.installBeginTimestamp)] += 1
-            }
+            counts[oldBuckets.id] -= 1
+            if let timestamp = oldBuckets.timestamp { counts[timestamp] -= 1 }
+            counts[newBuckets.id] += 1
+            if let timestamp = newBuckets.timestamp { counts[timestamp] += 1 }
         }
         if routedNext >= routedUsed { routedUsed = routedNext + 1 }
         routedNext = routedNext + 1 == routed.count ? 0 : routedNext + 1  // not `%`: a division per route
@@ -621,12 +628,11 @@ public struct ResolverStateMachine: Sendable {
         // counts): every entry is counted in its buckets, and the buckets count every entry once.
         var timestamped: UInt32 = 0
         for index in routedIdentities.indices {
-            let identity = routedIdentities[index]
-            precondition(routedBucketCounts[Self._routedBucket(of: identity.id)] > 0, "routed id bucket out of sync")
-            if identity.installBeginTimestamp != 0 {
+            let buckets = Self._routedBucketIndices(of: routedIdentities[index])
+            precondition(routedBucketCounts[buckets.id] > 0, "routed id bucket out of sync")
+            if let timestamp = buckets.timestamp {
                 timestamped += 1
-                let bucket = Self._routedBuckets + Self._routedBucket(of: identity.installBeginTimestamp)
-                precondition(routedBucketCounts[bucket] > 0, "routed timestamp bucket out of sync")
+                precondition(routedBucketCounts[timestamp] > 0, "routed timestamp bucket out of sync")
             }
         }
         var idTotal: UInt32 = 0
