@@ -1,4 +1,4 @@
-import DeepLinkHarness
+public import DeepLinkHarness
 
 #if canImport(Glibc)
 import Glibc
@@ -24,11 +24,14 @@ public struct Comparison: Sendable {
     public var benchmark: String
     public var subject: BenchmarkSide
     public var peer: BenchmarkSide
+    /// Threads each side keeps busy: what the machine's disturbance is judged against.
+    public var threads: Int
 
-    public init(benchmark: String, subject: BenchmarkSide, peer: BenchmarkSide) {
+    public init(benchmark: String, subject: BenchmarkSide, peer: BenchmarkSide, threads: Int = 1) {
         self.benchmark = benchmark
         self.subject = subject
         self.peer = peer
+        self.threads = threads
     }
 }
 
@@ -44,6 +47,9 @@ public struct ComparisonResult: Sendable, Equatable {
     public var subjectBytesPerOp: Double
     public var peerBytesPerOp: Double
     public var repetitions: Int
+    /// What else the machine did while this comparison ran, and the host-speed probe before and
+    /// after it (``Disturbance``): a disturbed comparison's speedup says more about the machine.
+    public var disturbance: Disturbance
 }
 
 /// Measures comparisons the way a noisy, shared machine allows: calibrate each side so a sample
@@ -59,17 +65,28 @@ public struct BenchmarkRunner: Sendable {
     public var sampleNanos: UInt64
     /// Operations used to count allocations per operation.
     public var allocationOperations: Int
+    /// Where the disturbance readings and host-speed probes come from (the machine, or a test's script).
+    public var disturbanceSource: any DisturbanceSource
 
-    public init(repetitions: Int = 21, sampleNanos: UInt64 = 50_000_000, allocationOperations: Int = 1_000) {
+    public init(
+        repetitions: Int = 21,
+        sampleNanos: UInt64 = 50_000_000,
+        allocationOperations: Int = 1_000,
+        disturbanceSource: any DisturbanceSource = ProcDisturbanceSource()
+    ) {
         self.repetitions = max(1, repetitions)
         self.sampleNanos = max(1, sampleNanos)
         self.allocationOperations = max(1, allocationOperations)
+        self.disturbanceSource = disturbanceSource
     }
 
     /// The quick configuration: fewer, shorter samples (still interleaved, still ≥ 9 pairs).
     public static let quick = BenchmarkRunner(repetitions: 9, sampleNanos: 10_000_000, allocationOperations: 200)
 
     public func run(_ comparison: Comparison) -> ComparisonResult {
+        let probeStart = disturbanceSource.hostSpeedNanos()
+        let startReading = disturbanceSource.read()
+        let startNanos = MonotonicClock.nanoseconds()
         let subjectOps = calibrate(comparison.subject)
         let peerOps = calibrate(comparison.peer)
         _ = time(comparison.subject, operations: subjectOps)
@@ -84,6 +101,20 @@ public struct BenchmarkRunner: Sendable {
             peerTimes.append(peer)
             ratios.append(subject > 0 ? peer / subject : 0)
         }
+        let subjectBytes = bytesPerOperation(comparison.subject)
+        let peerBytes = bytesPerOperation(comparison.peer)
+        let wallNanos = MonotonicClock.nanoseconds() &- startNanos
+        let endReading = disturbanceSource.read()
+        let disturbance = Disturbance(
+            start: startReading,
+            end: endReading,
+            samples: [startReading, endReading],
+            wallNanos: wallNanos,
+            threads: comparison.threads,
+            cores: ResourceUsage.coreCount(),
+            probeStartNanos: probeStart,
+            probeEndNanos: disturbanceSource.hostSpeedNanos()
+        )
         return ComparisonResult(
             benchmark: comparison.benchmark,
             subject: comparison.subject.name,
@@ -91,9 +122,10 @@ public struct BenchmarkRunner: Sendable {
             subjectNanosPerOp: Self.median(subjectTimes),
             peerNanosPerOp: Self.median(peerTimes),
             speedup: Self.median(ratios),
-            subjectBytesPerOp: bytesPerOperation(comparison.subject),
-            peerBytesPerOp: bytesPerOperation(comparison.peer),
-            repetitions: repetitions
+            subjectBytesPerOp: subjectBytes,
+            peerBytesPerOp: peerBytes,
+            repetitions: repetitions,
+            disturbance: disturbance
         )
     }
 

@@ -9,10 +9,11 @@ import Foundation
 /// Thread safety: run from one thread; some comparisons start helper threads of their own.
 public enum CoreBenchmarkSuite {
     /// The CSV columns, in order.
-    public static let columns = [
-        "benchmark", "subject", "peer", "subject_ns_per_op", "peer_ns_per_op", "speedup",
-        "subject_bytes_per_op", "peer_bytes_per_op", "repetitions",
-    ]
+    public static let columns =
+        [
+            "benchmark", "subject", "peer", "subject_ns_per_op", "peer_ns_per_op", "speedup",
+            "subject_bytes_per_op", "peer_bytes_per_op", "repetitions", "probe_start_ns", "probe_end_ns",
+        ] + Disturbance.columns
 
     /// The benchmarks whose subject must allocate nothing per operation (the issue's targets).
     public static let zeroAllocationBenchmarks: Set<String> = [
@@ -50,14 +51,32 @@ public enum CoreBenchmarkSuite {
     public static func csv(_ results: [ComparisonResult]) -> String {
         var text = columns.joined(separator: ",") + "\n"
         for result in results {
-            let fields = [
-                result.benchmark, result.subject, result.peer,
-                format(result.subjectNanosPerOp, digits: 2), format(result.peerNanosPerOp, digits: 2),
-                format(result.speedup, digits: 2),
-                format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
-                String(result.repetitions),
-            ]
+            let fields =
+                [
+                    result.benchmark, result.subject, result.peer,
+                    format(result.subjectNanosPerOp, digits: 2), format(result.peerNanosPerOp, digits: 2),
+                    format(result.speedup, digits: 2),
+                    format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
+                    String(result.repetitions),
+                    result.disturbance.probeStartNanos.map { format($0, digits: 2) } ?? "",
+                    result.disturbance.probeEndNanos.map { format($0, digits: 2) } ?? "",
+                ] + result.disturbance.fields
             text += fields.map(quoted).joined(separator: ",") + "\n"
+        }
+        return text
+    }
+
+    /// What the machine did to the run, for under the table: the host-speed probe's range over the
+    /// comparisons, and each disturbed comparison with its reasons (empty when nothing was measured).
+    public static func machineNotes(_ results: [ComparisonResult]) -> String {
+        let probes = results.flatMap { [$0.disturbance.probeStartNanos, $0.disturbance.probeEndNanos] }
+            .compactMap { $0 }
+        var text = ""
+        if let fastest = probes.min(), let slowest = probes.max() {
+            text += "host-speed probe: \(format(fastest, digits: 1))-\(format(slowest, digits: 1)) ns per round\n"
+        }
+        for result in results where result.disturbance.disturbed {
+            text += "disturbed: \(result.benchmark): \(result.disturbance.reasons.joined(separator: "; "))\n"
         }
         return text
     }

@@ -73,14 +73,16 @@ enum QueueComparisons {
             Comparison(
                 benchmark: "queue-2threads",
                 subject: BenchmarkSide("PendingLinkQueue") { twoThreads(queue, template: template, operations: $0) },
-                peer: BenchmarkSide("Mutex ring") { twoThreads(mutexRing, template: template, operations: $0) }
+                peer: BenchmarkSide("Mutex ring") { twoThreads(mutexRing, template: template, operations: $0) },
+                threads: 2
             ),
             Comparison(
                 benchmark: "queue-2threads-pthread",
                 subject: BenchmarkSide("PendingLinkQueue") { twoThreads(queue, template: template, operations: $0) },
                 peer: BenchmarkSide("pthread_mutex ring") {
                     twoThreads(pthreadRing, template: template, operations: $0)
-                }
+                },
+                threads: 2
             ),
         ]
     }

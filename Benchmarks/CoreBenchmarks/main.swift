@@ -53,6 +53,7 @@ let results = CoreBenchmarkSuite.run(
     progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
 )
 print(CoreBenchmarkSuite.table(results), terminator: "")
+print(CoreBenchmarkSuite.machineNotes(results), terminator: "")
 let directory = ReportReader.parentDirectory(of: output)
 do {
     if directory != "." {

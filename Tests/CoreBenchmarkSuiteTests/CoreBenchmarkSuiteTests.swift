@@ -1,5 +1,6 @@
 import CoreBenchmarkSuite
 import DeepLinkHarness
+import Synchronization
 import Testing
 
 @Suite struct BenchmarkRunnerTests {
@@ -30,6 +31,61 @@ import Testing
             #expect(AllocationCounter.isJemallocActive)
             #expect(result.peerBytesPerOp >= 32)
         }
+    }
+}
+
+/// Each comparison carries the machine's readings over it and the host-speed probe before and
+/// after it, into its CSV row and the notes under the table.
+@Suite struct ComparisonDisturbanceTests {
+    /// Quiet readings except for the probe, which gives `probes` in order (the last repeats).
+    final class ProbedSource: DisturbanceSource {
+        let probes: [Double]
+        let next = Atomic<Int>(0)
+
+        init(_ probes: [Double]) { self.probes = probes }
+
+        func read() -> DisturbanceReading {
+            DisturbanceReading(stealNanos: 0, involuntarySwitches: 0, runnable: 1, ownRunnable: 1)
+        }
+
+        func hostSpeedNanos() -> Double? {
+            probes[min(next.add(1, ordering: .relaxed).oldValue, probes.count - 1)]
+        }
+    }
+
+    static let side = BenchmarkSide("side") { operations in
+        measuringAllocations(operations) { index in blackHole(index &* 3) }
+    }
+
+    static func run(probes: [Double]) -> ComparisonResult {
+        let runner = BenchmarkRunner(
+            repetitions: 9,
+            sampleNanos: 100_000,
+            allocationOperations: 10,
+            disturbanceSource: ProbedSource(probes)
+        )
+        return runner.run(Comparison(benchmark: "synthetic", subject: side, peer: side))
+    }
+
+    @Test func aComparisonOnAMachineThatChangedSpeedIsMarkedInItsRowAndNotes() throws {
+        let slowed = Self.run(probes: [8, 20])
+        #expect(slowed.disturbance.probeStartNanos == 8 && slowed.disturbance.probeEndNanos == 20)
+        #expect(slowed.disturbance.disturbed)
+        let lines = CoreBenchmarkSuite.csv([slowed]).split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",").map(String.init)
+        let row = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let field = { (name: String) in row[try #require(header.firstIndex(of: name))] }
+        #expect(try field("probe_start_ns") == "8.00")
+        #expect(try field("probe_end_ns") == "20.00")
+        #expect(try field("disturbed") == "1")
+        let notes = CoreBenchmarkSuite.machineNotes([slowed])
+        #expect(notes.contains("host-speed probe: 8.0-20.0 ns per round"), "\(notes)")
+        #expect(notes.contains("disturbed: synthetic: the machine changed speed"), "\(notes)")
+
+        let steady = Self.run(probes: [8, 9])
+        #expect(!steady.disturbance.disturbed)
+        let steadyNotes = CoreBenchmarkSuite.machineNotes([steady])
+        #expect(steadyNotes == "host-speed probe: 8.0-9.0 ns per round\n")
     }
 }
 

@@ -22,6 +22,8 @@ struct WorkerPool {
 
     func run(progress: (UInt64) -> Void) -> RunResult {
         let configuration = shared.configuration
+        // Before any worker exists, so that the probe has a core to itself.
+        let probeStart = configuration.disturbanceSource.hostSpeedNanos()
         let finished = DispatchSemaphore(value: 0)
         for number in 0..<configuration.threads {
             let thread = Thread { [shared] in
@@ -63,10 +65,14 @@ struct WorkerPool {
         progress(shared.completed.load(ordering: .relaxed))
         let wall = end > start ? end - start : 0
         var result = merge(wallNanos: wall, hung: hung)
+        // After every worker finished; a hung one still spins, and would slow the probe down.
+        let probeEnd = hung == nil ? configuration.disturbanceSource.hostSpeedNanos() : nil
         result.disturbance = monitor.finish(
             wallNanos: wall,
             threads: configuration.threads,
             cores: ResourceUsage.coreCount(),
+            probeStartNanos: probeStart,
+            probeEndNanos: probeEnd,
             thresholds: configuration.disturbanceThresholds
         )
         return result

@@ -6,8 +6,12 @@
 /// - `involuntary_switches`: times this process's threads were preempted;
 /// - `other_runnable`: the mean number of runnable threads that were not this process's.
 ///
-/// The run is `disturbed` when any of them passes ``Thresholds`` (see there), or when something
-/// outside the readings says so (a capacity step that disagrees with its neighbours:
+/// and, before and after it (not during: it would compete with the workers), ``HostSpeedProbe``'s
+/// time for a fixed round of work (`probe_start_ns`, `probe_end_ns`; manifest.json only).
+///
+/// The run is `disturbed` when any of them passes ``Thresholds`` (see there), when the probe took
+/// more than ``Thresholds/probeDrift`` times as long at one end as at the other (the machine
+/// changed speed during the measurement), or when something outside the readings says so (a capacity step that disagrees with its neighbours:
 /// ``CapacityResult``). A disturbed timing is reported but never judged (`gate`).
 ///
 /// Thread safety: a value type.
@@ -16,6 +20,10 @@ public struct Disturbance: Sendable, Equatable, Codable {
     public var involuntarySwitches: UInt64
     /// Mean runnable threads other than ours over the readings.
     public var otherRunnable: Double
+    /// ``HostSpeedProbe``'s nanoseconds per round before the measurement; nil when not taken.
+    public var probeStartNanos: Double?
+    /// ``HostSpeedProbe``'s nanoseconds per round after the measurement; nil when not taken.
+    public var probeEndNanos: Double?
     public var disturbed: Bool
     /// Why it is disturbed, one sentence per reason (empty when it is not).
     public var reasons: [String]
@@ -24,12 +32,16 @@ public struct Disturbance: Sendable, Equatable, Codable {
         stealNanos: UInt64 = 0,
         involuntarySwitches: UInt64 = 0,
         otherRunnable: Double = 0,
+        probeStartNanos: Double? = nil,
+        probeEndNanos: Double? = nil,
         disturbed: Bool = false,
         reasons: [String] = []
     ) {
         self.stealNanos = stealNanos
         self.involuntarySwitches = involuntarySwitches
         self.otherRunnable = otherRunnable
+        self.probeStartNanos = probeStartNanos
+        self.probeEndNanos = probeEndNanos
         self.disturbed = disturbed
         self.reasons = reasons
     }
@@ -47,13 +59,18 @@ public struct Disturbance: Sendable, Equatable, Codable {
         /// Other runnable threads above the cores the measurement left free (cores − threads),
         /// on average, by more than this: 0.5.
         public var otherRunnableSlack: Double = 0.5
+        /// The host-speed probe slower at one end of the measurement than at the other by more
+        /// than this factor: 1.5 (the fastest of seven samples repeats within ~10 % on a steady
+        /// machine; the slow-downs it is there for were 2–3x).
+        public var probeDrift: Double = 1.5
 
         public init() {}
     }
 
     /// The disturbance between `start` and `end` readings with `samples` (every reading, start and
     /// end included) over `wallNanos` of a measurement on `threads` threads of a `cores`-core
-    /// machine, judged by `thresholds`.
+    /// machine, with the host-speed probe's times before and after it (nil: not taken), judged by
+    /// `thresholds`.
     public init(
         start: DisturbanceReading,
         end: DisturbanceReading,
@@ -61,6 +78,8 @@ public struct Disturbance: Sendable, Equatable, Codable {
         wallNanos: UInt64,
         threads: Int,
         cores: Int,
+        probeStartNanos: Double? = nil,
+        probeEndNanos: Double? = nil,
         thresholds: Thresholds = Thresholds()
     ) {
         stealNanos = end.stealNanos > start.stealNanos ? end.stealNanos - start.stealNanos : 0
@@ -72,6 +91,9 @@ public struct Disturbance: Sendable, Equatable, Codable {
         otherRunnable =
             (Double(readings.reduce(0) { $0 + $1.otherRunnable }) / Double(readings.count) * 100)
             .rounded() / 100
+        // Rounded to hundredths, as manifest.json is read.
+        self.probeStartNanos = probeStartNanos.map { ($0 * 100).rounded() / 100 }
+        self.probeEndNanos = probeEndNanos.map { ($0 * 100).rounded() / 100 }
         reasons = []
         let seconds = Double(wallNanos) / 1e9
         let machine = Double(wallNanos) * Double(max(1, cores))
@@ -96,7 +118,26 @@ public struct Disturbance: Sendable, Equatable, Codable {
                     + "\(ReportSchema.decimal(thresholds.otherRunnableSlack, digits: 1)))"
             )
         }
+        if let before = self.probeStartNanos, let after = self.probeEndNanos, before > 0, after > 0,
+            max(before, after) > thresholds.probeDrift * min(before, after)
+        {
+            reasons.append(
+                "the machine changed speed: a fixed probe round took \(ReportSchema.decimal(before, digits: 1)) ns "
+                    + "before and \(ReportSchema.decimal(after, digits: 1)) ns after (threshold "
+                    + "\(ReportSchema.decimal(thresholds.probeDrift, digits: 1))x)"
+            )
+        }
         disturbed = !reasons.isEmpty
+    }
+
+    /// The machine's speed over the measurement: the mean of the probe's times before and after
+    /// (either alone when the other was not taken); nil when neither was.
+    public var hostSpeedNanos: Double? {
+        switch (probeStartNanos, probeEndNanos) {
+        case (let before?, let after?): (before + after) / 2
+        case (let only?, nil), (nil, let only?): only
+        case (nil, nil): nil
+        }
     }
 
     /// Marks this measurement disturbed for `reason` (from outside the readings).
@@ -106,8 +147,8 @@ public struct Disturbance: Sendable, Equatable, Codable {
     }
 
     /// These readings and another measurement's (merged shards): steal and switches add up, the
-    /// other runnable load is the larger, disturbed when either is. Nil when a sum would pass
-    /// 2^64 − 1.
+    /// other runnable load and each probe time are the larger (the slower machine), disturbed when
+    /// either is. Nil when a sum would pass 2^64 − 1.
     public func merging(_ other: Disturbance) -> Disturbance? {
         let (steal, stealOverflow) = stealNanos.addingReportingOverflow(other.stealNanos)
         let (switches, switchOverflow) = involuntarySwitches.addingReportingOverflow(other.involuntarySwitches)
@@ -118,9 +159,17 @@ public struct Disturbance: Sendable, Equatable, Codable {
             stealNanos: steal,
             involuntarySwitches: switches,
             otherRunnable: max(otherRunnable, other.otherRunnable),
+            probeStartNanos: Self.slower(probeStartNanos, other.probeStartNanos),
+            probeEndNanos: Self.slower(probeEndNanos, other.probeEndNanos),
             disturbed: disturbed || other.disturbed,
             reasons: reasons
         )
+    }
+
+    private static func slower(_ one: Double?, _ other: Double?) -> Double? {
+        guard let one else { return other }
+        guard let other else { return one }
+        return max(one, other)
     }
 
     /// The columns summary.csv and capacity.csv carry, in order.
@@ -138,6 +187,8 @@ public struct Disturbance: Sendable, Equatable, Codable {
         case stealNanos = "steal_ns"
         case involuntarySwitches = "involuntary_switches"
         case otherRunnable = "other_runnable"
+        case probeStartNanos = "probe_start_ns"
+        case probeEndNanos = "probe_end_ns"
         case disturbed
         case reasons
     }

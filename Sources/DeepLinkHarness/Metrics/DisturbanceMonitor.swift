@@ -1,5 +1,6 @@
 /// Takes ``DisturbanceReading``s over one measurement: one when made, one per ``sample()`` (the
-/// runner samples every ~100 ms while it waits for its workers) and one at ``finish(wallNanos:threads:cores:thresholds:)``.
+/// runner samples every ~100 ms while it waits for its workers) and one at
+/// ``finish(wallNanos:threads:cores:probeStartNanos:probeEndNanos:thresholds:)``.
 ///
 /// Thread safety: a value type used by the thread that runs the measurement.
 struct DisturbanceMonitor {
@@ -19,9 +20,16 @@ struct DisturbanceMonitor {
         if samples.count < Self.maximumSamples { samples.append(reading) } else { samples[samples.count - 1] = reading }
     }
 
-    /// The measurement's disturbance, with a last reading now.
-    mutating func finish(wallNanos: UInt64, threads: Int, cores: Int, thresholds: Disturbance.Thresholds) -> Disturbance
-    {
+    /// The measurement's disturbance, with a last reading now, and the host-speed probe's times
+    /// taken before and after it (nil: not taken).
+    mutating func finish(
+        wallNanos: UInt64,
+        threads: Int,
+        cores: Int,
+        probeStartNanos: Double?,
+        probeEndNanos: Double?,
+        thresholds: Disturbance.Thresholds
+    ) -> Disturbance {
         sample()
         return Disturbance(
             start: samples[0],
@@ -30,6 +38,8 @@ struct DisturbanceMonitor {
             wallNanos: wallNanos,
             threads: threads,
             cores: cores,
+            probeStartNanos: probeStartNanos,
+            probeEndNanos: probeEndNanos,
             thresholds: thresholds
         )
     }

@@ -19,6 +19,8 @@ public struct ProcDisturbanceSource: DisturbanceSource {
         )
     }
 
+    public func hostSpeedNanos() -> Double? { HostSpeedProbe.measure() }
+
     /// The `steal` field (the 8th number) of `/proc/stat`'s aggregate `cpu` line, converted from
     /// clock ticks (`sysconf(_SC_CLK_TCK)`) to nanoseconds; 0 when absent.
     static func stealNanos(stat: String) -> UInt64 {

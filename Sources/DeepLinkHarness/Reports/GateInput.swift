@@ -106,6 +106,7 @@ public enum GateInput {
         if let disturbance = report.manifest.disturbance, disturbance.disturbed {
             values.disturbances = disturbance.reasons.isEmpty ? ["disturbed"] : disturbance.reasons
         }
+        values.hostSpeedNanos = report.manifest.disturbance?.hostSpeedNanos
         for strategy in report.strategies {
             values.strategies.append(strategy.name)
             func written(_ value: Double, digits: Int) -> Double {

@@ -11,7 +11,11 @@
 /// there is no noise estimate, so every timing verdict is *inconclusive* (the detail says whether
 /// the observed change is within the tolerance). A run whose machine disturbed it (its manifest's
 /// ``Disturbance/disturbed``) makes every timing verdict *inconclusive*: its timings say more about
-/// the machine than about the code. Inconclusive verdicts are reported and never fail the gate.
+/// the machine than about the code. So does a run on a machine of another speed than the
+/// baseline's: when the two sides' host-speed probes (``HostSpeedProbe``, in the manifests) differ
+/// by more than ``hostSpeedRatio``, every timing verdict is inconclusive too (the same CPU model
+/// can run 2–3x slower on a shared VM, which the host comparison cannot see). Inconclusive
+/// verdicts are reported and never fail the gate.
 ///
 /// Thread safety: a value type; ``evaluate(baseline:current:)`` is a pure function of its input.
 public struct RegressionGate: Sendable {
@@ -19,6 +23,10 @@ public struct RegressionGate: Sendable {
     /// allocates on partner threads depending on timing, which moves the average by hundredths of
     /// a byte; real growth (a new allocation on a path) moves it by whole bytes.
     public static let allocationSlackBytesPerJourney = 0.5
+
+    /// Host-speed probes of the baseline and the current run further apart than this factor make
+    /// the timings incomparable: 1.5 (the probe repeats within ~10 % on a steady machine).
+    public static let hostSpeedRatio = 1.5
 
     /// A verdict.
     public enum Verdict: String, Sendable, Equatable {
@@ -57,6 +65,9 @@ public struct RegressionGate: Sendable {
         public var latency: [String: [String: Double]] = [:]
         /// Why the machine disturbed this run (``Disturbance/reasons``); empty when it did not.
         public var disturbances: [String] = []
+        /// The machine's speed over the run (``Disturbance/hostSpeedNanos``); nil when the run
+        /// took no probe.
+        public var hostSpeedNanos: Double?
 
         public init() {}
     }
@@ -135,7 +146,11 @@ public struct RegressionGate: Sendable {
             )
         }
         guard !hardOnly else { return checks }
-        let disturbed = Self.disturbedNote(baseline: baseline, current: current)
+        let notes = [
+            Self.disturbedNote(baseline: baseline, current: current),
+            Self.hostSpeedNote(baseline: baseline, current: current),
+        ]
+        let disturbed = notes.contains { $0 != nil } ? notes.compactMap { $0 }.joined(separator: "; ") : nil
         for strategy in baseRun.strategies where current.allSatisfy({ $0.summary[strategy] != nil }) {
             checks.append(
                 timing(
@@ -260,6 +275,19 @@ public struct RegressionGate: Sendable {
             )
         }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// "host speed differs from the baseline's (…)" when the median probes of the two sides are
+    /// further apart than ``hostSpeedRatio``; nil when they are not, or a side took no probe.
+    static func hostSpeedNote(baseline: [RunValues], current: [RunValues]) -> String? {
+        let before = baseline.compactMap(\.hostSpeedNanos)
+        let now = current.compactMap(\.hostSpeedNanos)
+        guard !before.isEmpty, !now.isEmpty else { return nil }
+        let (base, here) = (median(before), median(now))
+        guard base > 0, here > 0, max(base, here) > hostSpeedRatio * min(base, here) else { return nil }
+        return "host speed differs from the baseline's (a fixed probe round took "
+            + "\(ReportSchema.decimal(here, digits: 1)) ns here, \(ReportSchema.decimal(base, digits: 1)) ns "
+            + "in the baseline; threshold \(ReportSchema.decimal(hostSpeedRatio, digits: 1))x)"
     }
 
     /// The median (mean of the middle two for an even count); 0 for no values.
