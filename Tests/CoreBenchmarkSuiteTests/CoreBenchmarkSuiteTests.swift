@@ -1,6 +1,5 @@
 import CoreBenchmarkSuite
 import DeepLinkHarness
-import Synchronization
 import Testing
 
 @Suite struct BenchmarkRunnerTests {
@@ -37,22 +36,6 @@ import Testing
 /// Each comparison carries the machine's readings over it and the host-speed probe before and
 /// after it, into its CSV row and the notes under the table.
 @Suite struct ComparisonDisturbanceTests {
-    /// Quiet readings except for the probe, which gives `probes` in order (the last repeats).
-    final class ProbedSource: DisturbanceSource {
-        let probes: [Double]
-        let next = Atomic<Int>(0)
-
-        init(_ probes: [Double]) { self.probes = probes }
-
-        func read() -> DisturbanceReading {
-            DisturbanceReading(stealNanos: 0, involuntarySwitches: 0, runnable: 1, ownRunnable: 1)
-        }
-
-        func hostSpeedNanos() -> Double? {
-            probes[min(next.add(1, ordering: .relaxed).oldValue, probes.count - 1)]
-        }
-    }
-
     static let side = BenchmarkSide("side") { operations in
         measuringAllocations(operations) { index in blackHole(index &* 3) }
     }
@@ -62,7 +45,7 @@ import Testing
             repetitions: 9,
             sampleNanos: 100_000,
             allocationOperations: 10,
-            disturbanceSource: ProbedSource(probes)
+            disturbanceSource: ScriptedDisturbanceSource(quietWithProbes: probes)
         )
         return runner.run(Comparison(benchmark: "synthetic", subject: side, peer: side))
     }

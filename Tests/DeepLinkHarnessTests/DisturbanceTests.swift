@@ -1,22 +1,9 @@
 import DeepLinkHarness
 import Foundation
-import Synchronization
 import Testing
 
 /// Issue 15 part 4: the machine's disturbance of a measurement, from synthetic readings.
 @Suite struct DisturbanceTests {
-    /// Readings in order (the last one repeats once the script runs out).
-    final class ScriptedSource: DisturbanceSource {
-        let readings: [DisturbanceReading]
-        let next = Atomic<Int>(0)
-
-        init(_ readings: [DisturbanceReading]) { self.readings = readings }
-
-        func read() -> DisturbanceReading {
-            readings[min(next.add(1, ordering: .relaxed).oldValue, readings.count - 1)]
-        }
-    }
-
     static func reading(steal: UInt64 = 0, switches: UInt64 = 0, runnable: Int = 1, own: Int = 1) -> DisturbanceReading
     {
         DisturbanceReading(stealNanos: steal, involuntarySwitches: switches, runnable: runnable, ownRunnable: own)
@@ -101,7 +88,7 @@ import Testing
 
     @Test func aRunRecordsItsReadingsInManifestAndSummary() throws {
         var configuration = RunConfiguration(journeys: 600, seed: 3, threads: 1, strategies: [.core, .naive])
-        configuration.disturbanceSource = ScriptedSource([
+        configuration.disturbanceSource = ScriptedDisturbanceSource([
             Self.reading(steal: 0, switches: 7, runnable: 6, own: 1),
             Self.reading(steal: 0, switches: 9, runnable: 6, own: 1),
         ])
@@ -123,7 +110,7 @@ import Testing
         let costs = (read.strategies.map(\.costs), report.strategies.map(\.costs))
         #expect(costs.0 == costs.1)
         // A quiet source: the same run is not disturbed.
-        configuration.disturbanceSource = ScriptedSource([Self.reading()])
+        configuration.disturbanceSource = ScriptedDisturbanceSource([Self.reading()])
         #expect(!Runner.run(configuration).disturbance.disturbed)
     }
 

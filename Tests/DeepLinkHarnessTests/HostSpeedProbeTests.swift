@@ -1,27 +1,10 @@
 import DeepLinkHarness
 import Foundation
-import Synchronization
 import Testing
 
 /// Issue 15 part 4: a machine that runs slower without any steal, preemption or load to show it
 /// (seen here for hours), caught by timing a fixed round of work before and after a measurement.
 @Suite struct HostSpeedProbeTests {
-    /// Quiet readings, and the probe times given, in order (the last repeats).
-    final class ProbedSource: DisturbanceSource {
-        let probes: [Double]
-        let next = Atomic<Int>(0)
-
-        init(_ probes: [Double]) { self.probes = probes }
-
-        func read() -> DisturbanceReading {
-            DisturbanceReading(stealNanos: 0, involuntarySwitches: 0, runnable: 1, ownRunnable: 1)
-        }
-
-        func hostSpeedNanos() -> Double? {
-            probes[min(next.add(1, ordering: .relaxed).oldValue, probes.count - 1)]
-        }
-    }
-
     static func judge(probes start: Double?, _ end: Double?) -> Disturbance {
         let quiet = DisturbanceReading(stealNanos: 0, involuntarySwitches: 0, runnable: 1, ownRunnable: 1)
         return Disturbance(
@@ -90,7 +73,7 @@ import Testing
     /// (hundredths), read back equal, and a changed speed marks the run disturbed.
     @Test func aRunProbesBeforeAndAfterAndRecordsItInTheManifest() throws {
         var configuration = RunConfiguration(journeys: 400, seed: 5, threads: 1, strategies: [.core])
-        configuration.disturbanceSource = ProbedSource([9.123, 21.5])
+        configuration.disturbanceSource = ScriptedDisturbanceSource(quietWithProbes: [9.123, 21.5])
         let result = Runner.run(configuration)
         #expect(result.disturbance.probeStartNanos == 9.12)
         #expect(result.disturbance.probeEndNanos == 21.5)
@@ -110,7 +93,7 @@ import Testing
         #expect(read.manifest.disturbance == result.disturbance)
         #expect(try GateInput.values(directory).hostSpeedNanos == (9.12 + 21.5) / 2)
         // A source that takes no probe writes none (an older report reads back the same way).
-        configuration.disturbanceSource = DisturbanceTests.ScriptedSource([DisturbanceTests.reading()])
+        configuration.disturbanceSource = ScriptedDisturbanceSource([DisturbanceTests.reading()])
         let unprobed = Runner.run(configuration).disturbance
         #expect(unprobed.probeStartNanos == nil && unprobed.probeEndNanos == nil)
         let encoded = String(decoding: try JSONEncoder().encode(unprobed), as: UTF8.self)
