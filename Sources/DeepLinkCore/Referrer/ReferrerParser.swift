@@ -112,6 +112,7 @@ public struct ReferrerParser: Sendable {
     ///
     /// - Complexity: O(n) in `input.count`; no heap allocation.
     @inlinable
+    @inline(__always)  // a call specialized on `body` is passed its captures owned: a retain and a release each
     public func withReferrer<R, E: Error>(
         in input: UnsafeRawBufferPointer,
         _ body: (ParsedReferrer) throws(E) -> R

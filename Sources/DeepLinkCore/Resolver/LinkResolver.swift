@@ -344,8 +344,9 @@ public final class LinkResolver: Sendable {
     /// - Complexity: O(n) in the link's length plus the authenticator's MAC and one
     ///   ``HandoffStore/wasConsumed(_:)`` for a signed link; nothing without ``Configuration/signing``.
     public func authenticate(_ pending: inout PendingLink) -> LinkRejection? {
-        guard let signing else { return nil }
-        return signing.authenticate(&pending, store: store, nowSeconds: clock.nowNanos() / 1_000_000_000)
+        // Called through the optional in place: `guard let signing` copies the verifier, a retain
+        // and a release on every capture.
+        signing?.authenticate(&pending, store: store, nowSeconds: clock.nowNanos() / 1_000_000_000) ?? nil
     }
 
     /// Reports that the app reached `event` (from any thread).

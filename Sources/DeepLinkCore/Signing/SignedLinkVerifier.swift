@@ -147,7 +147,12 @@ public struct SignedLinkVerifier: Sendable {
     ) -> LinkRejection? {
         let nonce: UInt64
         let pathCount = pending.link.pathUTF8Count
-        let checked = pending.link.withUTF8Bytes { bytes in check(bytes, pathCount: pathCount, nowSeconds: nowSeconds) }
+        let count = pending.link.utf8Count
+        // The bytes borrowed in place, from the record's own storage: `pending.link.withUTF8Bytes`
+        // gets the 512-byte link by value and copies it first.
+        let checked = pending.link._storage.span.withUnsafeBytes { all in
+            check(UnsafeRawBufferPointer(rebasing: all[0..<count]), pathCount: pathCount, nowSeconds: nowSeconds)
+        }
         switch checked {
         case .notRequired: return nil
         case .rejected(let rejection): return rejection

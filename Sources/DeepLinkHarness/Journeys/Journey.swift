@@ -103,7 +103,13 @@ public struct Journey: Sendable {
     }
 
     /// The time of the last event, in seconds since the first tap (0 for an empty script).
-    public var endSeconds: UInt32 { eventCount == 0 ? 0 : events[eventCount - 1].atSeconds }
+    public var endSeconds: UInt32 { Self.endSeconds(in: events.span, count: eventCount) }
+
+    /// ``endSeconds`` over the span of a journey's events (the first `count`), for a caller that
+    /// holds one already: each access to a borrowed journey's events copies them.
+    public static func endSeconds(in events: Span<JourneyEvent>, count: Int) -> UInt32 {
+        count == 0 ? 0 : events[count - 1].atSeconds
+    }
 }
 
 /// Conditions around a journey that only the fingerprint and clipboard strategies see.

@@ -246,12 +246,12 @@ public struct CoreStrategy: Strategy {
         var processRunning = false
         var deliveries: UInt64 = 0
         var launched = false
-        // Play's install-begin timestamp: a new one for every install (a reinstall is a new install).
-        var installBegin = UInt64(journey.endSeconds) &+ 1_000_000
-        let race = journey.racing ? Self.racingPair(in: journey) : nil
-        var step = 0
         // Through a span: `journey.events[step]` in a loop copies the inline array per iteration.
         let events = journey.events.span
+        // Play's install-begin timestamp: a new one for every install (a reinstall is a new install).
+        var installBegin = UInt64(Journey.endSeconds(in: events, count: journey.eventCount)) &+ 1_000_000
+        let race = journey.racing ? Self.racingPair(in: journey) : nil
+        var step = 0
         while step < journey.eventCount {
             // The app's screen appears within the step its router declined in (the previous one:
             // its clock and step still hold): it signals again, an event it already had, and the
@@ -503,9 +503,7 @@ public struct CoreStrategy: Strategy {
         metrics: inout OperationHistograms
     ) -> Bool {
         let start = Runner.monotonicNanos()
-        let rejection = CoreStrategy.urlBytes[Int(id)].withUnsafeBytes {
-            validator.validate($0, into: &scratch.link)
-        }
+        let rejection = validator.validate(CoreStrategy.urlBytes[Int(id)], into: &scratch.link)
         metrics.validate.record(Runner.monotonicNanos() &- start)
         guard let rejection else { return true }
         return reportRejection(rejection, observation: &observation)
@@ -545,9 +543,12 @@ public struct CoreStrategy: Strategy {
     ) -> Bool {
         let start = Runner.monotonicNanos()
         let accountKey = configuration.referrerAccountKey
-        let outcome = CoreStrategy.referrerBytes[Int(id)].withUnsafeBytes { bytes in
-            parser.read(bytes, validator: validator, accountKey: accountKey, into: &scratch)
-        }
+        let outcome = parser.read(
+            CoreStrategy.referrerBytes[Int(id)],
+            validator: validator,
+            accountKey: accountKey,
+            into: &scratch
+        )
         metrics.parse.record(Runner.monotonicNanos() &- start)
         switch outcome {
         case .link: return true
@@ -585,15 +586,25 @@ public struct CoreStrategy: Strategy {
         }
     }
 
-    static let referrerBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.referrer.utf8) } + [[]]
+    /// The UTF-8 bytes of each catalog referrer (and an empty one), in buffers allocated once and
+    /// never freed (the catalog lives as long as the process): reading one is a pointer and a count,
+    /// where an element of an array of arrays is retained and released around every use. Never
+    /// written after it is made: `nonisolated(unsafe)` only because raw pointers are not `Sendable`.
+    nonisolated(unsafe) static let referrerBytes: [UnsafeRawBufferPointer] =
+        (LinkCatalog.entries.map(\.referrer) + [""]).map(immortalBytes)
+
+    /// A copy of `string`'s UTF-8 bytes that is never freed.
+    static func immortalBytes(_ string: String) -> UnsafeRawBufferPointer {
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: string.utf8.count, alignment: 1)
+        _ = bytes.initializeMemory(as: UInt8.self, from: string.utf8)
+        return UnsafeRawBufferPointer(bytes)
+    }
 
     /// The campaign of each catalog referrer, parsed once: what a referrer's link must still carry
     /// when it reaches the router (through the queue, the machine, the store and any decline).
     static let referrerAttributions: [LinkAttribution] = referrerBytes.map { bytes in
         var attribution = LinkAttribution()
-        _ = bytes.withUnsafeBytes { bytes in
-            ReferrerParser().withReferrer(in: bytes) { parsed in attribution.assign(from: parsed) }
-        }
+        _ = ReferrerParser().withReferrer(in: bytes) { parsed in attribution.assign(from: parsed) }
         return attribution
     }
 
@@ -604,7 +615,9 @@ public struct CoreStrategy: Strategy {
         carried.clickTimestampSeconds = 0
         return carried == referrerAttributions[Int(candidates.1)] || carried == referrerAttributions[Int(candidates.0)]
     }
-    static let urlBytes: [[UInt8]] = LinkCatalog.entries.map { Array($0.url.utf8) } + [[]]
+    /// The UTF-8 bytes of each catalog URL (and an empty one), never freed (see ``referrerBytes``).
+    nonisolated(unsafe) static let urlBytes: [UnsafeRawBufferPointer] =
+        (LinkCatalog.entries.map(\.url) + [""]).map(immortalBytes)
     /// The canonical link of every routable catalog entry, to name what the router received.
     static let canonicalLinks: [DeepLink?] = LinkCatalog.entries.map { entry in
         guard case .route(let canonical, _) = entry.verdict else { return nil }
