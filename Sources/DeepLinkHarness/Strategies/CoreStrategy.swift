@@ -503,7 +503,7 @@ public struct CoreStrategy: Strategy {
         metrics: inout OperationHistograms
     ) -> Bool {
         let start = Runner.monotonicNanos()
-        let rejection = validator.validate(CoreStrategy.urlBytes[Int(id)], into: &scratch.link)
+        let rejection = CoreStrategy.urlBytes.withBytes(Int(id)) { validator.validate($0, into: &scratch.link) }
         metrics.validate.record(Runner.monotonicNanos() &- start)
         guard let rejection else { return true }
         return reportRejection(rejection, observation: &observation)
@@ -543,12 +543,9 @@ public struct CoreStrategy: Strategy {
     ) -> Bool {
         let start = Runner.monotonicNanos()
         let accountKey = configuration.referrerAccountKey
-        let outcome = parser.read(
-            CoreStrategy.referrerBytes[Int(id)],
-            validator: validator,
-            accountKey: accountKey,
-            into: &scratch
-        )
+        let outcome = CoreStrategy.referrerBytes.withBytes(Int(id)) { bytes in
+            parser.read(bytes, validator: validator, accountKey: accountKey, into: &scratch)
+        }
         metrics.parse.record(Runner.monotonicNanos() &- start)
         switch outcome {
         case .link: return true
@@ -586,25 +583,16 @@ public struct CoreStrategy: Strategy {
         }
     }
 
-    /// The UTF-8 bytes of each catalog referrer (and an empty one), in buffers allocated once and
-    /// never freed (the catalog lives as long as the process): reading one is a pointer and a count,
-    /// where an element of an array of arrays is retained and released around every use. Never
-    /// written after it is made: `nonisolated(unsafe)` only because raw pointers are not `Sendable`.
-    nonisolated(unsafe) static let referrerBytes: [UnsafeRawBufferPointer] =
-        (LinkCatalog.entries.map(\.referrer) + [""]).map(immortalBytes)
-
-    /// A copy of `string`'s UTF-8 bytes that is never freed.
-    static func immortalBytes(_ string: String) -> UnsafeRawBufferPointer {
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: string.utf8.count, alignment: 1)
-        _ = bytes.initializeMemory(as: UInt8.self, from: string.utf8)
-        return UnsafeRawBufferPointer(bytes)
-    }
+    /// The UTF-8 bytes of each catalog referrer (and an empty one).
+    static let referrerBytes = UTF8Table(LinkCatalog.entries.map(\.referrer) + [""])
 
     /// The campaign of each catalog referrer, parsed once: what a referrer's link must still carry
     /// when it reaches the router (through the queue, the machine, the store and any decline).
-    static let referrerAttributions: [LinkAttribution] = referrerBytes.map { bytes in
+    static let referrerAttributions: [LinkAttribution] = (0..<referrerBytes.count).map { index in
         var attribution = LinkAttribution()
-        _ = ReferrerParser().withReferrer(in: bytes) { parsed in attribution.assign(from: parsed) }
+        _ = referrerBytes.withBytes(index) { bytes in
+            ReferrerParser().withReferrer(in: bytes) { parsed in attribution.assign(from: parsed) }
+        }
         return attribution
     }
 
@@ -615,9 +603,8 @@ public struct CoreStrategy: Strategy {
         carried.clickTimestampSeconds = 0
         return carried == referrerAttributions[Int(candidates.1)] || carried == referrerAttributions[Int(candidates.0)]
     }
-    /// The UTF-8 bytes of each catalog URL (and an empty one), never freed (see ``referrerBytes``).
-    nonisolated(unsafe) static let urlBytes: [UnsafeRawBufferPointer] =
-        (LinkCatalog.entries.map(\.url) + [""]).map(immortalBytes)
+    /// The UTF-8 bytes of each catalog URL (and an empty one).
+    static let urlBytes = UTF8Table(LinkCatalog.entries.map(\.url) + [""])
     /// The canonical link of every routable catalog entry, to name what the router received.
     static let canonicalLinks: [DeepLink?] = LinkCatalog.entries.map { entry in
         guard case .route(let canonical, _) = entry.verdict else { return nil }
