@@ -105,15 +105,22 @@ public struct BenchmarkRunner: Sendable {
         let peerBytes = bytesPerOperation(comparison.peer)
         let wallNanos = MonotonicClock.nanoseconds() &- startNanos
         let endReading = disturbanceSource.read()
+        let cores = ResourceUsage.coreCount()
+        var thresholds = Disturbance.Thresholds()
+        // A comparison whose threads fill every core preempts itself (seen here: 135-780 switches
+        // per thread-second on an idle machine for the two-thread queue): its switches say nothing
+        // about anyone else, so only steal, other runnable threads and the probe judge it.
+        if comparison.threads >= cores { thresholds.switchesPerThreadSecond = .infinity }
         let disturbance = Disturbance(
             start: startReading,
             end: endReading,
             samples: [startReading, endReading],
             wallNanos: wallNanos,
             threads: comparison.threads,
-            cores: ResourceUsage.coreCount(),
+            cores: cores,
             probeStartNanos: probeStart,
-            probeEndNanos: disturbanceSource.hostSpeedNanos()
+            probeEndNanos: disturbanceSource.hostSpeedNanos(),
+            thresholds: thresholds
         )
         return ComparisonResult(
             benchmark: comparison.benchmark,

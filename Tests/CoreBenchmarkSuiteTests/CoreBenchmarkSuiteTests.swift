@@ -50,6 +50,29 @@ import Testing
         return runner.run(Comparison(benchmark: "synthetic", subject: side, peer: side))
     }
 
+    /// Switches are judged only for a comparison that leaves a core free: one that fills every
+    /// core preempts itself.
+    @Test func aComparisonThatFillsEveryCoreIsNotJudgedByItsOwnSwitches() {
+        func run(threads: Int) -> ComparisonResult {
+            // A million switches over a comparison that takes a few milliseconds.
+            let busy = ScriptedDisturbanceSource([
+                DisturbanceReading(stealNanos: 0, involuntarySwitches: 0, runnable: 1, ownRunnable: 1),
+                DisturbanceReading(stealNanos: 0, involuntarySwitches: 1_000_000, runnable: 1, ownRunnable: 1),
+            ])
+            let runner = BenchmarkRunner(
+                repetitions: 9,
+                sampleNanos: 100_000,
+                allocationOperations: 10,
+                disturbanceSource: busy
+            )
+            return runner.run(Comparison(benchmark: "synthetic", subject: Self.side, peer: Self.side, threads: threads))
+        }
+        let filling = run(threads: ResourceUsage.coreCount())
+        #expect(filling.disturbance.involuntarySwitches == 1_000_000)
+        #expect(!filling.disturbance.disturbed)
+        #expect(run(threads: 1).disturbance.disturbed == (ResourceUsage.coreCount() > 1))
+    }
+
     @Test func aComparisonOnAMachineThatChangedSpeedIsMarkedInItsRowAndNotes() throws {
         let slowed = Self.run(probes: [8, 20])
         #expect(slowed.disturbance.probeStartNanos == 8 && slowed.disturbance.probeEndNanos == 20)
