@@ -40,14 +40,14 @@ import Testing
         measuringAllocations(operations) { index in blackHole(index &* 3) }
     }
 
-    static func run(probes: [Double]) -> ComparisonResult {
+    static func run(_ source: ScriptedDisturbanceSource, threads: Int = 1) -> ComparisonResult {
         let runner = BenchmarkRunner(
             repetitions: 9,
             sampleNanos: 100_000,
             allocationOperations: 10,
-            disturbanceSource: ScriptedDisturbanceSource(quietWithProbes: probes)
+            disturbanceSource: source
         )
-        return runner.run(Comparison(benchmark: "synthetic", subject: side, peer: side))
+        return runner.run(Comparison(benchmark: "synthetic", subject: side, peer: side, threads: threads))
     }
 
     /// Switches are judged only for a comparison that leaves a core free: one that fills every
@@ -59,13 +59,7 @@ import Testing
                 DisturbanceReading(stealNanos: 0, involuntarySwitches: 0, runnable: 1, ownRunnable: 1),
                 DisturbanceReading(stealNanos: 0, involuntarySwitches: 1_000_000, runnable: 1, ownRunnable: 1),
             ])
-            let runner = BenchmarkRunner(
-                repetitions: 9,
-                sampleNanos: 100_000,
-                allocationOperations: 10,
-                disturbanceSource: busy
-            )
-            return runner.run(Comparison(benchmark: "synthetic", subject: Self.side, peer: Self.side, threads: threads))
+            return Self.run(busy, threads: threads)
         }
         let filling = run(threads: ResourceUsage.coreCount())
         #expect(filling.disturbance.involuntarySwitches == 1_000_000)
@@ -74,7 +68,7 @@ import Testing
     }
 
     @Test func aComparisonOnAMachineThatChangedSpeedIsMarkedInItsRowAndNotes() throws {
-        let slowed = Self.run(probes: [8, 20])
+        let slowed = Self.run(ScriptedDisturbanceSource(quietWithProbes: [8, 20]))
         #expect(slowed.disturbance.probeStartNanos == 8 && slowed.disturbance.probeEndNanos == 20)
         #expect(slowed.disturbance.disturbed)
         let lines = CoreBenchmarkSuite.csv([slowed]).split(separator: "\n").map(String.init)
@@ -88,7 +82,7 @@ import Testing
         #expect(notes.contains("host-speed probe: 8.0-20.0 ns per round"), "\(notes)")
         #expect(notes.contains("disturbed: synthetic: the machine changed speed"), "\(notes)")
 
-        let steady = Self.run(probes: [8, 9])
+        let steady = Self.run(ScriptedDisturbanceSource(quietWithProbes: [8, 9]))
         #expect(!steady.disturbance.disturbed)
         let steadyNotes = CoreBenchmarkSuite.machineNotes([steady])
         #expect(steadyNotes == "host-speed probe: 8.0-9.0 ns per round\n")

@@ -5,7 +5,11 @@ import Testing
 /// Issue 15 part 4: a machine that runs slower without any steal, preemption or load to show it
 /// (seen here for hours), caught by timing a fixed round of work before and after a measurement.
 @Suite struct HostSpeedProbeTests {
-    static func judge(probes start: Double?, _ end: Double?) -> Disturbance {
+    static func judge(
+        probes start: Double?,
+        _ end: Double?,
+        thresholds: Disturbance.Thresholds = Disturbance.Thresholds()
+    ) -> Disturbance {
         let quiet = DisturbanceReading(stealNanos: 0, involuntarySwitches: 0, runnable: 1, ownRunnable: 1)
         return Disturbance(
             start: quiet,
@@ -15,7 +19,8 @@ import Testing
             threads: 1,
             cores: 2,
             probeStartNanos: start,
-            probeEndNanos: end
+            probeEndNanos: end,
+            thresholds: thresholds
         )
     }
 
@@ -47,19 +52,7 @@ import Testing
         #expect(Self.judge(probes: nil, nil).hostSpeedNanos == nil)
         var loose = Disturbance.Thresholds()
         loose.probeDrift = 2
-        let quiet = DisturbanceReading(stealNanos: 0, involuntarySwitches: 0, runnable: 1, ownRunnable: 1)
-        let judgedLoosely = Disturbance(
-            start: quiet,
-            end: quiet,
-            samples: [],
-            wallNanos: 1,
-            threads: 1,
-            cores: 2,
-            probeStartNanos: 8,
-            probeEndNanos: 13,
-            thresholds: loose
-        )
-        #expect(!judgedLoosely.disturbed)
+        #expect(!Self.judge(probes: 8, 13, thresholds: loose).disturbed)
     }
 
     @Test func mergedShardsKeepTheSlowerProbe() throws {

@@ -4,15 +4,15 @@
 /// Three readings, taken at the start, every ~100 ms and at the end (``DisturbanceMonitor``):
 /// - `steal_ns`: CPU time the hypervisor gave to other guests during the measurement, all CPUs;
 /// - `involuntary_switches`: times this process's threads were preempted;
-/// - `other_runnable`: the mean number of runnable threads that were not this process's.
+/// - `other_runnable`: the mean number of runnable threads that were not this process's;
+/// - `probe_start_ns`, `probe_end_ns` (manifest.json only): ``HostSpeedProbe``'s time for a fixed
+///   round of work, before and after the measurement (not during: it would compete with the
+///   workers).
 ///
-/// and, before and after it (not during: it would compete with the workers), ``HostSpeedProbe``'s
-/// time for a fixed round of work (`probe_start_ns`, `probe_end_ns`; manifest.json only).
-///
-/// The run is `disturbed` when any of them passes ``Thresholds`` (see there), when the probe took
-/// more than ``Thresholds/probeDrift`` times as long at one end as at the other (the machine
-/// changed speed during the measurement), or when something outside the readings says so (a capacity step that disagrees with its neighbours:
-/// ``CapacityResult``). A disturbed timing is reported but never judged (`gate`).
+/// The run is `disturbed` when any of the first three passes ``Thresholds`` (see there), when the
+/// probe took more than ``Thresholds/probeDrift`` times as long at one end as at the other (the
+/// machine changed speed during the measurement), or when something outside the readings says so
+/// (a capacity step that disagrees with its neighbours: ``CapacityResult``). A disturbed timing is reported but never judged (`gate`).
 ///
 /// Thread safety: a value type.
 public struct Disturbance: Sendable, Equatable, Codable {

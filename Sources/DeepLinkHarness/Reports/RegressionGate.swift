@@ -149,8 +149,8 @@ public struct RegressionGate: Sendable {
         let notes = [
             Self.disturbedNote(baseline: baseline, current: current),
             Self.hostSpeedNote(baseline: baseline, current: current),
-        ]
-        let disturbed = notes.contains { $0 != nil } ? notes.compactMap { $0 }.joined(separator: "; ") : nil
+        ].compactMap { $0 }
+        let disturbed = notes.isEmpty ? nil : notes.joined(separator: "; ")
         for strategy in baseRun.strategies where current.allSatisfy({ $0.summary[strategy] != nil }) {
             checks.append(
                 timing(
