@@ -12,7 +12,8 @@
 /// The run is `disturbed` when any of the first three passes ``Thresholds`` (see there), when the
 /// probe took more than ``Thresholds/probeDrift`` times as long at one end as at the other (the
 /// machine changed speed during the measurement), or when something outside the readings says so
-/// (a capacity step that disagrees with its neighbours: ``CapacityResult``). A disturbed timing is reported but never judged (`gate`).
+/// (a capacity step that disagrees with its neighbours: ``CapacityResult``). A disturbed timing is
+/// reported but never judged (`gate`).
 ///
 /// Thread safety: a value type.
 public struct Disturbance: Sendable, Equatable, Codable {
@@ -118,8 +119,8 @@ public struct Disturbance: Sendable, Equatable, Codable {
                     + "\(ReportSchema.decimal(thresholds.otherRunnableSlack, digits: 1)))"
             )
         }
-        if let before = self.probeStartNanos, let after = self.probeEndNanos, before > 0, after > 0,
-            max(before, after) > thresholds.probeDrift * min(before, after)
+        if let before = self.probeStartNanos, let after = self.probeEndNanos,
+            HostSpeedProbe.differ(before, after, byMoreThan: thresholds.probeDrift)
         {
             reasons.append(
                 "the machine changed speed: a fixed probe round took \(ReportSchema.decimal(before, digits: 1)) ns "

@@ -24,6 +24,13 @@ public enum HostSpeedProbe {
     /// Timed samples, after one untimed warm-up sample.
     public static let samples = 7
 
+    /// Whether two probe times are further apart than `factor` (the slower one over the faster):
+    /// the one rule behind a run that changed speed (``Disturbance``) and a run on a machine of
+    /// another speed than its baseline's (``RegressionGate``). False when either is not positive.
+    public static func differ(_ one: Double, _ other: Double, byMoreThan factor: Double) -> Bool {
+        one > 0 && other > 0 && max(one, other) > factor * min(one, other)
+    }
+
     /// Nanoseconds per round: the fastest of ``samples`` samples of ``roundsPerSample`` rounds.
     public static func measure() -> Double {
         let lock = Mutex<Int>(0)

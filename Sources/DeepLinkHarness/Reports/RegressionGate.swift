@@ -284,7 +284,7 @@ public struct RegressionGate: Sendable {
         let now = current.compactMap(\.hostSpeedNanos)
         guard !before.isEmpty, !now.isEmpty else { return nil }
         let (base, here) = (median(before), median(now))
-        guard base > 0, here > 0, max(base, here) > hostSpeedRatio * min(base, here) else { return nil }
+        guard HostSpeedProbe.differ(base, here, byMoreThan: hostSpeedRatio) else { return nil }
         return "host speed differs from the baseline's (a fixed probe round took "
             + "\(ReportSchema.decimal(here, digits: 1)) ns here, \(ReportSchema.decimal(base, digits: 1)) ns "
             + "in the baseline; threshold \(ReportSchema.decimal(hostSpeedRatio, digits: 1))x)"
