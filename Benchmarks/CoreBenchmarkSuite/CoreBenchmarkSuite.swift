@@ -12,8 +12,8 @@ public enum CoreBenchmarkSuite {
     public static let columns =
         [
             "benchmark", "subject", "peer", "subject_ns_per_op", "peer_ns_per_op", "speedup",
-            "subject_bytes_per_op", "peer_bytes_per_op", "repetitions", "probe_start_ns", "probe_end_ns",
-        ] + Disturbance.columns
+            "subject_bytes_per_op", "peer_bytes_per_op", "repetitions",
+        ] + Disturbance.probeColumns + Disturbance.columns
 
     /// The benchmarks whose subject must allocate nothing per operation (the targets).
     public static let zeroAllocationBenchmarks: Set<String> = [
@@ -58,9 +58,7 @@ public enum CoreBenchmarkSuite {
                     format(result.speedup, digits: 2),
                     format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
                     String(result.repetitions),
-                    result.disturbance.probeStartNanos.map { format($0, digits: 2) } ?? "",
-                    result.disturbance.probeEndNanos.map { format($0, digits: 2) } ?? "",
-                ] + result.disturbance.fields
+                ] + result.disturbance.probeFields + result.disturbance.fields
             text += fields.map(quoted).joined(separator: ",") + "\n"
         }
         return text

@@ -125,7 +125,8 @@ import Testing
         #expect(
             table.header == [
                 "threads", "offered_per_s", "achieved_per_s", "p50_ns", "p99_ns", "p999_ns", "dropped",
-                "bytes_per_journey", "meets_slo", "steal_ns", "involuntary_switches", "other_runnable", "disturbed",
+                "bytes_per_journey", "meets_slo", "probe_start_ns", "probe_end_ns", "steal_ns", "involuntary_switches",
+                "other_runnable", "disturbed",
             ]
         )
         #expect(table.rows.count == result.steps.count)
@@ -141,6 +142,11 @@ import Testing
             #expect(try table.double("bytes_per_journey", row: row) >= 0)
             let meets = try table.unsigned("meets_slo", row: row)
             #expect(meets == (p99 <= sweep.sloP99Nanos ? 1 : 0))
+            // Each step probed the machine before and after it, and its row says what it found.
+            let step = result.steps[row].disturbance
+            #expect(try table.double("probe_start_ns", row: row) == step.probeStartNanos)
+            #expect(try table.double("probe_end_ns", row: row) == step.probeEndNanos)
+            #expect((step.probeStartNanos ?? 0) > 0 && (step.probeEndNanos ?? 0) > 0)
         }
     }
 }

@@ -188,18 +188,22 @@ import Testing
         #expect(MarkdownSummary.escape("[link](http://x)") == "\\[link\\](http://x)")
     }
 
-    @Test func capacityDirectoriesChartTheKneeAgainstTheObjective() throws {
+    /// Also a sweep written before capacity.csv carried the host-speed probe's columns.
+    @Test(arguments: [true, false])
+    func capacityDirectoriesChartTheKneeAgainstTheObjective(withProbeColumns: Bool) throws {
         let directory = ReportFixtures.temporaryDirectory("capacity")
         defer { ReportFixtures.remove(directory) }
         var manifest = ReportFixtures.manifest()
         manifest.commandLine = ["deeplink-bench", "capacity", "--peak-per-s", "90000", "--slo-p99-ns", "500000"]
-        // Each row ends with the step's disturbance readings (steal, switches, other runnable, disturbed).
+        // Each row ends with the step's probe times and disturbance readings (steal, switches, other
+        // runnable, disturbed).
         let rows = [
             "1,1000,1000,2000,100000,200000,0,3.00,1", "1,2000,2000,2000,400000,900000,0,3.00,1",
             "1,4000,3900,9000,7000000,9000000,0,3.00,0", "2,2000,2000,2000,100000,300000,0,3.00,1",
             "2,4000,4000,3000,450000,800000,0,3.00,1", "2,8000,7000,9000,9000000,9900000,3,3.00,0",
-        ].map { $0 + ",0,0,0.00,0" }
-        let header = CapacityReport.columns.map(\.name).joined(separator: ",")
+        ].map { $0 + (withProbeColumns ? ",15.20,15.40" : "") + ",0,0,0.00,0" }
+        let header = CapacityReport.columns.map(\.name)
+            .filter { withProbeColumns || !Disturbance.probeColumns.contains($0) }.joined(separator: ",")
         let csv = ([header] + rows).joined(separator: "\r\n") + "\r\n"
         try SealedDirectory.write([(CapacityReport.file, Array(csv.utf8))], manifest: manifest, to: directory)
         let result = Self.bench(["report", directory])

@@ -14,7 +14,7 @@ public enum CapacityReport {
             .init("p50_ns", .numeric), .init("p99_ns", .numeric), .init("p999_ns", .numeric),
             .init("dropped", .numeric),
             .init("bytes_per_journey", .numeric), .init("meets_slo", .numeric),
-        ] + Disturbance.columns.map { .init($0, .numeric) }
+        ] + (Disturbance.probeColumns + Disturbance.columns).map { .init($0, .numeric) }
 
     /// Bytes of one ``PendingLink`` value (`MemoryLayout<PendingLink>.stride`).
     public static var pendingLinkStride: Int { MemoryLayout<PendingLink>.stride }
@@ -33,7 +33,7 @@ public enum CapacityReport {
                     String(step.p99Nanos),
                     String(step.p999Nanos), String(step.dropped), ReportSchema.decimal(step.bytesPerJourney, digits: 2),
                     step.meets(sloP99Nanos: result.sweep.sloP99Nanos) ? "1" : "0",
-                ] + step.disturbance.fields
+                ] + step.disturbance.probeFields + step.disturbance.fields
             )
         }
         return writer.text

@@ -5,7 +5,7 @@
 /// - `steal_ns`: CPU time the hypervisor gave to other guests during the measurement, all CPUs;
 /// - `involuntary_switches`: times this process's threads were preempted;
 /// - `other_runnable`: the mean number of runnable threads that were not this process's;
-/// - `probe_start_ns`, `probe_end_ns` (manifest.json only): ``HostSpeedProbe``'s time for a fixed
+/// - `probe_start_ns`, `probe_end_ns` (manifest.json; capacity.csv per step): ``HostSpeedProbe``'s time for a fixed
 ///   round of work, before and after the measurement (not during: it would compete with the
 ///   workers).
 ///
@@ -175,6 +175,15 @@ public struct Disturbance: Sendable, Equatable, Codable {
 
     /// The columns summary.csv and capacity.csv carry, in order.
     public static let columns = ["steal_ns", "involuntary_switches", "other_runnable", "disturbed"]
+
+    /// The host-speed probe's columns in tables with a row per measurement and no manifest of its
+    /// own (capacity.csv's steps, CoreBenchmarks' comparisons), in order: before, after.
+    public static let probeColumns = ["probe_start_ns", "probe_end_ns"]
+
+    /// The values of ``probeColumns`` as written: two decimals, empty when not taken.
+    public var probeFields: [String] {
+        [probeStartNanos, probeEndNanos].map { nanos in nanos.map { ReportSchema.decimal($0, digits: 2) } ?? "" }
+    }
 
     /// The values of ``columns`` as written (`other_runnable` with two decimals, `disturbed` 0/1).
     public var fields: [String] {
