@@ -5,9 +5,9 @@
 /// - `steal_ns`: CPU time the hypervisor gave to other guests during the measurement, all CPUs;
 /// - `involuntary_switches`: times this process's threads were preempted;
 /// - `other_runnable`: the mean number of runnable threads that were not this process's;
-/// - `probe_start_ns`, `probe_end_ns` (manifest.json; capacity.csv per step): ``HostSpeedProbe``'s time for a fixed
-///   round of work, before and after the measurement (not during: it would compete with the
-///   workers).
+/// - `probe_start_ns`, `probe_end_ns` (manifest.json; capacity.csv per step): ``HostSpeedProbe``'s
+///   time for a fixed round of work, before and after the measurement (not during: it would compete
+///   with the workers).
 ///
 /// The run is `disturbed` when any of the first three passes ``Thresholds`` (see there), when the
 /// probe took more than ``Thresholds/probeDrift`` times as long at one end as at the other (the
