@@ -79,6 +79,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The CPU's time-stamp counter (header-only C), for the harness's operation stopwatch.
+        .target(name: "CCycleCounter"),
         // Exact per-thread allocation counts (jemalloc's `thread.allocated`) for the harness, the
         // benchmarks and the core's tests: one counter, apart from both.
         .target(name: "AllocationCounting", dependencies: jemalloc, swiftSettings: strictSettings),
@@ -88,7 +90,8 @@ let package = Package(
         // Everything the CLI does, as a testable library.
         .target(
             name: "DeepLinkHarness",
-            dependencies: ["DeepLinkCore", "DeepLinkLinks", "AllocationCounting", "CCrypto"] + jemalloc,
+            dependencies: ["DeepLinkCore", "DeepLinkLinks", "AllocationCounting", "CCrypto", "CCycleCounter"]
+                + jemalloc,
             swiftSettings: strictSettings
         ),
         // Thin `main` over DeepLinkHarness; jemalloc is the process allocator (linked via CJemalloc).

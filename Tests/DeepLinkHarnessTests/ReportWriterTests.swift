@@ -142,8 +142,13 @@ import Testing
         var shard = ReportFixtures.manifest()
         shard.shard = "1/4"
         shard.mergedFrom = ["a", "b"]
+        shard.operationClock = "tsc, 0.3571 ns per tick"
         let encoded = try JSONEncoder().encode(shard)
         #expect(try JSONDecoder().decode(RunManifest.self, from: encoded) == shard)
+        let encodedObject = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        #expect(encodedObject["operation_clock"] as? String == "tsc, 0.3571 ns per tick")
+        // A manifest written before the operation clock was recorded still reads.
+        #expect(try JSONDecoder().decode(RunManifest.self, from: data).operationClock == report.manifest.operationClock)
     }
 
     @Test func currentManifestDescribesThisHost() {
@@ -154,6 +159,21 @@ import Testing
         #expect(manifest.toolchain.hasPrefix("Swift compiler"))
         if !Sanitizer.isActive { #expect(manifest.allocator.hasPrefix("jemalloc ")) }
         #expect(manifest.startTime.count == 24 && manifest.startTime.hasSuffix("Z"))
+        // Which stopwatch latency.csv's operation metrics used, as this machine's kernel decides.
+        let clocksource = try? String(
+            contentsOfFile: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+            encoding: .utf8
+        )
+        #if arch(x86_64)
+        let counter = clocksource?.hasPrefix("tsc") == true
+        #else
+        let counter = false
+        #endif
+        let clock = manifest.operationClock ?? "absent"
+        #expect(
+            counter ? clock.hasPrefix("tsc, ") && clock.hasSuffix(" ns per tick") : clock == "CLOCK_MONOTONIC",
+            "\(clock)"
+        )
         #expect(RunManifest.iso8601(nanosecondsSinceEpoch: 1_000_000_000_123_456_789) == "2001-09-09T01:46:40.123Z")
     }
 

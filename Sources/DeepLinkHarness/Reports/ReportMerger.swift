@@ -244,7 +244,7 @@ public enum ReportMerger {
     public static func combine(_ manifests: [RunManifest], sources: [String], commandLine: [String]) -> RunManifest {
         func joined(_ values: [String]) -> String { unique(values).joined(separator: " | ") }
         let cores = unique(manifests.map { String($0.cores) })
-        return RunManifest(
+        var manifest = RunManifest(
             commit: joined(manifests.map(\.commit)),
             toolchain: joined(manifests.map(\.toolchain)),
             cpuModel: joined(manifests.map(\.cpuModel)),
@@ -255,6 +255,9 @@ public enum ReportMerger {
             shard: nil,
             mergedFrom: sources
         )
+        let clocks = manifests.compactMap(\.operationClock)
+        manifest.operationClock = clocks.isEmpty ? nil : joined(clocks)
+        return manifest
     }
 
     private static func unique(_ values: [String]) -> [String] {

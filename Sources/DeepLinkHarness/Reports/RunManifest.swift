@@ -35,6 +35,9 @@ public struct RunManifest: Sendable, Equatable, Codable {
     /// What else the machine did during the run (summary.csv's disturbance columns are these);
     /// nil for a directory that is not a run's.
     public var disturbance: Disturbance?
+    /// The stopwatch of latency.csv's operation metrics (``OperationClock/Calibration/summary``);
+    /// nil in manifests written before it was recorded.
+    public var operationClock: String?
 
     public init(
         commit: String,
@@ -73,6 +76,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         case shards
         case run
         case disturbance
+        case operationClock = "operation_clock"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,10 +93,11 @@ public struct RunManifest: Sendable, Equatable, Codable {
         shards = try container.decodeIfPresent([ShardContribution].self, forKey: .shards) ?? []
         run = try container.decodeIfPresent(RunIdentity.self, forKey: .run)
         disturbance = try container.decodeIfPresent(Disturbance.self, forKey: .disturbance)
+        operationClock = try container.decodeIfPresent(String.self, forKey: .operationClock)
     }
 
     /// Writes every key; `shard` only for a shard, `merged_from` and `shards` only for a merged
-    /// report, `run` and `disturbance` when known.
+    /// report, `run`, `disturbance` and `operation_clock` when known.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(commit, forKey: .commit)
@@ -107,12 +112,13 @@ public struct RunManifest: Sendable, Equatable, Codable {
         if !shards.isEmpty { try container.encode(shards, forKey: .shards) }
         try container.encodeIfPresent(run, forKey: .run)
         try container.encodeIfPresent(disturbance, forKey: .disturbance)
+        try container.encodeIfPresent(operationClock, forKey: .operationClock)
     }
 
-    /// The manifest of this process now: commit, toolchain, CPU, cores, allocator, `commandLine`
-    /// and the current time.
+    /// The manifest of this process now: commit, toolchain, CPU, cores, allocator, `commandLine`,
+    /// the current time and the operation clock.
     public static func current(commandLine: [String]) -> RunManifest {
-        RunManifest(
+        var manifest = RunManifest(
             commit: Self.currentCommit(),
             toolchain: Self.toolchain,
             cpuModel: ResourceUsage.cpuModel(),
@@ -121,6 +127,8 @@ public struct RunManifest: Sendable, Equatable, Codable {
             commandLine: commandLine,
             startTime: Self.iso8601(nanosecondsSinceEpoch: Self.nowNanosecondsSinceEpoch())
         )
+        manifest.operationClock = OperationClock.calibration.summary
+        return manifest
     }
 
     /// The compiler version this binary was built with, from `#if compiler(...)`.

@@ -327,10 +327,12 @@ public struct CoreStrategy: Strategy {
                 guard processRunning, let signal = Self.signal(for: event) else { break }
                 if case .loggedOut = signal, resolver.pendingCount > 0 { observation.paths.insert(.logoutClosedGate) }
                 let routesBefore = router.count
-                let start = Runner.monotonicNanos()
+                let start = OperationClock.now()
                 resolver.signal(signal)
                 if router.count > routesBefore {
-                    metrics.gateOpenToRoute.record(router.lastRouteNanos.load(ordering: .relaxed) &- start)
+                    metrics.gateOpenToRoute.record(
+                        OperationClock.nanos(from: start, to: router.lastRouteReading.load(ordering: .relaxed))
+                    )
                 }
             case .clockJump:
                 if processRunning { resolver.tick() }
@@ -459,9 +461,9 @@ public struct CoreStrategy: Strategy {
             }
             return true
         }
-        let start = Runner.monotonicNanos()
+        let start = OperationClock.now()
         resolver.capture(scratch)
-        metrics.enqueue.record(Runner.monotonicNanos() &- start)
+        metrics.enqueue.record(OperationClock.nanos(since: start))
         return false
     }
 
@@ -502,9 +504,9 @@ public struct CoreStrategy: Strategy {
         observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) -> Bool {
-        let start = Runner.monotonicNanos()
+        let start = OperationClock.now()
         let rejection = CoreStrategy.urlBytes.withBytes(Int(id)) { validator.validate($0, into: &scratch.link) }
-        metrics.validate.record(Runner.monotonicNanos() &- start)
+        metrics.validate.record(OperationClock.nanos(since: start))
         guard let rejection else { return true }
         return reportRejection(rejection, observation: &observation)
     }
@@ -541,12 +543,12 @@ public struct CoreStrategy: Strategy {
         observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) -> Bool {
-        let start = Runner.monotonicNanos()
+        let start = OperationClock.now()
         let accountKey = configuration.referrerAccountKey
         let outcome = CoreStrategy.referrerBytes.withBytes(Int(id)) { bytes in
             parser.read(bytes, validator: validator, accountKey: accountKey, into: &scratch)
         }
-        metrics.parse.record(Runner.monotonicNanos() &- start)
+        metrics.parse.record(OperationClock.nanos(since: start))
         switch outcome {
         case .link: return true
         case .organic:
@@ -663,7 +665,8 @@ final class RecordingRouter: Router, @unchecked Sendable {
     private let lock = Locked(())
     let step = Atomic<Int>(0)
     let routes = Atomic<Int>(0)
-    let lastRouteNanos = Atomic<UInt64>(0)
+    /// The last route's ``OperationClock`` reading (for `gate_open_to_route`).
+    let lastRouteReading = Atomic<UInt64>(0)
     /// Captures the app's navigation hands in again from inside a route (racing journeys).
     let reentry = RouteReentry()
     /// A decline whose retry signal the app has not sent yet.
@@ -700,12 +703,12 @@ final class RecordingRouter: Router, @unchecked Sendable {
     }
 
     func route(_ pending: PendingLink) -> RouteResult {
-        let calledAt = Runner.monotonicNanos()
+        let calledAt = OperationClock.now()
         let step = step.load(ordering: .relaxed)
         let record = self.record
         let handled = lock.withLock { _ in Self.handle(pending, step: step, in: &record.pointee) }
         if handled {
-            lastRouteNanos.store(calledAt, ordering: .relaxed)
+            lastRouteReading.store(calledAt, ordering: .relaxed)
             routes.add(1, ordering: .releasing)
         } else {
             retryDue.store(true, ordering: .releasing)
