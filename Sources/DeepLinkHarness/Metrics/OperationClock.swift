@@ -49,10 +49,7 @@ public enum OperationClock {
         public var summary: String {
             guard usesCounter else { return "CLOCK_MONOTONIC" }
             let nanosPerTick = Double(nanosPerTickFixed) / 4_294_967_296
-            let tenThousandths = Int((nanosPerTick * 10_000).rounded())
-            let fraction = String(tenThousandths % 10_000)
-            return
-                "tsc, \(tenThousandths / 10_000).\(String(repeating: "0", count: 4 - fraction.count))\(fraction) ns per tick"
+            return "tsc, \(ReportSchema.decimal(nanosPerTick, digits: 4)) ns per tick"
         }
 
         /// `ticks` in nanoseconds (rounded down; saturates at `UInt64.max`).
