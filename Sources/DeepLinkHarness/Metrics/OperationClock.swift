@@ -1,8 +1,8 @@
 internal import CCycleCounter
 
 /// The stopwatch for the core's operations (``OperationHistograms``: parse, validate, enqueue,
-/// gate-open to route): the CPU's time-stamp counter where the kernel itself keeps time by it,
-/// else `CLOCK_MONOTONIC`.
+/// gate-open to route) and for the worker's per-journey and per-pass times (``Worker``): the CPU's
+/// time-stamp counter where the kernel itself keeps time by it, else `CLOCK_MONOTONIC`.
 ///
 /// Why not `CLOCK_MONOTONIC` throughout: on the project's VMs one vDSO read costs ~25 ns, about
 /// what a referrer parse costs, and `core` reads it ~7 times per journey. Measured: those reads
@@ -52,6 +52,24 @@ public enum OperationClock {
             return "tsc, \(ReportSchema.decimal(nanosPerTick, digits: 4)) ns per tick"
         }
 
+        /// A reading, for ``nanos(from:to:)``.
+        @inline(__always)
+        public func now() -> UInt64 {
+            usesCounter ? deeplink_cycle_counter() : Runner.monotonicNanos()
+        }
+
+        /// Nanoseconds from reading `start` to reading `end`; 0 when `end` is before `start`.
+        @inline(__always)
+        public func nanos(from start: UInt64, to end: UInt64) -> UInt64 {
+            end > start ? nanos(ticks: end &- start) : 0
+        }
+
+        /// Nanoseconds since reading `start`.
+        @inline(__always)
+        public func nanos(since start: UInt64) -> UInt64 {
+            nanos(from: start, to: now())
+        }
+
         /// `ticks` in nanoseconds (rounded down; saturates at `UInt64.max`).
         public func nanos(ticks: UInt64) -> UInt64 {
             let (high, low) = ticks.multipliedFullWidth(by: nanosPerTickFixed)
@@ -74,25 +92,17 @@ public enum OperationClock {
         }
     }
 
-    /// This machine's calibration, made on first use (~5 ms).
+    /// This machine's calibration, made on first use (~5 ms). A hot loop holds a copy (a stored
+    /// `let`) and reads through it: every access to this `static let` calls `swift_once`, which
+    /// cost `core` ~80 instructions per journey over its ~8 readings.
     public static let calibration = Calibration.measure(clocksource: currentClocksource())
 
-    /// A reading, for ``nanos(from:to:)``.
-    @inline(__always)
-    public static func now() -> UInt64 {
-        calibration.usesCounter ? deeplink_cycle_counter() : Runner.monotonicNanos()
-    }
+    /// A reading, for ``nanos(from:to:)`` (``Calibration/now()`` of ``calibration``).
+    public static func now() -> UInt64 { calibration.now() }
 
     /// Nanoseconds from reading `start` to reading `end`; 0 when `end` is before `start`.
-    @inline(__always)
     public static func nanos(from start: UInt64, to end: UInt64) -> UInt64 {
-        end > start ? calibration.nanos(ticks: end &- start) : 0
-    }
-
-    /// Nanoseconds since reading `start`.
-    @inline(__always)
-    public static func nanos(since start: UInt64) -> UInt64 {
-        nanos(from: start, to: now())
+        calibration.nanos(from: start, to: end)
     }
 
     /// The kernel's current clocksource (`tsc`, `kvm-clock`, …), or nil when it cannot be read.

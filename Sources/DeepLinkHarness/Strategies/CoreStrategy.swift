@@ -107,6 +107,9 @@ public struct CoreStrategy: Strategy {
     let parser = ReferrerParser()
     let faults: Faults
     let clock = ManualClock()
+    /// Times the core's operations (``OperationClock``), held so that a reading is not a
+    /// `swift_once` call.
+    let stopwatch = OperationClock.calibration
     let router = RecordingRouter()
     let observer: AccountObserver
     /// One simulated process, App Group container and resolver per worker, reused by every launch
@@ -327,11 +330,11 @@ public struct CoreStrategy: Strategy {
                 guard processRunning, let signal = Self.signal(for: event) else { break }
                 if case .loggedOut = signal, resolver.pendingCount > 0 { observation.paths.insert(.logoutClosedGate) }
                 let routesBefore = router.count
-                let start = OperationClock.now()
+                let start = stopwatch.now()
                 resolver.signal(signal)
                 if router.count > routesBefore {
                     metrics.gateOpenToRoute.record(
-                        OperationClock.nanos(from: start, to: router.lastRouteReading.load(ordering: .relaxed))
+                        stopwatch.nanos(from: start, to: router.lastRouteReading.load(ordering: .relaxed))
                     )
                 }
             case .clockJump:
@@ -461,9 +464,9 @@ public struct CoreStrategy: Strategy {
             }
             return true
         }
-        let start = OperationClock.now()
+        let start = stopwatch.now()
         resolver.capture(scratch)
-        metrics.enqueue.record(OperationClock.nanos(since: start))
+        metrics.enqueue.record(stopwatch.nanos(since: start))
         return false
     }
 
@@ -504,9 +507,9 @@ public struct CoreStrategy: Strategy {
         observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) -> Bool {
-        let start = OperationClock.now()
+        let start = stopwatch.now()
         let rejection = CoreStrategy.urlBytes.withBytes(Int(id)) { validator.validate($0, into: &scratch.link) }
-        metrics.validate.record(OperationClock.nanos(since: start))
+        metrics.validate.record(stopwatch.nanos(since: start))
         guard let rejection else { return true }
         return reportRejection(rejection, observation: &observation)
     }
@@ -543,12 +546,12 @@ public struct CoreStrategy: Strategy {
         observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) -> Bool {
-        let start = OperationClock.now()
+        let start = stopwatch.now()
         let accountKey = configuration.referrerAccountKey
         let outcome = CoreStrategy.referrerBytes.withBytes(Int(id)) { bytes in
             parser.read(bytes, validator: validator, accountKey: accountKey, into: &scratch)
         }
-        metrics.parse.record(OperationClock.nanos(since: start))
+        metrics.parse.record(stopwatch.nanos(since: start))
         switch outcome {
         case .link: return true
         case .organic:
@@ -665,8 +668,10 @@ final class RecordingRouter: Router, @unchecked Sendable {
     private let lock = Locked(())
     let step = Atomic<Int>(0)
     let routes = Atomic<Int>(0)
-    /// The last route's ``OperationClock`` reading (for `gate_open_to_route`).
+    /// The last route's ``OperationClock`` reading (for `gate_open_to_route`), by ``stopwatch``.
     let lastRouteReading = Atomic<UInt64>(0)
+    /// The strategy's ``OperationClock`` calibration, held (a reading is not a `swift_once` call).
+    let stopwatch = OperationClock.calibration
     /// Captures the app's navigation hands in again from inside a route (racing journeys).
     let reentry = RouteReentry()
     /// A decline whose retry signal the app has not sent yet.
@@ -703,7 +708,7 @@ final class RecordingRouter: Router, @unchecked Sendable {
     }
 
     func route(_ pending: PendingLink) -> RouteResult {
-        let calledAt = OperationClock.now()
+        let calledAt = stopwatch.now()
         let step = step.load(ordering: .relaxed)
         let record = self.record
         let handled = lock.withLock { _ in Self.handle(pending, step: step, in: &record.pointee) }
