@@ -102,6 +102,28 @@ import Testing
         #expect(manifest.commandLine.prefix(2) == ["deeplink-bench", "merge"])
     }
 
+    /// The merged manifest says which stopwatch timed the shards: one value when they agree, each
+    /// distinct one when they do not (shards on different machines), none when no shard said.
+    @Test func mergedManifestNamesTheShardsOperationClocks() {
+        func manifest(_ clock: String?) -> RunManifest {
+            var manifest = ReportFixtures.manifest()
+            manifest.operationClock = clock
+            return manifest
+        }
+        func combined(_ clocks: [String?]) -> String? {
+            ReportMerger.combine(
+                clocks.map(manifest),
+                sources: clocks.indices.map { "shard-\($0)" },
+                commandLine: ["deeplink-bench", "merge"]
+            ).operationClock
+        }
+        let tsc = "tsc, 0.3852 ns per tick"
+        #expect(combined([tsc, tsc, tsc]) == tsc)
+        #expect(combined([tsc, "CLOCK_MONOTONIC", tsc]) == tsc + " | CLOCK_MONOTONIC")
+        #expect(combined([nil, tsc]) == tsc)
+        #expect(combined([nil, nil]) == nil)
+    }
+
     @Test func shardsMustTileTheRunExactlyOnce() throws {
         let root = ReportFixtures.temporaryDirectory("merge-shards")
         defer { ReportFixtures.remove(root) }

@@ -152,15 +152,19 @@ final class SharedRunState: Sendable {
 
     /// The first journey that has run longer than `limitNanos`, if any.
     func watchdog(limitNanos: UInt64) -> HungJourney? {
-        let now = Runner.monotonicNanos()
+        // The workers' clock (``Worker``): beacons hold its readings.
+        let stopwatch = OperationClock.calibration
+        let now = stopwatch.now()
         for beacon in beacons {
-            let started = beacon.startNanos.load(ordering: .acquiring)
-            guard started != 0, now > started, now - started > limitNanos else { continue }
+            let started = beacon.startReading.load(ordering: .acquiring)
+            guard started != 0 else { continue }
+            let running = stopwatch.nanos(from: started, to: now)
+            guard running > limitNanos else { continue }
             let strategy = configuration.strategies[beacon.strategy.load(ordering: .relaxed)]
             return HungJourney(
                 strategy: strategy,
                 index: beacon.journey.load(ordering: .relaxed),
-                runningNanos: now - started
+                runningNanos: running
             )
         }
         return nil

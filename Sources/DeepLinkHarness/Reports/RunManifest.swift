@@ -35,7 +35,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
     /// What else the machine did during the run (summary.csv's disturbance columns are these);
     /// nil for a directory that is not a run's.
     public var disturbance: Disturbance?
-    /// The stopwatch of latency.csv's operation metrics (``OperationClock/Calibration/summary``);
+    /// The stopwatch of latency.csv and of summary.csv's times (``OperationClock/Calibration/summary``);
     /// nil in manifests written before it was recorded.
     public var operationClock: String?
 
