@@ -320,6 +320,27 @@ import Testing
         #expect(RaceDesk.servedRaces > servedBefore)
     }
 
+    /// `--schedule os` with a worker per core: no core is spare for a partner thread of a race's
+    /// own (woken onto a core another worker held, it cost ~1.6 ms per racing journey), so the
+    /// paired workers partner each other's races, unscheduled, and still judge them correct.
+    @Test func freeRacesWithoutASpareCoreArePartneredByThePairedWorker() {
+        let threads = max(2, ResourceUsage.coreCount())
+        let servedBefore = RaceDesk.servedRaces
+        var configuration = RunConfiguration(
+            journeys: UInt64(600 * threads),
+            seed: 9,
+            threads: threads,
+            strategies: [.core],
+            raceShare: 1
+        )
+        configuration.schedule = .os
+        let tally = Runner.run(configuration).tallies[0]
+        #expect(tally.racingJourneys > 0)
+        #expect(tally.violations.isEmpty)
+        // Most races find the peer between journeys; one it does not answer in time gets a thread.
+        #expect(RaceDesk.servedRaces - servedBefore >= tally.racingJourneys / 4)
+    }
+
     @Test func scheduleModesParseAndRefuseBadInput() {
         #expect(ScheduleMode.parse("pct", maxPoints: nil) == .success(.default))
         #expect(ScheduleMode.parse("pct:depth=5,steps=50", maxPoints: nil) == .success(.pct(depth: 5, steps: 50)))

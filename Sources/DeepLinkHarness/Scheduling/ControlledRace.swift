@@ -157,8 +157,11 @@ final class ControlledRace: @unchecked Sendable {
         var switches = RaceSwitches.ofCallingThread()
         defer { RaceSwitches.book(since: &switches) }
         while partners < inputs.count - 1 - (peer == nil ? 0 : 1) { startPartner(partners + 1) }
-        // Before any input runs: only the race's resolver pays for its points, only during it.
-        resolver.process.passSchedulePoints(true)
+        // Before any input runs: only the race's resolver pays for its points, only during it. A
+        // free race (`os`) passes none unless a fault is planted at them: nothing would be decided
+        // there, and each point would take this race's mutex, ordering the two threads.
+        let passesPoints = decider.mode.isControlled || faults != 0
+        if passesPoints { resolver.process.passSchedulePoints(true) }
         acquire()
         self.resolver = resolver
         self.inputs.removeAll(keepingCapacity: true)
@@ -202,7 +205,7 @@ final class ControlledRace: @unchecked Sendable {
         self.resolver = nil
         pthread_mutex_unlock(mutex)
         // Every input delivered: no thread is inside the resolver any more.
-        resolver.process.passSchedulePoints(false)
+        if passesPoints { resolver.process.passSchedulePoints(false) }
     }
 
     /// Ends the partner threads.

@@ -63,8 +63,9 @@ extension CoreStrategy {
         lastRace.coverage = coverage
     }
 
-    /// Runs `mine` here and `theirs` on a partner thread under the strategy's schedule, seeded by
-    /// the journey (`os` with a concurrency fault: the OS interleaves the same two threads).
+    /// Runs `mine` here and `theirs` on the paired worker or a partner thread under the strategy's
+    /// schedule, seeded by the journey (`os`: the OS interleaves the same two threads; with a
+    /// concurrency fault, or with no core to spare for a partner thread of the race's own).
     mutating func race(_ mine: RaceInput, _ theirs: RaceInput, journey: Journey) {
         if controlled == nil {
             controlled = ControlledRace(peering: racePeering, spareCore: raceSpareCore)
