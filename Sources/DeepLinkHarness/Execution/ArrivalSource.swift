@@ -64,13 +64,17 @@ enum ArrivalSource {
     /// Fills `batch` with the next journeys to run (replacing what it held); returns how many
     /// arrivals that took (open loop: started and dropped ones, for progress), or nil when this
     /// worker has none left or the run is stopping. `start` is the run's start on the monotonic
-    /// clock.
+    /// clock. Closed loop calls `betweenJourneys` before preparing each journey (the worker serves
+    /// a race its paired worker asked for there: a batch takes ~100 µs to prepare, and an ask not
+    /// answered meanwhile waited for all of it) and leaves the time and bytes it reports out of the
+    /// batch's preparation cost.
     mutating func next(
         into batch: inout JourneyBatch,
         shared: SharedRunState,
         oracle: Oracle,
         allocations: ThreadAllocationCounter,
-        start: UInt64
+        start: UInt64,
+        betweenJourneys: () -> (nanos: UInt64, bytes: UInt64)
     ) -> UInt64? {
         batch.removeAll()
         guard !shared.stop.load(ordering: .relaxed) else { return nil }
@@ -81,12 +85,17 @@ enum ArrivalSource {
             let begin = shared.nextChunk.add(1, ordering: .relaxed).oldValue &* chunk
             guard begin < configuration.journeys else { return nil }
             let end = min(begin + chunk, configuration.journeys)
-            let before = (nanos: Runner.monotonicNanos(), bytes: allocations.bytes)
+            let before = (reading: OperationClock.now(), bytes: allocations.bytes)
+            var served: (nanos: UInt64, bytes: UInt64) = (0, 0)
             for offset in begin..<end {
+                let serving = betweenJourneys()
+                served = (served.nanos &+ serving.nanos, served.bytes &+ serving.bytes)
                 batch.append(shared.generator.journey(at: configuration.firstIndex &+ offset), oracle: oracle)
             }
-            batch.preparationNanos &+= Runner.monotonicNanos() &- before.nanos
-            batch.preparationBytes &+= allocations.bytes &- before.bytes
+            let nanos = OperationClock.nanos(from: before.reading, to: OperationClock.now())
+            let bytes = allocations.bytes &- before.bytes
+            batch.preparationNanos &+= nanos > served.nanos ? nanos &- served.nanos : 0
+            batch.preparationBytes &+= bytes > served.bytes ? bytes &- served.bytes : 0
             return end - begin
         case .open(var schedule, var prepared):
             defer { self = .open(schedule, prepared: prepared) }
@@ -143,11 +152,11 @@ struct PreparedArrival {
 
     init(_ arrival: UInt64, shared: SharedRunState, oracle: Oracle, allocations: ThreadAllocationCounter) {
         let bytes = allocations.bytes
-        let before = Runner.monotonicNanos()
+        let before = OperationClock.now()
         self.arrival = arrival
         journey = shared.generator.journey(at: shared.configuration.firstIndex &+ arrival)
         expectation = oracle.expect(journey)
-        preparationNanos = Runner.monotonicNanos() &- before
+        preparationNanos = OperationClock.nanos(from: before, to: OperationClock.now())
         preparationBytes = allocations.bytes &- bytes
     }
 }

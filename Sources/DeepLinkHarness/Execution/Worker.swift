@@ -15,8 +15,8 @@ import Glibc
 ///   batch (classifying, tallying, the beacon, the loop), plus an equal share of preparing the
 ///   batch (generating the journeys and asking the oracle);
 /// - open-loop idle time (waiting for an arrival's start) is neither, and nor is the time spent
-///   between journeys running the paired worker's race partner (``RaceDesk``): its own racing
-///   journey's time counts that race.
+///   running the paired worker's race partner (``RaceDesk``) between journeys, of a pass or of a
+///   batch being prepared: its own racing journey's time counts that race.
 ///
 /// Every difference the worker takes is read on one stopwatch, ``OperationClock`` (the CPU's
 /// counter where the kernel keeps time by it), so that harness time, the pass less the strategy's
@@ -73,12 +73,18 @@ struct Worker {
         while Runner.monotonicNanos() < start { ArrivalSource.idle(untilNanos: start) }
         var batch = JourneyBatch()
         var unreported: UInt64 = 0
+        let desk = raceDesk
         while let taken = source.next(
             into: &batch,
             shared: shared,
             oracle: oracle,
             allocations: allocations,
-            start: start
+            start: start,
+            betweenJourneys: {
+                var served: (nanos: UInt64, bytes: UInt64) = (0, 0)
+                if let desk, desk.isAsked { serve(desk, into: &served) }
+                return served
+            }
         ) {
             result.undecided &+= batch.undecided
             let share = Share(batch, strategies: strategies.count)
