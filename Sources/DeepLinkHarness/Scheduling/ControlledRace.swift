@@ -150,12 +150,13 @@ final class ControlledRace: @unchecked Sendable {
     func run(on resolver: LinkResolver, inputs: [RaceInput], decider: ScheduleDecider, faults: UInt8) {
         precondition((1...Self.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
         let spinning = spinPays()
-        // Asked even when spinning does not pay: the peer's thread parks at hand-offs then, with no
-        // thread of the race's own to wake.
-        let peer = inputs.count == 2 ? askPeer() : nil
-        // The owner's switches during the race (token hand-offs) are the run's own.
+        // The owner's switches during the race (asking the peer, token hand-offs) are the run's
+        // own: one reading at each end (a `getrusage` costs ~350 ns here, and a race took six).
         var switches = RaceSwitches.ofCallingThread()
         defer { RaceSwitches.book(since: &switches) }
+        // Asked even when spinning does not pay: the peer's thread parks at hand-offs then, with no
+        // thread of the race's own to wake.
+        let peer = inputs.count == 2 ? askPeer(switches: &switches) : nil
         while partners < inputs.count - 1 - (peer == nil ? 0 : 1) { startPartner(partners + 1) }
         // Before any input runs: only the race's resolver pays for its points, only during it. A
         // free race (`os`) passes none unless a fault is planted at them: nothing would be decided
@@ -217,18 +218,17 @@ final class ControlledRace: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// The paired worker's desk when the peer took this race, else nil.
-    private func askPeer() -> RaceDesk? {
+    /// The paired worker's desk when the peer took this race, else nil. `switches` is the race's
+    /// reading of ``RaceSwitches``: a race served meanwhile books its own switches, so the wait's
+    /// are booked before it and the reading is taken again after it.
+    private func askPeer(switches: inout UInt64) -> RaceDesk? {
         guard let peering else { return nil }
-        // The wait is the run's own too; a race served meanwhile books its own switches.
-        var switches = RaceSwitches.ofCallingThread()
         let took = peering.peer.ask {
             guard peering.servesWhileAsking, peering.own.isAsked else { return false }
             RaceSwitches.book(since: &switches)
             defer { switches = RaceSwitches.ofCallingThread() }
             return peering.own.serveIfAsked()
         }
-        RaceSwitches.book(since: &switches)
         recordSpin(caught: took)
         return took ? peering.peer : nil
     }
