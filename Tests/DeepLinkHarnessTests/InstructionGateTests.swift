@@ -54,6 +54,38 @@ import Testing
         #expect(tolerated.status == 0, "\(tolerated.out)\(tolerated.err)")
     }
 
+    /// A counted child's stack layout does not depend on who starts the gate: its environment is
+    /// a fixed set of variables, padded so that its arguments, its path and its variables fill
+    /// whole pages (their length moved `memcpy`'s instruction count by 0.1%).
+    @Test func countedChildrenGetOneEnvironmentPaddedToWholePages() {
+        let period = InstructionCount.stackLayoutPeriod
+        let commands = [
+            ["/usr/bin/true"],
+            ["/tmp/b/CoreBenchmarks", "--instructions", "2000", "--filter", "journey"],
+            [
+                "/a/much/longer/directory/name/for/the/binaries/deeplink-bench", "run", "--journeys", "20000",
+                "--out", "/tmp/deeplink-instructions-4242/run",
+            ],
+            [String(repeating: "p", count: 5_000), "x"],
+        ]
+        var paddings = Set<Int>()
+        for command in commands {
+            let environment = InstructionCount.countedEnvironment(for: command)
+            #expect(
+                Set(environment.keys)
+                    == ["PATH", "SWIFT_DETERMINISTIC_HASHING", "DEEPLINK_SUPERVISED", InstructionCount.paddingVariable]
+            )
+            #expect(environment["SWIFT_DETERMINISTIC_HASHING"] == "1")
+            let arguments = command.reduce(0) { $0 + $1.utf8.count + 1 } + command[0].utf8.count + 1
+            let variables = environment.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 }
+            #expect((arguments + variables) % period == 0, "\(command[0].prefix(40))")
+            #expect(environment[InstructionCount.paddingVariable]!.utf8.count < period)
+            paddings.insert(environment[InstructionCount.paddingVariable]!.utf8.count)
+        }
+        // The padding is what evens the commands out: it differs between them.
+        #expect(paddings.count == commands.count)
+    }
+
     @Test func comparisonRules() throws {
         let base = [InstructionCount.Row(workload: "journey-core", operations: 100, instructions: 100_000)]
         func verdict(_ instructions: UInt64) throws -> RegressionGate.Verdict? {

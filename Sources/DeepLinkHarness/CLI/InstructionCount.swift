@@ -235,7 +235,8 @@ public enum InstructionCount {
     {
         _ = try run(
             [valgrind, "--tool=callgrind", "--callgrind-out-file=\(output)", "--toggle-collect=\(symbol)"] + command,
-            output: nil
+            output: nil,
+            environment: countedEnvironment(for: command)
         )
         guard let text = try? String(contentsOfFile: output, encoding: .utf8) else {
             throw .cannotRead(path: output, reason: "callgrind wrote no profile")
@@ -256,18 +257,57 @@ public enum InstructionCount {
         throw .cannotRead(path: output, reason: "no 'totals:' line in callgrind's profile")
     }
 
+    /// The environment variable that pads a counted child's strings (``countedEnvironment(for:)``).
+    package static let paddingVariable = "DEEPLINK_STACK_PADDING"
+    /// What the padding evens out: a page, the span glibc's `memcpy` looks at when it picks a path.
+    package static let stackLayoutPeriod = 4096
+
+    /// The environment a counted `command` runs with: the same variables whoever starts the gate
+    /// (a shell, `make`, CI), and a padding variable that brings the bytes of `command`'s arguments,
+    /// its path (the kernel's `AT_EXECFN`) and these variables to a multiple of
+    /// ``stackLayoutPeriod``.
+    ///
+    /// Why: those strings sit at the top of the child's stack, so their length moves every stack
+    /// address below them, and `memcpy` takes a different number of instructions for other
+    /// alignments of its buffers (records are copied on the stack). Measured: the `journey`
+    /// benchmark's count over 2,000 journeys moved by up to 18,600 (0.10%) as an unrelated
+    /// variable's length went from 0 to 128 bytes, in steps of 32; `make gate-hard` (whose `make`
+    /// adds variables) and a shell's `gate --record` disagreed by that much. Under valgrind the
+    /// stack's top is fixed, so these strings are all that move it: padded, every workload's count
+    /// agreed within 21 instructions over parent environments 0-75 bytes longer and binaries under
+    /// paths of 24 and 60 bytes.
+    package static func countedEnvironment(for command: [String]) -> [String: String] {
+        var environment = [
+            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            TrapSupervisor.supervisedVariable: "1",
+            // Swift seeds its hashing per process: a dictionary or set lookup then probes a different
+            // number of slots from run to run (0.17% drift over 500 debug-build journeys). Fixed
+            // seeds make two counts of one binary agree.
+            "SWIFT_DETERMINISTIC_HASHING": "1",
+            paddingVariable: "",
+        ]
+        // Each string ends in a NUL; a variable is stored as NAME=VALUE.
+        let arguments = command.reduce(0) { $0 + $1.utf8.count + 1 } + (command.first?.utf8.count ?? 0) + 1
+        let variables = environment.reduce(0) { $0 + $1.key.utf8.count + 1 + $1.value.utf8.count + 1 }
+        let remainder = (arguments + variables) % stackLayoutPeriod
+        environment[paddingVariable] = String(
+            repeating: "x",
+            count: (stackLayoutPeriod - remainder) % stackLayoutPeriod
+        )
+        return environment
+    }
+
     /// Runs `command` (in process, unsupervised: the child's journeys run in it, where callgrind
-    /// counts them) and returns its stdout; a non-zero exit is an error naming the command.
-    static func run(_ command: [String], output: String?) throws(ReportError) -> String {
+    /// counts them) with `environment` and returns its stdout; a non-zero exit is an error naming
+    /// the command.
+    static func run(
+        _ command: [String],
+        output: String?,
+        environment: [String: String] = countedEnvironment(for: [])
+    ) throws(ReportError) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
-        var environment = ProcessInfo.processInfo.environment
-        environment[TrapSupervisor.supervisedVariable] = "1"
-        // Swift seeds its hashing per process: a dictionary or set lookup then probes a different
-        // number of slots from run to run (0.17% drift over 500 debug-build journeys). Fixed seeds
-        // make two counts of one binary agree.
-        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
