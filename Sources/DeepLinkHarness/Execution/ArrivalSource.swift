@@ -66,15 +66,15 @@ enum ArrivalSource {
     /// worker has none left or the run is stopping. `start` is the run's start on the monotonic
     /// clock. Closed loop calls `betweenJourneys` before preparing each journey (the worker serves
     /// a race its paired worker asked for there: a batch takes ~100 µs to prepare, and an ask not
-    /// answered meanwhile waited for all of it) and leaves the time and bytes it reports out of the
-    /// batch's preparation cost.
+    /// answered meanwhile waited for all of it) and leaves the time and bytes it adds to its
+    /// argument out of the batch's preparation cost.
     mutating func next(
         into batch: inout JourneyBatch,
         shared: SharedRunState,
         oracle: Oracle,
         allocations: ThreadAllocationCounter,
         start: UInt64,
-        betweenJourneys: () -> (nanos: UInt64, bytes: UInt64)
+        betweenJourneys: (inout (nanos: UInt64, bytes: UInt64)) -> Void
     ) -> UInt64? {
         batch.removeAll()
         guard !shared.stop.load(ordering: .relaxed) else { return nil }
@@ -88,8 +88,7 @@ enum ArrivalSource {
             let before = (reading: OperationClock.now(), bytes: allocations.bytes)
             var served: (nanos: UInt64, bytes: UInt64) = (0, 0)
             for offset in begin..<end {
-                let serving = betweenJourneys()
-                served = (served.nanos &+ serving.nanos, served.bytes &+ serving.bytes)
+                betweenJourneys(&served)
                 batch.append(shared.generator.journey(at: configuration.firstIndex &+ offset), oracle: oracle)
             }
             let nanos = OperationClock.nanos(from: before.reading, to: OperationClock.now())

@@ -73,18 +73,13 @@ struct Worker {
         while Runner.monotonicNanos() < start { ArrivalSource.idle(untilNanos: start) }
         var batch = JourneyBatch()
         var unreported: UInt64 = 0
-        let desk = raceDesk
         while let taken = source.next(
             into: &batch,
             shared: shared,
             oracle: oracle,
             allocations: allocations,
             start: start,
-            betweenJourneys: {
-                var served: (nanos: UInt64, bytes: UInt64) = (0, 0)
-                if let desk, desk.isAsked { serve(desk, into: &served) }
-                return served
-            }
+            betweenJourneys: { served in serveIfAsked(into: &served) }
         ) {
             result.undecided &+= batch.undecided
             let share = Share(batch, strategies: strategies.count)
@@ -140,7 +135,7 @@ struct Worker {
         var served: (nanos: UInt64, bytes: UInt64) = (0, 0)
         for position in batch.journeys.indices {
             let journey = batch.journeys[position]
-            if let raceDesk, raceDesk.isAsked { serve(raceDesk, into: &served) }
+            serveIfAsked(into: &served)
             guard trapped.isEmpty || !trapped.contains(journey.index) else {
                 // It killed the process in an earlier attempt: counted, never run again.
                 tally.record(
@@ -185,8 +180,11 @@ struct Worker {
         tally.harnessAllocatedBytes &+= (bytes > strategyBytes ? bytes &- strategyBytes : 0) &+ preparation.bytes
     }
 
-    /// Runs the paired worker's race partner, adding its time and bytes to `served`.
-    func serve(_ desk: RaceDesk, into served: inout (nanos: UInt64, bytes: UInt64)) {
+    /// Runs the paired worker's race partner if it asked for one, adding its time and bytes to
+    /// `served` (a relaxed load when it did not).
+    @inline(__always)
+    func serveIfAsked(into served: inout (nanos: UInt64, bytes: UInt64)) {
+        guard let desk = raceDesk, desk.isAsked else { return }
         let bytes = allocations.bytes
         let start = stopwatch.now()
         guard desk.serveIfAsked() else { return }
