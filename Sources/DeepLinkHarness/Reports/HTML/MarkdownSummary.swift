@@ -51,7 +51,7 @@ public enum MarkdownSummary {
         if !data.checks.isEmpty {
             let failures = data.checks.filter { $0.verdict == "fail" }
             let inconclusive = data.checks.filter { $0.verdict == "inconclusive" }.count
-            text += "\n### Gate: " + (failures.isEmpty ? "PASS ✅" : "FAIL ❌")
+            text += "\n### Gate: " + escape(data.gateVerdict) + (failures.isEmpty ? " ✅" : " ❌")
             text += " (\(data.checks.count) checks, \(failures.count) fail, \(inconclusive) inconclusive)\n\n"
             text += table(data.checks)
             let changes = data.checks.filter { $0.changePercent != nil }.sorted {

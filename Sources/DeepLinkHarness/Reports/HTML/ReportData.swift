@@ -67,8 +67,8 @@ public struct ReportData: Sendable {
         public var changePercent: Double?
         public var verdict: String
         public var detail: String
-        /// The 95 % confidence interval of the regression in percent (positive = worse), when the
-        /// verdict came from a bootstrap.
+        /// The 95 % confidence interval of the change in percent (the sign of ``changePercent``),
+        /// when the verdict came from a bootstrap.
         public var interval: (low: Double, high: Double)?
 
         public static func == (lhs: Check, rhs: Check) -> Bool {
@@ -106,4 +106,14 @@ public struct ReportData: Sendable {
     public var capacityPeakPerSecond: Double?
     /// coverage.csv as read (columns vary with the harness version), when present.
     public var coverage: CSVTable?
+
+    /// The checks' verdict as the gate words it (``RegressionGate/verdict(of:doubts:)``): never a
+    /// bare PASS when no timing check judged.
+    public var gateVerdict: String {
+        RegressionGate.verdict(
+            of: checks.map {
+                (RegressionGate.Kind(rawValue: $0.kind) ?? .hard, RegressionGate.Verdict(rawValue: $0.verdict) ?? .fail)
+            }
+        )
+    }
 }

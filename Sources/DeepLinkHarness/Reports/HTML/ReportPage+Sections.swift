@@ -7,7 +7,7 @@ extension ReportPage {
         let counts = Dictionary(grouping: data.checks, by: \.verdict).mapValues(\.count)
         let failed = counts["fail"] ?? 0
         page.raw("<p>Verdict: <span class=\"verdict verdict-\(failed > 0 ? "fail" : "pass")\">")
-        page.raw(failed > 0 ? "FAIL" : "PASS")
+        page.raw(Markup.escape(data.gateVerdict))
         page.raw(
             "</span> \(counts["pass"] ?? 0) pass, \(failed) fail, \(counts["inconclusive"] ?? 0) inconclusive.</p>\n"
         )
@@ -32,8 +32,9 @@ extension ReportPage {
             figure(
                 id: "comparison",
                 title: "Change against the baseline",
-                guide: "Each check's relative change (dot) and, for noise-aware timing verdicts, the bootstrap 95% "
-                    + "confidence interval of the regression (whisker; positive = worse); dotted line: tolerance.",
+                guide: "Each check's relative change (dot) and, for noise-aware timing verdicts, its bootstrap 95% "
+                    + "confidence interval (whisker); dotted lines: the tolerance. A rise is worse for latency and "
+                    + "bytes, a drop for journeys_per_s.",
                 svg: chart.svg(idPrefix: "comparison")
             )
         )
