@@ -14,6 +14,7 @@ public enum MarkdownSummary {
             text += "`\(escape(String(manifest.commit.prefix(12))))` · \(escape(manifest.cpuModel)) · "
             text += "\(manifest.cores) cores · \(escape(manifest.allocator)) · \(escape(manifest.startTime))\n\n"
         }
+        if let notice = data.disturbanceNotice { text += "> ⚠️ **\(escape(notice))**\n\n" }
         if let run = data.run {
             text += "Seed \(escape(run.seed)), \(ReportFormat.grouped(run.journeys)) journeys per strategy, "
             text += "\(ReportFormat.grouped(run.threads)) threads, wall \(ReportFormat.nanos(run.wallNanos)), "

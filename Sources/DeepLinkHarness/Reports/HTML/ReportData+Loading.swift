@@ -285,7 +285,8 @@ extension ReportData {
                         p999Nanos: try table.double("p999_ns", row: row),
                         dropped: try table.double("dropped", row: row),
                         bytesPerJourney: try table.double("bytes_per_journey", row: row),
-                        meetsObjective: try table.string("meets_slo", row: row) == "1"
+                        meetsObjective: try table.string("meets_slo", row: row) == "1",
+                        disturbed: try table.string("disturbed", row: row) == "1"
                     )
                 )
             }

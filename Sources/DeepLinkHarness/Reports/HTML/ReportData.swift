@@ -89,6 +89,8 @@ public struct ReportData: Sendable {
         public var dropped: Double
         public var bytesPerJourney: Double
         public var meetsObjective: Bool
+        /// The step's `disturbed` column.
+        public var disturbed = false
     }
 
     /// The directory the report describes.
@@ -106,6 +108,17 @@ public struct ReportData: Sendable {
     public var capacityPeakPerSecond: Double?
     /// coverage.csv as read (columns vary with the harness version), when present.
     public var coverage: CSVTable?
+
+    /// Why to doubt the timings (``DisturbanceNotice``): the manifest's disturbance (a run's, a
+    /// merged run's, or a capacity sweep's disturbed steps merged); nil when the machine was quiet
+    /// or did not say.
+    public var disturbanceNotice: String? {
+        let disturbed = capacity.filter(\.disturbed).count
+        return DisturbanceNotice.text(
+            manifest?.disturbance,
+            steps: capacity.isEmpty ? nil : (disturbed, capacity.count)
+        )
+    }
 
     /// The checks' verdict as the gate words it (``RegressionGate/verdict(of:doubts:)``): never a
     /// bare PASS when no timing check judged.
