@@ -167,6 +167,9 @@ extension ReportData {
                 }
             }
         }
+        // The strategies under test first, the peers after them, each in report order.
+        run.strategies =
+            run.strategies.filter { isUnderTest($0.name) } + run.strategies.filter { !isUnderTest($0.name) }
         var metricNames: [String] = []
         if exists(ReportSchema.histogramsFile, in: directory) {
             let table = try ReportReader.table(ReportSchema.histogramsFile, in: directory)
