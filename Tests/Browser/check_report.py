@@ -234,7 +234,7 @@ def main():
 
     readme = os.environ.get("README_SCREENSHOT")
     if readme:
-        picture = run(["--window-size=1200,1350", "--screenshot=" + os.path.abspath(readme), url])
+        picture = run(["--window-size=1200,1420", "--screenshot=" + os.path.abspath(readme), url])
         if picture.returncode != 0 or not os.path.exists(readme):
             failures.append("README screenshot failed: " + picture.stderr[-500:])
         else:
