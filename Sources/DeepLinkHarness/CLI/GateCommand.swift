@@ -15,7 +15,9 @@ public struct GateCommand: BenchCommand {
             Hard failures: any core violation; bytes_per_journey above the baseline (+0.5 B slack).
             Timing (journeys_per_s, p50/p99 latencies): with two or more runs per side, a bootstrap
             95% confidence interval of the regression decides pass / fail / inconclusive; with one
-            run per side timing is always inconclusive (reported, not failing).
+            run per side timing is always inconclusive (reported, not failing). An inconclusive check is
+            explained on stdout (the noise measured against the tolerance, and what was judged
+            instead); the verdict line is a bare PASS only when every timing check judged.
             --repetitions N first runs this binary N times with the baseline's command line
             (from its manifest.json) into CURRENT/rep-1..N.
             Runs on different hosts (CPU model, cores, allocator) are refused unless
@@ -30,7 +32,11 @@ public struct GateCommand: BenchCommand {
             OptionSpec("--current", value: "dirs", help: "Current report directories (comma-separated)."),
             OptionSpec("--time-tolerance", value: "pct", help: "Tolerated timing regression in percent (default 10)."),
             OptionSpec("--repetitions", value: "n", help: "Run the current binary N times into --current first."),
-            OptionSpec("--out", value: "dir", help: "Where to write gate.csv (default: --current, or its first DIR)."),
+            OptionSpec(
+                "--out",
+                value: "dir",
+                help: "Where to write gate.csv, created if new (default: --current, or its first DIR)."
+            ),
             .flag("--allow-host-mismatch", help: "Compare even if CPU model, cores or allocator differ."),
             .flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines)."),
             OptionSpec("--format", value: "text|markdown", help: "stdout: the verdict table (text) or summary.md."),
@@ -49,6 +55,9 @@ public struct GateCommand: BenchCommand {
             ReportCommand.noReportOption,
         ]
     )
+
+    /// The file of verdicts the gate writes.
+    public static let file = "gate.csv"
 
     public var baseline: String
     public var current: String
@@ -156,14 +165,15 @@ public struct GateCommand: BenchCommand {
 
         // The verdict is printed only once everything it rests on is written: a verdict followed
         // by "cannot write gate.csv" would tell a CI log two different stories.
-        try ReportWriter.writeFile(try Self.csv(checks), named: "gate.csv", in: reportDirectory)
+        try OutputDirectory.create(reportDirectory)
+        try ReportWriter.writeFile(try Self.csv(checks), named: Self.file, in: reportDirectory)
         let reportLine = noReport ? "" : ReportCommand.attach(to: reportDirectory, io: io)
         io.out(Self.table(checks))
+        io.out(Self.doubts(checks))
         let failures = checks.filter { $0.verdict == .fail }
-        let inconclusive = checks.filter { $0.verdict == .inconclusive }.count
         let sides = "baseline: \(baselineDirectories.count) run(s), current: \(currentDirectories.count) run(s)"
         if failures.isEmpty {
-            io.out("gate: PASS (\(checks.count) checks, \(inconclusive) inconclusive; \(sides))\n")
+            io.out("gate: \(RegressionGate.verdict(of: checks)) (\(checks.count) checks; \(sides))\n")
         } else {
             let names = failures.map { JSONString.escaped("\($0.strategy) \($0.metric)") }.joined(separator: ", ")
             io.out("gate: FAIL: \(names) (\(sides))\n")

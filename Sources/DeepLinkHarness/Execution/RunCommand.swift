@@ -137,6 +137,7 @@ public struct RunCommand: BenchCommand {
         let runID = Self.runID(seed: configuration.seed, startTime: manifest.startTime)
         let report = result.report(runID: runID, manifest: manifest, peakRSSBytes: ResourceUsage.peakRSSBytes())
         try ReportWriter.write(report, to: outputDirectory)
+        if let notice = DisturbanceNotice.text(result.disturbance) { io.out(notice + "\n") }
         io.out(SummaryTable.render(result))
         if let line = result.openLoopSummaryLine { io.out(line) }
         io.out(Self.execSummary(configuration.execAdapters))

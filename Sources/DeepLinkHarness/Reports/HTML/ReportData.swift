@@ -67,8 +67,8 @@ public struct ReportData: Sendable {
         public var changePercent: Double?
         public var verdict: String
         public var detail: String
-        /// The 95 % confidence interval of the regression in percent (positive = worse), when the
-        /// verdict came from a bootstrap.
+        /// The 95 % confidence interval of the change in percent (the sign of ``changePercent``),
+        /// when the verdict came from a bootstrap.
         public var interval: (low: Double, high: Double)?
 
         public static func == (lhs: Check, rhs: Check) -> Bool {
@@ -89,6 +89,8 @@ public struct ReportData: Sendable {
         public var dropped: Double
         public var bytesPerJourney: Double
         public var meetsObjective: Bool
+        /// The step's `disturbed` column.
+        public var disturbed = false
     }
 
     /// The directory the report describes.
@@ -106,4 +108,32 @@ public struct ReportData: Sendable {
     public var capacityPeakPerSecond: Double?
     /// coverage.csv as read (columns vary with the harness version), when present.
     public var coverage: CSVTable?
+
+    /// Whether the strategy named `name` is under test (`core`, every `exec:` strategy) rather
+    /// than a peer (`naive`, `fingerprint`, `clipboard`), which is there to be caught: the page
+    /// and summary.md show these first and the peers' violations apart, as expected failures.
+    public static func isUnderTest(_ name: String) -> Bool {
+        name == StrategyKind.core.rawValue || name.hasPrefix(StrategyKind.execPrefix)
+    }
+
+    /// Why to doubt the timings (``DisturbanceNotice``): the manifest's disturbance (a run's, a
+    /// merged run's, or a capacity sweep's disturbed steps merged); nil when the machine was quiet
+    /// or did not say.
+    public var disturbanceNotice: String? {
+        let disturbed = capacity.filter(\.disturbed).count
+        return DisturbanceNotice.text(
+            manifest?.disturbance,
+            steps: capacity.isEmpty ? nil : (disturbed, capacity.count)
+        )
+    }
+
+    /// The checks' verdict as the gate words it (``RegressionGate/verdict(of:doubts:)``): never a
+    /// bare PASS when no timing check judged.
+    public var gateVerdict: String {
+        RegressionGate.verdict(
+            of: checks.map {
+                (RegressionGate.Kind(rawValue: $0.kind) ?? .hard, RegressionGate.Verdict(rawValue: $0.verdict) ?? .fail)
+            }
+        )
+    }
 }
