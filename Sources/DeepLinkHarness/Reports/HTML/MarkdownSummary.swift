@@ -30,6 +30,7 @@ public enum MarkdownSummary {
                 text += (strategy.violations > 0 ? "**\(violations)** ❌" : violations) + " | "
                 text += "\(ReportSchema.decimal(strategy.bytesPerJourney, digits: 2)) | \(p99 ?? "n/a") |\n"
             }
+            if let verdict = run.verdict { text += Self.verdict(verdict) }
             text += "\n### Violations\n\n"
             let violating = run.strategies.filter { $0.violations > 0 }
             if violating.isEmpty { text += "None.\n" }

@@ -30,8 +30,9 @@ extension ReportData {
             }
         }
         if let runDirectory {
-            _ = try ReportReader.read(runDirectory)
+            let report = try ReportReader.read(runDirectory)
             data.run = try readRun(runDirectory)
+            data.run?.verdict = report.thresholds.isEmpty ? nil : RunVerdict(report)
         }
         if exists("gate.csv", in: directory) {
             data.checks = try readGate(directory)

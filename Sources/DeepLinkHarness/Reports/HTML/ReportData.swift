@@ -49,6 +49,8 @@ public struct ReportData: Sendable {
         public var violations: [ViolationRecord] = []
         /// Outcome names that are correctness violations.
         public var violationOutcomes: Set<String> = []
+        /// The run's thresholds judged (thresholds.csv); nil when it has none (merged, older).
+        public var verdict: RunVerdict?
 
         /// The wall time of the run: its slowest strategy's.
         public var wallNanos: Double { strategies.map(\.wallNanos).max() ?? 0 }

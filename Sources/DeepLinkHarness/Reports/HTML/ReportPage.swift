@@ -32,6 +32,7 @@ public enum ReportPage {
         page.raw("<p class=\"path\">\(Markup.escape(data.directory))</p></header>\n")
         page.raw(navigation(data))
         headline(data, into: &page)
+        if let verdict = data.run?.verdict { self.verdict(verdict, into: &page) }
         if let run = data.run {
             outcomes(run, into: &page)
             latency(run, into: &page)
@@ -54,6 +55,7 @@ public enum ReportPage {
     static func navigation(_ data: ReportData) -> String {
         var links = [("headline", "Headline")]
         if let run = data.run {
+            if run.verdict != nil { links.append(("verdict", "Verdict")) }
             links += [("outcomes", "Outcomes"), ("latency", "Latency spectrum")]
             if !run.histograms.isEmpty { links.append(("histograms", "Histograms")) }
             links.append(("allocations", "Allocations"))
