@@ -76,6 +76,8 @@ public enum InstructionCount {
         var arguments = [
             "run", "--journeys", String(workload.journeys), "--threads", "1", "--race-share", "0", "--seed", "1",
             "--strategies", "core", "--quiet", "--no-report", "--out", scratch + "/run",
+            // No warm-up: its journeys run inside CoreStrategy.run too, and would be counted.
+            "--warmup", "0",
         ]
         if let faults = workload.coreFaults { arguments += ["--core-faults", faults] }
         io.err("gate: counting instructions of \(workload.journeys) core journeys under callgrind\n")

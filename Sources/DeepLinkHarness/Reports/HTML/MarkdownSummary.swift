@@ -29,13 +29,14 @@ public enum MarkdownSummary {
                 text += "| \(escape(strategy.name)) | \(ReportFormat.grouped(strategy.journeys)) | "
                 text += "\(ReportFormat.grouped(strategy.journeysPerSecond)) | "
                 // A peer's violations are expected: reported, not flagged.
-                let flagged = strategy.violations > 0 && ReportData.isUnderTest(strategy.name)
+                let flagged = strategy.violations > 0 && RunVerdict.isUnderTest(strategy.name)
                 text += (flagged ? "**\(violations)** ❌" : violations) + " | "
                 text += "\(ReportSchema.decimal(strategy.bytesPerJourney, digits: 2)) | \(p99 ?? "n/a") |\n"
             }
+            if let verdict = run.verdict { text += Self.verdict(verdict) }
             let violating = run.strategies.filter { $0.violations > 0 }
-            let underTest = violating.filter { ReportData.isUnderTest($0.name) }
-            let peers = violating.filter { !ReportData.isUnderTest($0.name) }
+            let underTest = violating.filter { RunVerdict.isUnderTest($0.name) }
+            let peers = violating.filter { !RunVerdict.isUnderTest($0.name) }
             text += "\n### Violations\n\n"
             if underTest.isEmpty { text += "None.\n" }
             for strategy in underTest + peers {

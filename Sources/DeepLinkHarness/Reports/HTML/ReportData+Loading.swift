@@ -30,8 +30,9 @@ extension ReportData {
             }
         }
         if let runDirectory {
-            _ = try ReportReader.read(runDirectory)
+            let report = try ReportReader.read(runDirectory)
             data.run = try readRun(runDirectory)
+            data.run?.verdict = report.thresholds.isEmpty ? nil : RunVerdict(report)
         }
         if exists(GateCommand.file, in: directory) {
             data.checks = try readGate(directory)
@@ -169,7 +170,7 @@ extension ReportData {
         }
         // The strategies under test first, the peers after them, each in report order.
         run.strategies =
-            run.strategies.filter { isUnderTest($0.name) } + run.strategies.filter { !isUnderTest($0.name) }
+            run.strategies.filter { RunVerdict.isUnderTest($0.name) } + run.strategies.filter { !RunVerdict.isUnderTest($0.name) }
         var metricNames: [String] = []
         if exists(ReportSchema.histogramsFile, in: directory) {
             let table = try ReportReader.table(ReportSchema.histogramsFile, in: directory)

@@ -49,6 +49,8 @@ public struct ReportData: Sendable {
         public var violations: [ViolationRecord] = []
         /// Outcome names that are correctness violations.
         public var violationOutcomes: Set<String> = []
+        /// The run's thresholds judged (thresholds.csv); nil when it has none (merged, older).
+        public var verdict: RunVerdict?
 
         /// The wall time of the run: its slowest strategy's.
         public var wallNanos: Double { strategies.map(\.wallNanos).max() ?? 0 }
@@ -108,13 +110,6 @@ public struct ReportData: Sendable {
     public var capacityPeakPerSecond: Double?
     /// coverage.csv as read (columns vary with the harness version), when present.
     public var coverage: CSVTable?
-
-    /// Whether the strategy named `name` is under test (`core`, every `exec:` strategy) rather
-    /// than a peer (`naive`, `fingerprint`, `clipboard`), which is there to be caught: the page
-    /// and summary.md show these first and the peers' violations apart, as expected failures.
-    public static func isUnderTest(_ name: String) -> Bool {
-        name == StrategyKind.core.rawValue || name.hasPrefix(StrategyKind.execPrefix)
-    }
 
     /// Why to doubt the timings (``DisturbanceNotice``): the manifest's disturbance (a run's, a
     /// merged run's, or a capacity sweep's disturbed steps merged); nil when the machine was quiet

@@ -7,8 +7,8 @@ extension ReportPage {
             page.paragraph("Run sections show the first repetition: \(source).", className: "guide")
         }
         if let run = data.run {
-            let underTest = run.strategies.filter { ReportData.isUnderTest($0.name) }
-            let peers = run.strategies.filter { !ReportData.isUnderTest($0.name) }
+            let underTest = run.strategies.filter { RunVerdict.isUnderTest($0.name) }
+            let peers = run.strategies.filter { !RunVerdict.isUnderTest($0.name) }
             let violations = underTest.reduce(0) { $0 + $1.violations }
             var tiles: [(String, String, Bool)] = [
                 ("journeys per strategy", ReportFormat.grouped(run.journeys), false),
@@ -119,7 +119,7 @@ extension ReportPage {
                 StackedBarChart.Segment(name: name, value: counts[name] ?? 0, fill: fills[name] ?? .colour("#999999"))
             }
             let share = strategy.journeys > 0 ? strategy.violations / strategy.journeys * 100 : 0
-            let underTest = ReportData.isUnderTest(strategy.name)
+            let underTest = RunVerdict.isUnderTest(strategy.name)
             let note =
                 strategy.violations > 0
                 ? "\(ReportFormat.grouped(strategy.violations)) \(underTest ? "violations" : "expected failures") "

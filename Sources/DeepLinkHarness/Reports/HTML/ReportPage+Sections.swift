@@ -215,10 +215,10 @@ extension ReportPage {
         for strategy in names {
             guard let records = byStrategy[strategy] else { continue }
             // The peers' expected failures fill screens: one collapsed block, after those under test.
-            if !ReportData.isUnderTest(strategy), !peersOpened {
+            if !RunVerdict.isUnderTest(strategy), !peersOpened {
                 peersOpened = true
                 page.raw("<details id=\"peer-violations\"><summary>The peers' expected failures (")
-                page.raw("\(names.filter { !ReportData.isUnderTest($0) && byStrategy[$0] != nil }.count) strategies)")
+                page.raw("\(names.filter { !RunVerdict.isUnderTest($0) && byStrategy[$0] != nil }.count) strategies)")
                 page.raw("</summary>\n")
             }
             page.raw("<h3>\(Markup.escape(strategy)): \(records.count) recorded</h3>\n")
@@ -300,7 +300,7 @@ extension ReportPage {
         // Without the columns to tell (an old coverage.csv), every row counts as checked.
         func isChecked(_ row: [String]) -> Bool {
             guard let strategyIndex, let kindIndex else { return true }
-            return ReportData.isUnderTest(row[strategyIndex]) && checkedCoverageKinds.contains(row[kindIndex])
+            return RunVerdict.isUnderTest(row[strategyIndex]) && checkedCoverageKinds.contains(row[kindIndex])
         }
         let checked = rows.filter(isChecked)
         let unchecked = rows.filter { !isChecked($0) }

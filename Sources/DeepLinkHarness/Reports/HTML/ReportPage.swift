@@ -33,6 +33,7 @@ public enum ReportPage {
         page.raw(navigation(data))
         if let notice = data.disturbanceNotice { page.paragraph(notice, className: "disturbed") }
         headline(data, into: &page)
+        if let verdict = data.run?.verdict { self.verdict(verdict, into: &page) }
         if let run = data.run {
             outcomes(run, into: &page)
             latency(run, into: &page)
@@ -55,6 +56,7 @@ public enum ReportPage {
     static func navigation(_ data: ReportData) -> String {
         var links = [("headline", "Headline")]
         if let run = data.run {
+            if run.verdict != nil { links.append(("verdict", "Verdict")) }
             links += [("outcomes", "Outcomes"), ("latency", "Latency spectrum")]
             if !run.histograms.isEmpty { links.append(("histograms", "Histograms")) }
             links.append(("allocations", "Allocations"))
