@@ -79,7 +79,9 @@ import Testing
         var disturbance = Disturbance()
         for index in 1...6 { disturbance.mark("reason \(index)") }
         let text = try #require(DisturbanceNotice.text(disturbance, steps: (3, 9)))
-        #expect(text.hasPrefix("disturbed: 3 of 9 steps: reason 1; reason 2; reason 3; reason 4; and 2 more — "))
+        #expect(
+            text.hasPrefix("disturbed: 3 of 9 steps: reason 1; reason 2; reason 3; reason 4; and 2 more reasons — ")
+        )
         #expect(DisturbanceNotice.text(Disturbance()) == nil)
         #expect(DisturbanceNotice.text(nil) == nil)
     }

@@ -85,6 +85,26 @@ import Testing
         #expect(text.contains("judged instead: 0 hard checks"), "\(text)")
     }
 
+    /// Runs on machines of different speed: the text gives the probes' ratio against the threshold, once.
+    @Test func aHostSpeedDifferenceIsMeasuredInTheText() {
+        func run(_ rate: Double, probe: Double) -> RegressionGate.RunValues {
+            var values = RegressionGate.RunValues()
+            values.strategies = ["core"]
+            values.summary["core"] = ["journeys_per_s": rate, "bytes_per_journey": 0, "violations": 0]
+            values.latency["core"] = ["journey/p99": 1000]
+            values.hostSpeedNanos = probe
+            return values
+        }
+        let checks = RegressionGate().evaluate(
+            baseline: [run(1000, probe: 8), run(1010, probe: 8)],
+            current: [run(150, probe: 15.2), run(151, probe: 15.2)]
+        )
+        let text = GateCommand.doubts(checks)
+        #expect(text.contains("  all 2: host-speed probes 1.9x apart: host speed differs"), "\(text)")
+        #expect(text.contains("threshold 1.5x"), "\(text)")
+        #expect(RegressionGate.verdict(of: checks).contains("host speed differs from the baseline's"))
+    }
+
     /// A throughput drop reads as a drop in `detail`, as in `change_pct`, with the worse direction.
     @Test func detailAndChangeAgreeInSign() throws {
         let gate = RegressionGate(timeTolerance: 0.1)

@@ -18,7 +18,7 @@ public enum DisturbanceNotice {
         guard let disturbance, disturbance.disturbed else { return nil }
         var reasons = Array(disturbance.reasons.prefix(reasonsShown))
         if disturbance.reasons.count > reasonsShown {
-            reasons.append("and \(disturbance.reasons.count - reasonsShown) more")
+            reasons.append("and \(disturbance.reasons.count - reasonsShown) more reasons")
         }
         let scope = steps.map { "\($0.disturbed) of \($0.all) steps: " } ?? ""
         let measured = reasons.isEmpty ? "marked disturbed" : reasons.joined(separator: "; ")
