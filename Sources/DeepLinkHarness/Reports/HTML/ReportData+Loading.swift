@@ -170,7 +170,8 @@ extension ReportData {
         }
         // The strategies under test first, the peers after them, each in report order.
         run.strategies =
-            run.strategies.filter { RunVerdict.isUnderTest($0.name) } + run.strategies.filter { !RunVerdict.isUnderTest($0.name) }
+            run.strategies.filter { RunVerdict.isUnderTest($0.name) }
+            + run.strategies.filter { !RunVerdict.isUnderTest($0.name) }
         var metricNames: [String] = []
         if exists(ReportSchema.histogramsFile, in: directory) {
             let table = try ReportReader.table(ReportSchema.histogramsFile, in: directory)
