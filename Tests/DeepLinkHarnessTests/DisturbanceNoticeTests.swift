@@ -15,7 +15,8 @@ import Testing
     static let measured = "5.00 other runnable threads on average"
 
     static func outputs(_ out: String, in directory: String) throws -> [String: String] {
-        var texts = ["terminal": out]
+        // The terminal's notice is folded into lines of at most 100 columns: read it unfolded.
+        var texts = ["terminal": out.replacingOccurrences(of: "\n  ", with: " ")]
         for file in [ReportCommand.htmlFile, ReportCommand.markdownFile] {
             texts[file] = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
         }
@@ -83,6 +84,23 @@ import Testing
             text.hasPrefix("disturbed: 3 of 9 steps: reason 1; reason 2; reason 3; reason 4; and 2 more reasons — ")
         )
         #expect(DisturbanceNotice.text(Disturbance()) == nil)
+        #expect(DisturbanceNotice.terminalText(Disturbance()) == nil)
         #expect(DisturbanceNotice.text(nil) == nil)
+    }
+
+    /// The terminal's notice fits 100 columns and says, unfolded, exactly what the page says.
+    @Test func theTerminalNoticeIsFoldedToOneHundredColumns() throws {
+        let disturbance = Disturbance(
+            disturbed: true,
+            reasons: [
+                "534 involuntary context switches per thread-second (threshold 50)",
+                "17.36 other runnable threads on average, 0 cores free (threshold +0.5)",
+            ]
+        )
+        let text = try #require(DisturbanceNotice.text(disturbance))
+        let folded = try #require(DisturbanceNotice.terminalText(disturbance, width: 60))
+        #expect(folded.split(separator: "\n").count > 1)
+        for line in folded.split(separator: "\n") { #expect(line.count <= 60, "\(line)") }
+        #expect(folded.replacingOccurrences(of: "\n  ", with: " ") == text)
     }
 }

@@ -154,7 +154,7 @@ public struct RunCommand: BenchCommand {
         var report = result.report(runID: runID, manifest: manifest, peakRSSBytes: ResourceUsage.peakRSSBytes())
         report.thresholds = RunVerdict.thresholds(strategies: report.strategies.map(\.name), extra: thresholds)
         try ReportWriter.write(report, to: outputDirectory)
-        if let notice = DisturbanceNotice.text(result.disturbance) { io.out(notice + "\n") }
+        if let notice = DisturbanceNotice.terminalText(result.disturbance) { io.out(notice + "\n") }
         io.out(SummaryTable.render(result, report: report, wide: wide))
         if let line = result.openLoopSummaryLine { io.out(line) }
         io.out(Self.execSummary(configuration.execAdapters))

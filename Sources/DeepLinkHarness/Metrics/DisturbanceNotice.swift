@@ -24,4 +24,25 @@ public enum DisturbanceNotice {
         let measured = reasons.isEmpty ? "marked disturbed" : reasons.joined(separator: "; ")
         return "disturbed: \(scope)\(measured) — \(consequence)"
     }
+
+    /// ``text(_:steps:)`` for a terminal: folded at spaces into lines of at most `width` columns
+    /// (a word longer than that keeps a line of its own), continuation lines indented by two.
+    public static func terminalText(_ disturbance: Disturbance?, width: Int = 100) -> String? {
+        guard let text = text(disturbance) else { return nil }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let indent = lines.isEmpty ? "" : "  "
+            if line.isEmpty {
+                line = indent + word
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = "  " + word
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
 }
