@@ -91,6 +91,11 @@ import Testing
         verdict = RunVerdict(report)
         #expect(verdict.line == "verdict: FAIL — naive: 700 violations (threshold naive.violations<=699)")
 
+        // Every peer judged: no peer is left "reported, not judged".
+        report.strategies[1] = ReportFixtures.strategy("naive", violations: 699)
+        verdict = RunVerdict(report)
+        #expect(verdict.line == "verdict: PASS — 0 violations in core, exec:mine (under test), 1 more threshold met")
+
         let peersOnly = ReportFixtures.report(strategies: [ReportFixtures.strategy("naive", violations: 9)])
         #expect(RunVerdict(peersOnly).state == .nothingJudged)
         #expect(RunVerdict(peersOnly).exitStatus == 0)
