@@ -91,6 +91,11 @@ import Testing
         verdict = RunVerdict(report)
         #expect(verdict.line == "verdict: FAIL — naive: 700 violations (threshold naive.violations<=699)")
 
+        // Every peer judged: no peer is left "reported, not judged".
+        report.strategies[1] = ReportFixtures.strategy("naive", violations: 699)
+        verdict = RunVerdict(report)
+        #expect(verdict.line == "verdict: PASS — 0 violations in core, exec:mine (under test), 1 more threshold met")
+
         let peersOnly = ReportFixtures.report(strategies: [ReportFixtures.strategy("naive", violations: 9)])
         #expect(RunVerdict(peersOnly).state == .nothingJudged)
         #expect(RunVerdict(peersOnly).exitStatus == 0)
@@ -234,5 +239,53 @@ import Testing
         try Data(edited.utf8).write(to: URL(fileURLWithPath: directory + "/" + ReportSchema.summaryJSONFile))
         try ReportFixtures.reseal(directory)
         #expect(throws: ReportError.self) { try ReportReader.read(directory) }
+    }
+
+    /// The reader holds journey_racing and journey_non_racing to the journeys they split: their
+    /// counts add up to the timed journeys and the racing one is summary.csv's racing_journeys.
+    @Test func racingAndNonRacingHistogramsMustSplitTheJourneys() throws {
+        let directory = ReportFixtures.temporaryDirectory("racing-split")
+        defer { ReportFixtures.remove(directory) }
+        func report(racingJourneys: UInt64) -> RunReport {
+            var core = ReportFixtures.strategy("core", journeys: 1_000)
+            var racing = Histogram()
+            var other = Histogram()
+            for index in 0..<1_000 {
+                if index < 100 { racing.record(5_000) } else { other.record(500) }
+            }
+            core.histograms[Metric.journeyRacing] = racing
+            core.histograms[Metric.journeyNonRacing] = other
+            core.costs.racingJourneys = racingJourneys
+            return ReportFixtures.report(strategies: [core])
+        }
+        try ReportWriter.write(report(racingJourneys: 100), to: directory)
+        #expect(try ReportReader.read(directory).strategies[0].histograms[Metric.journeyRacing]?.count == 100)
+        try ReportWriter.write(report(racingJourneys: 99), to: directory)
+        do {
+            _ = try ReportReader.read(directory)
+            Issue.record("a racing histogram of 100 for 99 racing journeys was read")
+        } catch {
+            #expect("\(error)".contains("journey_racing and journey_non_racing hold 100 and 900"), "\(error)")
+        }
+    }
+
+    /// A thresholds.csv naming a strategy the run does not have is refused.
+    @Test func thresholdsOnAnotherRunsStrategyAreRefused() throws {
+        let directory = ReportFixtures.temporaryDirectory("thresholds-strategy")
+        defer { ReportFixtures.remove(directory) }
+        var report = ReportFixtures.report(strategies: [ReportFixtures.strategy("core")])
+        report.thresholds = [.noViolations("core")]
+        try ReportWriter.write(report, to: directory)
+        let path = directory + "/" + ReportSchema.thresholdsFile
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "core.violations==0,core", with: "naive.violations==0,naive").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        try ReportFixtures.reseal(directory)
+        do {
+            _ = try ReportReader.read(directory)
+            Issue.record("a threshold on naive was read in a run of core alone")
+        } catch {
+            #expect("\(error)".contains("names strategy 'naive', which is not in summary.csv"), "\(error)")
+        }
     }
 }

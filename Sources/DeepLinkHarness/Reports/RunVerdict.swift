@@ -16,9 +16,8 @@ public struct RunVerdict: Sendable, Equatable {
     }
 
     public var results: [ThresholdResult]
-    /// The report's strategies under test and its peers, in report order.
-    public var underTest: [String]
-    public var peers: [String]
+    /// The report's peers that no threshold names (reported, not judged), in report order.
+    public var unjudgedPeers: [String]
 
     /// Whether `strategy` (a report name) is under test: `core` or an `exec:` strategy.
     public static func isUnderTest(_ strategy: String) -> Bool {
@@ -36,8 +35,8 @@ public struct RunVerdict: Sendable, Equatable {
     /// `report`'s thresholds (``RunReport/thresholds``) judged against it.
     public init(_ report: RunReport) {
         results = report.thresholds.map { $0.evaluate(report) }
-        underTest = report.strategies.map(\.name).filter(Self.isUnderTest)
-        peers = report.strategies.map(\.name).filter { !Self.isUnderTest($0) }
+        let judged = Set(report.thresholds.map(\.strategy))
+        unjudgedPeers = report.strategies.map(\.name).filter { !Self.isUnderTest($0) && !judged.contains($0) }
     }
 
     public var state: State {
@@ -52,7 +51,7 @@ public struct RunVerdict: Sendable, Equatable {
     /// peers reported, not judged` or `verdict: FAIL — core: 131,691 violations (threshold
     /// core.violations==0)`.
     public var line: String {
-        let peerNote = peers.isEmpty ? "" : "; peers reported, not judged"
+        let peerNote = unjudgedPeers.isEmpty ? "" : "; peers reported, not judged"
         switch state {
         case .nothingJudged:
             return "verdict: NONE — nothing judged: no strategy under test (core, exec:NAME) and no --threshold"
