@@ -223,6 +223,7 @@ import Testing
         let columns =
             ReportSchema.summaryColumns + ReportSchema.latencyColumns + ReportSchema.outcomesColumns
             + ReportSchema.violationsColumns + ReportSchema.histogramsColumns + ReportSchema.coverageColumns
+            + InstructionCount.columns
         for column in columns { #expect(readme.contains("`\(column.name)`"), "column \(column.name) undocumented") }
         for key in [
             "commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time", "shard",
