@@ -228,6 +228,7 @@ import Testing
             ReportSchema.summaryColumns + ReportSchema.latencyColumns + ReportSchema.outcomesColumns
             + ReportSchema.violationsColumns + ReportSchema.histogramsColumns + ReportSchema.coverageColumns
             + ReportSchema.thresholdsColumns
+            + InstructionCount.columns
         for column in columns { #expect(readme.contains("`\(column.name)`"), "column \(column.name) undocumented") }
         for key in [
             "commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time", "shard",

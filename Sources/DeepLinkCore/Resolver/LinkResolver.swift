@@ -30,8 +30,8 @@ import Synchronization
 /// a capture made before a signal on the same thread is seen before it) and otherwise when the
 /// drainer runs.
 /// The machine's actions go into a fixed-capacity outbox, and whoever holds the *drain role*
-/// carries them out outside the lock: for a route, ``HandoffStore/markConsumed(_:)`` first, then
-/// ``Router``.
+/// carries them out outside the lock: for a route, ``HandoffStore/markConsumed(_:)`` first (the
+/// check and the mark in one step), then ``Router`` only when it answered that it wrote the mark.
 ///
 /// The drain role is a counter of unprocessed inputs: every input increments it after making
 /// itself visible (enqueue / outbox write); the caller that moves it from 0 becomes the drainer and
@@ -249,8 +249,8 @@ public final class LinkResolver: Sendable {
             // the older of two stored links before the newer one arrives (latest wins would break).
             let now = clock.nowNanos()
             core.withLock(points) { core in
-                core.pull(from: queue, store: store, now: now, points)
-                core.admitBatch(pending, store: store, now: now, points)
+                core.pull(from: queue, now: now, points)
+                core.admitBatch(pending, now: now, points)
             }
         }
         for index in skipped.indices { report(.unreadableRecord, .unreadableRecord(skipped[index])) }
@@ -271,13 +271,17 @@ public final class LinkResolver: Sendable {
     /// ``capture(_:)`` in a live process, through `points`.
     @inline(__always)  // into each of the two cases above: as a call it copies the record
     private func capture<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
+        // The save's answer is the capture's duplicate check against the store (one store call);
+        // a capture that could not be saved is staged all the same, and the consumed mark before
+        // its route still refuses it if it was consumed.
+        var consumedBefore = false
         do throws(HandoffStoreError) {
             points.reach(.storeSave)
-            _ = try store.saveUnlessConsumed(link)
+            consumedBefore = try !store.saveUnlessConsumed(link)
         } catch {
             reportStoreFailure(link, operation: .save, error: error)
         }
-        admit(link, points)
+        admit(link, consumedBefore: consumedBefore, points)
     }
 
     /// Reports a store operation on `link` that failed. Out of line: built in place, the decision
@@ -428,7 +432,7 @@ public final class LinkResolver: Sendable {
         var popped = ResolverStateMachine.Decision.none
         var more = false
         core.withLock(points) { core in
-            core.pull(from: queue, store: store, now: now, points)
+            core.pull(from: queue, now: now, points)
             body(&core, now)
             guard core.hasWork, takesDrainRole(points) else { return }
             drains = true
@@ -450,15 +454,22 @@ public final class LinkResolver: Sendable {
     /// The record travels by address from here on, the address of the caller's own argument: a
     /// closure that captured the record would copy it whole into its context first.
     @inline(__always)  // one copy of the record fewer on every capture
-    private func admit<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
+    private func admit<Points: _LockingSchedulePoints>(
+        _ link: borrowing PendingLink,
+        consumedBefore: Bool,
+        _ points: Points
+    ) {
         withUnsafePointer(to: link) { link in
             // A stale answer either way is safe: the locked path is always correct, and a queued
-            // link counts itself once it is visible.
-            points.reach(.workLoad)
-            guard work.load(ordering: .relaxed) == 0 else { return enqueue(link, points) }
+            // link counts itself once it is visible. A capture the store knew as consumed always
+            // takes the locked path: the queue carries no verdict (queued links were saved).
+            if !consumedBefore {
+                points.reach(.workLoad)
+                guard work.load(ordering: .relaxed) == 0 else { return enqueue(link, points) }
+            }
             var admission = _Core.Admission.staged
             decide(points) { core, now in
-                admission = core.admit(link, orQueueIn: queue, store: store, now: now, points)
+                admission = core.admit(link, consumedBefore: consumedBefore, orQueueIn: queue, now: now, points)
             }
             if admission == .full {
                 fullQueueCaptures.add(1, ordering: .relaxed)
@@ -478,8 +489,8 @@ public final class LinkResolver: Sendable {
             fullQueueCaptures.add(1, ordering: .relaxed)
             let now = clock.nowNanos()
             let admitted = core.withLock(points) { core in
-                core.pull(from: queue, store: store, now: now, points)
-                return core.admitDirectly(link, store: store, now: now, points)
+                core.pull(from: queue, now: now, points)
+                return core.admitDirectly(link, consumedBefore: false, now: now, points)
             }
             if !admitted { report(.queueFull, .queueFull(link.pointee)) }
         }
@@ -516,7 +527,7 @@ public final class LinkResolver: Sendable {
                 let now = clock.nowNanos()
                 // Popped in place into the scratch effect: one copy of the record on its way out.
                 let popped = core.withLock(points) { core in
-                    core.pull(from: queue, store: store, now: now, points)
+                    core.pull(from: queue, now: now, points)
                     let popped = core.popEffect(into: drainScratch)
                     // When this was the last one (and the queue is empty), carrying it out is all
                     // that is left: anything that arrives meanwhile counts itself in `work`.
@@ -558,9 +569,11 @@ public final class LinkResolver: Sendable {
         case .none:
             return
         case .route:
+            // The check and the mark in one store call: only the call that wrote the mark routes.
+            let marked: Bool
             do throws(HandoffStoreError) {
                 points.reach(.storeMarkConsumed)
-                try store.markConsumed(link)
+                marked = try store.markConsumed(link)
             } catch {
                 reportStoreFailure(link, operation: .markConsumed, error: error)
                 return
@@ -568,10 +581,12 @@ public final class LinkResolver: Sendable {
             guard process.isAlive else {
                 // Killed around the consumed mark: if it landed, the link is lost (crash window);
                 // if not, it is still pending in the store and the next launch routes it.
-                if let crashWindowObserver, store.wasConsumed(link.identity) {
-                    crashWindowObserver.resolverKilledInCrashWindow(copy link)
-                }
+                if marked, let crashWindowObserver { crashWindowObserver.resolverKilledInCrashWindow(copy link) }
                 return
+            }
+            // Consumed elsewhere since it was staged (another process): its record is gone.
+            guard marked || points.plants(.forgetRoutedRing) else {
+                return report(.duplicate, about: link, ResolverDecision.duplicate)
             }
             switch router.route(link) {
             case .handled:

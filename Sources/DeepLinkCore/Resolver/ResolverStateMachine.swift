@@ -225,8 +225,8 @@ public struct ResolverStateMachine: Sendable {
 
     // MARK: - Events
 
-    /// A link was captured. `consumedBefore` is what the store's
-    /// ``HandoffStore/wasConsumed(_:)`` answered for it.
+    /// A link was captured. `consumedBefore`: the store knew it as consumed
+    /// (``HandoffStore/saveUnlessConsumed(_:)`` answered false).
     public mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
         let immediate = stage(link, consumedBefore: consumedBefore)
         if case .none = immediate { return nextAction(now: now) }

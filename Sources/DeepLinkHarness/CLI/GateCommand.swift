@@ -22,10 +22,11 @@ public struct GateCommand: BenchCommand {
             (from its manifest.json) into CURRENT/rep-1..N.
             Runs on different hosts (CPU model, cores, allocator) are refused unless
             --allow-host-mismatch or --hard-only (the hard checks do not depend on the machine). Writes gate.csv. Exit 0 pass, 1 regression, 2 usage or input error.
-            --instructions counts instructions per operation under valgrind's callgrind (a fixed
-            workload: core journeys and each single-thread CoreBenchmarks subject), writes them
-            to CURRENT (or --record DIR) and fails when one grew above the baseline's
-            instructions/ by more than --instruction-tolerance (default 2%).
+            --instructions counts instructions and level-1 instruction-cache misses per operation
+            under valgrind's callgrind (cache simulated: 32 KiB, 8-way; a fixed workload: core
+            journeys and each single-thread CoreBenchmarks subject), writes them to CURRENT (or
+            --record DIR) and fails when one grew above the baseline's instructions/ by more than
+            --instruction-tolerance (default 2%; I1 misses by that and one more per operation).
             """,
         options: [
             OptionSpec("--baseline", value: "dirs", help: "Baseline report directories (comma-separated)."),
@@ -46,7 +47,11 @@ public struct GateCommand: BenchCommand {
                 value: "dir",
                 help: "With --instructions: count and write DIR only (make baseline)."
             ),
-            OptionSpec("--instruction-tolerance", value: "pct", help: "Tolerated growth in percent (default 2)."),
+            OptionSpec(
+                "--instruction-tolerance",
+                value: "pct",
+                help: "Tolerated growth of instructions and I1 misses in percent (default 2)."
+            ),
             OptionSpec("--instruction-journeys", value: "n", help: "Core journeys counted (default 20000)."),
             OptionSpec("--instruction-operations", value: "n", help: "Operations per benchmark (default 2000)."),
             OptionSpec("--executable", value: "path", help: "The deeplink-bench binary counted (default: this one)."),
