@@ -62,7 +62,7 @@ extension LinkResolver {
                     queue._approximateCount(points) > 0
                     && queue._tryDequeueSingleConsumer(points) { link in
                         points.reach(.storeWasConsumed)
-                        return stage(link, consumedBefore: store.wasConsumed(link.pointee.identity))
+                        return stage(link, consumedBefore: store.wasConsumed(link.pointee.identity), now: now)
                     } != nil
                 guard staged else {
                     pullBlocked = false
@@ -86,7 +86,7 @@ extension LinkResolver {
         ) -> Bool {
             guard canAdmit else { return false }
             points.reach(.storeWasConsumed)
-            stage(link, consumedBefore: store.wasConsumed(link.pointee.identity))
+            stage(link, consumedBefore: store.wasConsumed(link.pointee.identity), now: now)
             decide(now: now, points)
             return true
         }
@@ -137,7 +137,11 @@ extension LinkResolver {
             links.withUnsafeBufferPointer { links in
                 for index in links.indices {
                     points.reach(.storeWasConsumed)
-                    stage(links.baseAddress! + index, consumedBefore: store.wasConsumed(links[index].identity))
+                    stage(
+                        links.baseAddress! + index,
+                        consumedBefore: store.wasConsumed(links[index].identity),
+                        now: now
+                    )
                 }
             }
             decide(now: now, points)
@@ -235,14 +239,14 @@ extension LinkResolver {
         }
 
         /// Stages `link` in the machine and queues the capture's own outcome, if any (a duplicate,
-        /// or a supersede when the pending set is full).
-        private mutating func stage(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool) {
-            queueCaptureOutcome(machine.stageDecision(link, consumedBefore: consumedBefore), of: link)
+        /// or a supersede or expiry when the pending set is full).
+        private mutating func stage(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool, now: UInt64) {
+            queueCaptureOutcome(machine.stageDecision(link, consumedBefore: consumedBefore, now: now), of: link)
         }
 
         /// Queues what staging (or restaging) `link` decided: nothing, an outcome for `link`
-        /// itself (a duplicate, or pushed out on arrival), or a supersede of the slot it displaced.
-        /// Staging never routes, expires or waits.
+        /// itself (a duplicate, or pushed out on arrival), or a supersede (or expiry) of the slot
+        /// it displaced. Staging never routes or waits.
         @inline(__always)
         private mutating func queueCaptureOutcome(
             _ decision: ResolverStateMachine.Decision,
@@ -255,10 +259,10 @@ extension LinkResolver {
                 let index = reserveEntry(terminal: true)
                 outbox[index].decision = decision
                 PendingLink._assign(_Effect.link(of: outbox.baseAddress! + index), compactlyFrom: link)
-            case .supersede(let slot, _):
+            case .supersede(let slot, _), .expire(let slot):
                 push(decision, recordAt: slot)
-            case .route, .expire, .waitForGate, .holdForAccount:
-                preconditionFailure("staging never routes, expires or waits")
+            case .route, .waitForGate, .holdForAccount:
+                preconditionFailure("staging never routes or waits")
             }
         }
 
