@@ -61,7 +61,7 @@ extension LinkResolver {
                     queue._approximateCount(points) > 0
                     && queue._tryDequeueSingleConsumer(points) { link in
                         // Queued links were saved: their capture found no consumed mark.
-                        stage(link, consumedBefore: false)
+                        stage(link, consumedBefore: false, now: now)
                     } != nil
                 guard staged else {
                     pullBlocked = false
@@ -85,7 +85,7 @@ extension LinkResolver {
             _ points: Points
         ) -> Bool {
             guard canAdmit else { return false }
-            stage(link, consumedBefore: consumedBefore)
+            stage(link, consumedBefore: consumedBefore, now: now)
             decide(now: now, points)
             return true
         }
@@ -136,7 +136,7 @@ extension LinkResolver {
             // An index loop: `for link in links` allocates an iterator per call in debug builds.
             links.withUnsafeBufferPointer { links in
                 // A loaded link is pending: the store left out what was consumed.
-                for index in links.indices { stage(links.baseAddress! + index, consumedBefore: false) }
+                for index in links.indices { stage(links.baseAddress! + index, consumedBefore: false, now: now) }
             }
             decide(now: now, points)
         }
@@ -233,14 +233,14 @@ extension LinkResolver {
         }
 
         /// Stages `link` in the machine and queues the capture's own outcome, if any (a duplicate,
-        /// or a supersede when the pending set is full).
-        private mutating func stage(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool) {
-            queueCaptureOutcome(machine.stageDecision(link, consumedBefore: consumedBefore), of: link)
+        /// or a supersede or expiry when the pending set is full).
+        private mutating func stage(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool, now: UInt64) {
+            queueCaptureOutcome(machine.stageDecision(link, consumedBefore: consumedBefore, now: now), of: link)
         }
 
         /// Queues what staging (or restaging) `link` decided: nothing, an outcome for `link`
-        /// itself (a duplicate, or pushed out on arrival), or a supersede of the slot it displaced.
-        /// Staging never routes, expires or waits.
+        /// itself (a duplicate, or pushed out on arrival), or a supersede (or expiry) of the slot
+        /// it displaced. Staging never routes or waits.
         @inline(__always)
         private mutating func queueCaptureOutcome(
             _ decision: ResolverStateMachine.Decision,
@@ -253,10 +253,10 @@ extension LinkResolver {
                 let index = reserveEntry(terminal: true)
                 outbox[index].decision = decision
                 PendingLink._assign(_Effect.link(of: outbox.baseAddress! + index), compactlyFrom: link)
-            case .supersede(let slot, _):
+            case .supersede(let slot, _), .expire(let slot):
                 push(decision, recordAt: slot)
-            case .route, .expire, .waitForGate, .holdForAccount:
-                preconditionFailure("staging never routes, expires or waits")
+            case .route, .waitForGate, .holdForAccount:
+                preconditionFailure("staging never routes or waits")
             }
         }
 

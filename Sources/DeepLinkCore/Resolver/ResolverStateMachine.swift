@@ -17,7 +17,8 @@
 /// - *Duplicates*: a capture that is the same capture (``CaptureIdentity``) as a pending or routed
 ///   link, or that the store reports consumed, is ignored.
 /// - *Capacity*: at most `pendingCapacity` links wait; a capture into a full set supersedes the
-///   oldest of them (or itself, when it is the oldest).
+///   oldest of them (or itself, when it is the oldest), or expires it when it is already past its
+///   time-to-live (expiry comes first).
 ///
 /// ## Driving it
 /// Every event (``capture(_:now:consumedBefore:)``, ``signal(_:now:)``, ``tick(now:)``) returns
@@ -228,7 +229,7 @@ public struct ResolverStateMachine: Sendable {
     /// A link was captured. `consumedBefore`: the store knew it as consumed
     /// (``HandoffStore/saveUnlessConsumed(_:)`` answered false).
     public mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
-        let immediate = stage(link, consumedBefore: consumedBefore)
+        let immediate = stage(link, consumedBefore: consumedBefore, now: now)
         if case .none = immediate { return nextAction(now: now) }
         return immediate
     }
@@ -239,13 +240,20 @@ public struct ResolverStateMachine: Sendable {
     /// the batch is decided as one step, so a gate that opens meanwhile sees all of it and routes
     /// only the newest (latest wins), never an older link that happened to be staged first.
     public mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
-        switch withUnsafePointer(to: link, { stageDecision($0, consumedBefore: consumedBefore) }) {
+        stage(link, consumedBefore: consumedBefore, now: 0)
+    }
+
+    /// ``stage(_:consumedBefore:)`` at `now`, which decides whether a link pushed out of a full
+    /// set is expired or superseded.
+    private mutating func stage(_ link: PendingLink, consumedBefore: Bool, now: UInt64) -> Action {
+        switch withUnsafePointer(to: link, { stageDecision($0, consumedBefore: consumedBefore, now: now) }) {
         case .none: .none
         case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
         case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
-        case .route, .expire, .waitForGate, .holdForAccount:
-            preconditionFailure("staging never routes, expires or waits")
+        case .expire(let slot): .expire(links[slot])
+        case .route, .waitForGate, .holdForAccount:
+            preconditionFailure("staging never routes or waits")
         }
     }
 
@@ -255,7 +263,11 @@ public struct ResolverStateMachine: Sendable {
     /// full set, parked in the spare slot (see ``record(at:into:)``).
     /// ``stage(_:consumedBefore:)``'s rules for the record at `link` (read in place: the resolver
     /// stages records straight from its queue's slots).
-    mutating func stageDecision(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool) -> Decision {
+    ///
+    /// `now`: a full set pushes out its oldest link (or the incoming one); a link already past its
+    /// time-to-live then is expired, not superseded (*expiry* is decided before anything else). 0
+    /// (a saturated age) ages nothing.
+    mutating func stageDecision(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool, now: UInt64 = 0) -> Decision {
         guard !isKilled else { return .none }
         defer { _checkInvariants() }
         let identity = CaptureIdentity(link.pointee)
@@ -287,16 +299,22 @@ public struct ResolverStateMachine: Sendable {
             pendingCount += 1
             return .none
         }
-        // Full: the oldest of the pending links and the new one loses.
+        // Full: the oldest of the pending links and the new one loses (expired, if it is).
         let oldest = indexOfOldest()!
-        if Self.isNewer(slots[oldest], than: slot) {
-            return .supersedeIncoming(byID: slots[indexOfNewest()!].identity.id)
-        }
         let spare = links.count - 1
+        if Self.isNewer(slots[oldest], than: slot) {
+            guard isExpired(slot, now: now) else {
+                return .supersedeIncoming(byID: slots[indexOfNewest()!].identity.id)
+            }
+            // Parked in the spare slot, as a displaced link is, so that the expiry carries it.
+            storeRecord(link, at: spare)
+            return .expire(slot: spare)
+        }
+        let expired = isExpired(slots[oldest], now: now)
         links.swapAt(oldest, spare)
         slots[oldest] = slot
         storeRecord(link, at: oldest)
-        return .supersede(slot: spare, byID: identity.id)
+        return expired ? .expire(slot: spare) : .supersede(slot: spare, byID: identity.id)
     }
 
     private mutating func storeRecord(_ link: UnsafePointer<PendingLink>, at slot: Int) {
@@ -441,9 +459,7 @@ public struct ResolverStateMachine: Sendable {
         // One pass: the first expired link (in slot order) goes first; otherwise the newest.
         var newestIndex: Int?
         for index in slots.indices where slots[index].occupied {
-            let capturedAt = slots[index].capturedAtNanos
-            let age = now > capturedAt ? now - capturedAt : 0
-            if age > timeToLiveNanos {
+            if isExpired(slots[index], now: now) {
                 vacate(index)
                 return .expire(slot: index)
             }
@@ -566,6 +582,12 @@ public struct ResolverStateMachine: Sendable {
         }
         if routedNext >= routedUsed { routedUsed = routedNext + 1 }
         routedNext = routedNext + 1 == routed.count ? 0 : routedNext + 1  // not `%`: a division per route
+    }
+
+    /// Whether `slot`'s age at `now` exceeds the time-to-live (the rule of ``nextAction(now:)``).
+    private func isExpired(_ slot: Slot, now: UInt64) -> Bool {
+        let age = now > slot.capturedAtNanos ? now - slot.capturedAtNanos : 0
+        return age > timeToLiveNanos
     }
 
     private static func isNewer(_ slot: Slot, than other: Slot) -> Bool {

@@ -134,6 +134,8 @@ final class ServeCore {
         default:
             break  // unknown types from the harness are ignored (Docs/Protocol.md)
         }
+        // A declined route: the app's screen appears within this step and it signals again.
+        if answers.takeRetry(), running { resolver.signal(.appReady) }
         return true
     }
 
@@ -143,7 +145,7 @@ final class ServeCore {
         }
         killMode = message.string("kill") == "signal" ? .signal : .message
         resolver = makeResolver(store: memoryStore)
-        var line = Array(#"{"type":"hello","protocol":1,"name":"serve-core (DeepLinkCore)","reasons":["#.utf8)
+        var line = Array(#"{"type":"hello","protocol":2,"name":"serve-core (DeepLinkCore)","reasons":["#.utf8)
         line += Array(ExecProtocol.reasonNames.map { "\"\($0.name)\"" }.joined(separator: ",").utf8)
         line += Array("]}\n".utf8)
         answers.output(line)
@@ -165,6 +167,7 @@ final class ServeCore {
     func start(_ message: ProtocolJSON) {
         journey = UInt64(bitPattern: message.integer("journey") ?? 0)
         answers.journey = journey
+        answers.declineNext = message["routerNotReady"] == .bool(true)
         running = false
         process.restart()
         if killMode == .signal, let directory = message.string("stateDir") {
@@ -248,6 +251,10 @@ final class AnswerSink: Router, ResolverObserver, CrashWindowObserver {
     let seq = Atomic<Int>(0)
     let write: @Sendable ([UInt8]) -> Void
     nonisolated(unsafe) var journey: UInt64 = 0
+    /// The harness's router declines the next route call (`routerNotReady`, protocol 2).
+    nonisolated(unsafe) var declineNext = false
+    /// A declined route whose retry signal the app has not sent yet.
+    nonisolated(unsafe) var retryDue = false
 
     init(output: @escaping ([UInt8]) -> Void) {
         let unchecked = UncheckedOutput(output)
@@ -268,7 +275,18 @@ final class AnswerSink: Router, ResolverObserver, CrashWindowObserver {
         link.withUTF8Bytes { ProtocolJSON.appendString($0, to: &line) }
         line += Array("}\n".utf8)
         write(line)
+        guard !declineNext else {
+            declineNext = false
+            retryDue = true
+            return .notReady
+        }
         return .handled
+    }
+
+    /// Whether a declined route waits for the app's next signal (and clears it).
+    func takeRetry() -> Bool {
+        defer { retryDue = false }
+        return retryDue
     }
 
     func resolverDecided(_ decision: ResolverDecision) {

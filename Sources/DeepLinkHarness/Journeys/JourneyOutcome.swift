@@ -222,5 +222,9 @@ public struct StrategyObservation: Sendable {
         /// The controlled scheduler found the race deadlocked (every logical thread blocked) or
         /// livelocked (past its step bound) (judged `hung`; `replay` prints the interleaving).
         case scheduleHung
+        /// An `exec:` child that answered protocol 1 was not sent this journey: judging it needs
+        /// the signing keys only protocol 2 hands over (judged `noLink`, counted apart as not
+        /// supported by the program, never as its violation).
+        case unsupported
     }
 }
