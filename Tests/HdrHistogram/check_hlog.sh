@@ -6,10 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv=.build/hdrh-venv
-if ! "$venv/bin/python" -c 'import hdrh' >/dev/null 2>&1; then
+# `installed` is written last: HistogramLogTests (run by `make test` while .ci/run installs this in
+# the background) uses the venv only once it is complete.
+if [ ! -f "$venv/installed" ] || ! "$venv/bin/python" -c 'import hdrh' >/dev/null 2>&1; then
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check hdrhistogram
+    touch "$venv/installed"
 fi
 [ "${1:-}" = "--install-only" ] && exit 0
 out=$(mktemp -d)
