@@ -107,6 +107,9 @@ public struct StrategyTally: Sendable {
     /// strategy, summed over threads.
     public var racingJourneys: UInt64 = 0
     public var racingNanos: UInt64 = 0
+    /// Racing journeys whose race inputs were delivered by two distinct OS threads, as the race
+    /// machinery observed them (``StrategyObservation/raceThreads``).
+    public var racesOnTwoThreads: UInt64 = 0
     /// Per-journey time inside the strategy.
     public var journeyNanos = Histogram()
     /// Per core operation (parse, validate, enqueue, gate-open to route), when the strategy times
@@ -173,6 +176,7 @@ public struct StrategyTally: Sendable {
         harnessAllocatedBytes &+= other.harnessAllocatedBytes
         racingJourneys &+= other.racingJourneys
         racingNanos &+= other.racingNanos
+        racesOnTwoThreads &+= other.racesOnTwoThreads
         journeyNanos.merge(other.journeyNanos)
         operationNanos.merge(other.operationNanos)
         coverage.merge(other.coverage)

@@ -49,6 +49,11 @@ enum SummaryTable {
         text +=
             "violations = misrouted + stale + unsafe + duplicated + premature + lost + late + misjudged + hung + trapped; "
             + "journeys/s = journeys / (time in strategy / threads)\n"
+        let inOrder = result.tallies.filter { !$0.kind.racesOnTwoThreads && $0.racingJourneys > 0 }
+        if !inOrder.isEmpty {
+            text += inOrder.map(\.kind.rawValue).joined(separator: ", ")
+            text += ": racing journeys delivered in order (one pipe has no race; Docs/Protocol.md)\n"
+        }
         text += leastCovered(result)
         return text
     }

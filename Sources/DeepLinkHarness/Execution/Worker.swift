@@ -215,6 +215,7 @@ struct Worker {
         if journey.racing {
             tally.racingJourneys &+= 1
             tally.racingNanos &+= service
+            if observation.raceThreads >= 2 { tally.racesOnTwoThreads &+= 1 }
         }
         if let lag { corrected.record(lag &+ service) }
         return observation

@@ -83,13 +83,15 @@ final class ControlledRace: @unchecked Sendable {
     private var racesWithoutSpinning = 0
     private var generation = 0
     private var stopping = false
-    private var resolver: LinkResolver?
+    private var target: (any RaceTarget)?
     private var inputs: [RaceInput] = []
     private var threadCount = 0
     private var finished = 0
     /// Per logical thread: runnable (0), blocked on `blockedOn` (1), finished (2).
     private var status = [UInt8](repeating: 0, count: maximumThreads)
     private var blockedOn = [UnsafeMutableRawPointer?](repeating: nil, count: maximumThreads)
+    /// The OS thread that delivered each logical thread's input (recorded as it finishes).
+    private var deliveredOn = [pthread_t](repeating: 0, count: maximumThreads)
     /// The point each logical thread is parked before (`nil`: not started).
     private var parkedAt = [SchedulePoint?](repeating: nil, count: maximumThreads)
     private var token = -1
@@ -135,6 +137,16 @@ final class ControlledRace: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// How many distinct OS threads delivered the last race's inputs (observed, not assumed: a
+    /// race served by the paired worker or a partner thread has two).
+    var lastRaceThreads: Int {
+        acquire()
+        defer { pthread_mutex_unlock(mutex) }
+        var count = 0
+        for thread in 0..<threadCount where !deliveredOn[..<thread].contains(deliveredOn[thread]) { count += 1 }
+        return count
+    }
+
     /// The decider of the last race (exhaustive: its choices and their branching).
     var lastDecider: ScheduleDecider {
         acquire()
@@ -147,7 +159,7 @@ final class ControlledRace: @unchecked Sendable {
     /// `os`). Returns when every input was delivered.
     ///
     /// - Precondition: `inputs` has 1 to ``maximumThreads`` inputs.
-    func run(on resolver: LinkResolver, inputs: [RaceInput], decider: ScheduleDecider, faults: UInt8) {
+    func run(on target: any RaceTarget, inputs: [RaceInput], decider: ScheduleDecider, faults: UInt8) {
         precondition((1...Self.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
         let spinning = spinPays()
         // The owner's switches during the race (asking the peer, token hand-offs) are the run's
@@ -162,9 +174,9 @@ final class ControlledRace: @unchecked Sendable {
         // free race (`os`) passes none unless a fault is planted at them: nothing would be decided
         // there, and each point would take this race's mutex, ordering the two threads.
         let passesPoints = decider.mode.isControlled || faults != 0
-        if passesPoints { resolver.process.passSchedulePoints(true) }
+        if passesPoints { target.passSchedulePoints(true) }
         acquire()
-        self.resolver = resolver
+        self.target = target
         self.inputs.removeAll(keepingCapacity: true)
         self.inputs.append(contentsOf: inputs)
         threadCount = inputs.count
@@ -173,6 +185,7 @@ final class ControlledRace: @unchecked Sendable {
             status[thread] = 0
             blockedOn[thread] = nil
             parkedAt[thread] = nil
+            deliveredOn[thread] = 0
         }
         self.decider = decider
         self.faults = faults
@@ -197,16 +210,16 @@ final class ControlledRace: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
 
         ControlledScheduling.shared.enter(self, as: 0)
-        input.deliver(to: resolver)
+        target.deliver(input)
         finish(0)
         ControlledScheduling.shared.enter(nil, as: 0)
 
         acquire()
         while finished < threadCount { awaitChange(forTurn: spinsForTurn) }
-        self.resolver = nil
+        self.target = nil
         pthread_mutex_unlock(mutex)
         // Every input delivered: no thread is inside the resolver any more.
-        if passesPoints { resolver.process.passSchedulePoints(false) }
+        if passesPoints { target.passSchedulePoints(false) }
     }
 
     /// Ends the partner threads.
@@ -263,22 +276,22 @@ final class ControlledRace: @unchecked Sendable {
         var switches = RaceSwitches.ofCallingThread()
         defer { RaceSwitches.book(since: &switches) }
         acquire()
-        guard servedByPeer == thread, let resolver else {
+        guard servedByPeer == thread, let target else {
             pthread_mutex_unlock(mutex)
             return
         }
         ControlledScheduling.shared.enter(self, as: thread)
-        deliverInput(of: thread, to: resolver)
+        deliverInput(of: thread, to: target)
         ControlledScheduling.shared.enter(nil, as: thread)
     }
 
     /// With `mutex` held: waits for `thread`'s turn, then, with the mutex released, delivers its
     /// input and finishes it (a partner thread's race, or the paired worker's).
-    private func deliverInput(of thread: Int, to resolver: LinkResolver) {
+    private func deliverInput(of thread: Int, to target: any RaceTarget) {
         let input = inputs[thread]
         waitForTurn(thread)
         pthread_mutex_unlock(mutex)
-        input.deliver(to: resolver)
+        target.deliver(input)
         finish(thread)
     }
 
@@ -307,8 +320,8 @@ final class ControlledRace: @unchecked Sendable {
             }
             if stopping { break }
             seen = generation
-            guard thread < threadCount, thread != servedByPeer, let resolver else { continue }
-            deliverInput(of: thread, to: resolver)
+            guard thread < threadCount, thread != servedByPeer, let target else { continue }
+            deliverInput(of: thread, to: target)
             RaceSwitches.book(since: &switches)
             acquire()
         }
@@ -449,6 +462,7 @@ final class ControlledRace: @unchecked Sendable {
     private func finish(_ thread: Int) {
         acquire()
         defer { pthread_mutex_unlock(mutex) }
+        deliveredOn[thread] = pthread_self()
         status[thread] = 2
         finished += 1
         defer { announce() }

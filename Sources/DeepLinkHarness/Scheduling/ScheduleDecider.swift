@@ -31,6 +31,12 @@ struct ScheduleDecider: Sendable {
         }
     }
 
+    /// A racing journey's schedule seed: from the run's seed and the journey index alone, so that
+    /// sharding and thread counts do not change it.
+    static func seed(of journey: Journey) -> UInt64 {
+        SplitMix64.mix(journey.seed ^ SplitMix64.mix(journey.index &+ 0x5343_4845_4455_4C45))
+    }
+
     /// The thread to run at step `step` (1-based; 0 for the race's start), given the thread now
     /// running (`current`, or -1) and the runnable ones (a bit per thread, never empty).
     mutating func choose(current: Int, runnable: UInt32, step: Int) -> Int {
