@@ -4,8 +4,9 @@ import Testing
 @testable import DeepLinkHarness
 
 /// Every strategy of a run meets the same racing deliveries (issue 35): a racing journey's raced
-/// pair of events reaches each built-in strategy from two OS threads, through the same machinery
-/// as `core`'s, and the run observes the threads that delivered them.
+/// pair of events reaches each built-in strategy from two threads, through the same machinery as
+/// `core`'s (two OS threads under `os`; two fibers, each on its own stack, under a controlled
+/// schedule where ``RaceFibers/available``), and the run observes the threads that delivered them.
 @Suite struct FairRaceTests {
     static var journeys: UInt64 { Sanitizer.isActive ? 400 : 2_000 }
 
@@ -42,19 +43,9 @@ import Testing
     @Test func aRaceDeliveredOnOneThreadIsNotCountedAsTwo() {
         let race = ControlledRace()
         let target = CountingTarget()
-        race.run(
-            on: target,
-            inputs: [.step(0)],
-            decider: ScheduleDecider(mode: .default, seed: 1, threads: 1),
-            faults: 0
-        )
+        race.run(on: target, .step(0), schedule: .default, seed: 1, faults: 0)
         #expect(race.lastRaceThreads == 1)
-        race.run(
-            on: target,
-            inputs: [.step(0), .step(1)],
-            decider: ScheduleDecider(mode: .default, seed: 1, threads: 2),
-            faults: 0
-        )
+        race.run(on: target, .step(0), .step(1), schedule: .default, seed: 1, faults: 0)
         #expect(race.lastRaceThreads == 2)
         #expect(target.delivered.withLock { $0 } == 3)
         race.stop()

@@ -107,8 +107,8 @@ public struct StrategyTally: Sendable {
     /// strategy, summed over threads.
     public var racingJourneys: UInt64 = 0
     public var racingNanos: UInt64 = 0
-    /// Racing journeys whose race inputs were delivered by two distinct OS threads, as the race
-    /// machinery observed them (``StrategyObservation/raceThreads``).
+    /// Racing journeys whose race inputs were delivered by two distinct threads (OS threads or
+    /// fibers), as the race machinery observed them (``StrategyObservation/raceThreads``).
     public var racesOnTwoThreads: UInt64 = 0
     /// Per-journey time inside the strategy.
     public var journeyNanos = Histogram()

@@ -43,8 +43,7 @@ struct RaceDelivery {
         }
         let controlled = controlled ?? ControlledRace(peering: peering, spareCore: spareCore)
         self.controlled = controlled
-        let decider = ScheduleDecider(mode: schedule, seed: seed, threads: 2)
-        controlled.run(on: target, inputs: [mine, theirs], decider: decider, faults: 0)
+        controlled.run(on: target, mine, theirs, schedule: schedule, seed: seed, faults: 0)
         return controlled.lastRaceThreads
     }
 

@@ -82,9 +82,15 @@ extension CoreStrategy {
             controlled = ControlledRace(peering: racePeering, spareCore: raceSpareCore)
         }
         guard let controlled else { return }
-        var decider = ScheduleDecider(mode: schedule, seed: ScheduleDecider.seed(of: journey), threads: 2)
-        decider.prefix = explorationPrefix
-        controlled.run(on: resolver, inputs: [mine, theirs], decider: decider, faults: plantedCoreFaults)
+        controlled.run(
+            on: resolver,
+            mine,
+            theirs,
+            schedule: schedule,
+            seed: ScheduleDecider.seed(of: journey),
+            prefix: explorationPrefix,
+            faults: plantedCoreFaults
+        )
         lastRace = RaceRecord(
             mode: schedule,
             trace: controlled.trace,
