@@ -187,19 +187,19 @@ final class ControlledRace: @unchecked Sendable {
         faults: UInt8
     ) {
         precondition(second != nil || third == nil, "a race's inputs come in order")
-        let count = 1 + (second == nil ? 0 : 1) + (third == nil ? 0 : 1)
+        let request = Request(
+            target: target,
+            first: first,
+            second: second,
+            third: third,
+            schedule: schedule,
+            seed: seed,
+            prefix: prefix,
+            faults: faults
+        )
+        let count = request.count
         if schedule.isControlled, RaceFibers.available {
-            runOnFibers(
-                target,
-                first,
-                second,
-                third,
-                count: count,
-                schedule: schedule,
-                seed: seed,
-                prefix: prefix,
-                faults: faults
-            )
+            runOnFibers(request)
             return
         }
         let spinning = spinPays()
@@ -217,17 +217,7 @@ final class ControlledRace: @unchecked Sendable {
         let passesPoints = schedule.isControlled || faults != 0
         if passesPoints { target.passSchedulePoints(true) }
         acquire()
-        setUp(
-            target,
-            first,
-            second,
-            third,
-            count: count,
-            schedule: schedule,
-            seed: seed,
-            prefix: prefix,
-            faults: faults
-        )
+        setUp(request)
         servedByPeer = peer == nil ? -1 : 1
         spinsForTurn = spinning && (peer != nil || spareCore)
         generation += 1
@@ -255,24 +245,28 @@ final class ControlledRace: @unchecked Sendable {
         if passesPoints { target.passSchedulePoints(false) }
     }
 
+    /// One race as ``run(on:_:_:_:schedule:seed:prefix:faults:)`` was given it.
+    private struct Request {
+        let target: any RaceTarget
+        let first: RaceInput
+        let second: RaceInput?
+        let third: RaceInput?
+        let schedule: ScheduleMode
+        let seed: UInt64
+        let prefix: [UInt8]
+        let faults: UInt8
+
+        var count: Int { 1 + (second == nil ? 0 : 1) + (third == nil ? 0 : 1) }
+    }
+
     /// With `mutex` held: the race's state for a new race.
-    private func setUp(
-        _ target: any RaceTarget,
-        _ first: RaceInput,
-        _ second: RaceInput?,
-        _ third: RaceInput?,
-        count: Int,
-        schedule: ScheduleMode,
-        seed: UInt64,
-        prefix: [UInt8],
-        faults: UInt8
-    ) {
-        self.target = target
+    private func setUp(_ request: Request) {
+        target = request.target
         inputs.removeAll(keepingCapacity: true)
-        inputs.append(first)
-        if let second { inputs.append(second) }
-        if let third { inputs.append(third) }
-        threadCount = count
+        inputs.append(request.first)
+        if let second = request.second { inputs.append(second) }
+        if let third = request.third { inputs.append(third) }
+        threadCount = request.count
         finished = 0
         for thread in 0..<Self.maximumThreads {
             status[thread] = 0
@@ -280,9 +274,9 @@ final class ControlledRace: @unchecked Sendable {
             parkedAt[thread] = nil
             deliveredOn[thread] = 0
         }
-        decider.restart(mode: schedule, seed: seed, threads: count, prefix: prefix)
-        self.faults = faults
-        free = !schedule.isControlled
+        decider.restart(mode: request.schedule, seed: request.seed, threads: request.count, prefix: request.prefix)
+        faults = request.faults
+        free = !request.schedule.isControlled
         roundRobin = false
         abandoned = false
         steps = 0
@@ -294,36 +288,16 @@ final class ControlledRace: @unchecked Sendable {
 
     /// A controlled race on fibers: each logical thread a fiber on this thread, resumed in turn
     /// from here whenever the token moves to it; nothing else runs meanwhile.
-    private func runOnFibers(
-        _ target: any RaceTarget,
-        _ first: RaceInput,
-        _ second: RaceInput?,
-        _ third: RaceInput?,
-        count: Int,
-        schedule: ScheduleMode,
-        seed: UInt64,
-        prefix: [UInt8],
-        faults: UInt8
-    ) {
+    private func runOnFibers(_ request: Request) {
         let fibers = self.fibers ?? RaceFibers(count: Self.maximumThreads)
         self.fibers = fibers
-        target.passSchedulePoints(true)
+        request.target.passSchedulePoints(true)
         acquire()
-        setUp(
-            target,
-            first,
-            second,
-            third,
-            count: count,
-            schedule: schedule,
-            seed: seed,
-            prefix: prefix,
-            faults: faults
-        )
+        setUp(request)
         onFibers = true
         pthread_mutex_unlock(mutex)
         let raw = Unmanaged.passUnretained(self).toOpaque()
-        for thread in 0..<count { fibers.prepare(thread, entry: Self.fiberEntry, argument: raw + thread) }
+        for thread in 0..<request.count { fibers.prepare(thread, entry: Self.fiberEntry, argument: raw + thread) }
         while true {
             acquire()
             let next = token
@@ -336,9 +310,9 @@ final class ControlledRace: @unchecked Sendable {
         ControlledScheduling.shared.enter(nil, as: 0)
         onFibers = false
         acquire()
-        self.target = nil
+        target = nil
         release()
-        target.passSchedulePoints(false)
+        request.target.passSchedulePoints(false)
     }
 
     /// A fiber's entry: the race's address with the logical thread in its low bits (an object's
