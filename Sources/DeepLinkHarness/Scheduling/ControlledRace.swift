@@ -73,7 +73,8 @@ final class ControlledRace: @unchecked Sendable {
     /// Whether the run leaves a core to spare for the race's partner threads.
     private let spareCore: Bool
 
-    // Everything below is guarded by `mutex`.
+    // Everything below is guarded by `mutex` (on fibers, by running on the owner's thread alone),
+    // so the hot ones need no dynamic exclusivity check on top: `@exclusivity(unchecked)`.
     private var partners = 0
     /// The logical thread the paired worker runs in this race (-1: none; partner threads skip it).
     private var servedByPeer = -1
@@ -89,36 +90,36 @@ final class ControlledRace: @unchecked Sendable {
     private var racesWithoutSpinning = 0
     private var generation = 0
     private var stopping = false
-    private var target: (any RaceTarget)?
-    private var inputs: [RaceInput] = []
-    private var threadCount = 0
-    private var finished = 0
+    @exclusivity(unchecked) private var target: (any RaceTarget)?
+    @exclusivity(unchecked) private var inputs: [RaceInput] = []
+    @exclusivity(unchecked) private var threadCount = 0
+    @exclusivity(unchecked) private var finished = 0
     /// Per logical thread: runnable (0), blocked on `blockedOn` (1), finished (2).
-    private var status = [UInt8](repeating: 0, count: maximumThreads)
-    private var blockedOn = [UnsafeMutableRawPointer?](repeating: nil, count: maximumThreads)
+    @exclusivity(unchecked) private var status = [UInt8](repeating: 0, count: maximumThreads)
+    @exclusivity(unchecked) private var blockedOn = [UnsafeMutableRawPointer?](repeating: nil, count: maximumThreads)
     /// The OS thread that delivered each logical thread's input (recorded as it finishes).
-    private var deliveredOn = [pthread_t](repeating: 0, count: maximumThreads)
+    @exclusivity(unchecked) private var deliveredOn = [pthread_t](repeating: 0, count: maximumThreads)
     /// The point each logical thread is parked before (`nil`: not started).
-    private var parkedAt = [SchedulePoint?](repeating: nil, count: maximumThreads)
-    private var token = -1
-    private var free = false
-    private var decider = ScheduleDecider(mode: .os, seed: 0, threads: 1)
-    private var faults: UInt8 = 0
+    @exclusivity(unchecked) private var parkedAt = [SchedulePoint?](repeating: nil, count: maximumThreads)
+    @exclusivity(unchecked) private var token = -1
+    @exclusivity(unchecked) private var free = false
+    @exclusivity(unchecked) private var decider = ScheduleDecider(mode: .os, seed: 0, threads: 1)
+    @exclusivity(unchecked) private var faults: UInt8 = 0
     /// This race runs its logical threads as fibers on the owner's thread (``RaceFibers``).
-    private var onFibers = false
+    @exclusivity(unchecked) private var onFibers = false
     /// Fibers: past ``stepBound`` the threads take turns point by point (round robin), so that a
     /// thread spinning for another lets it run, deterministically.
-    private var roundRobin = false
+    @exclusivity(unchecked) private var roundRobin = false
     /// Fibers: the race was given up (a deadlock, or a livelock past ``abandonBound``): its fibers
     /// stay suspended where they are, and the journey is judged `hung`.
-    private var abandoned = false
-    private var fibers: RaceFibers?
-    private(set) var steps = 0
-    private(set) var trace: [ScheduleStep] = []
-    private(set) var hang: ScheduleHang?
+    @exclusivity(unchecked) private var abandoned = false
+    @exclusivity(unchecked) private var fibers: RaceFibers?
+    @exclusivity(unchecked) private(set) var steps = 0
+    @exclusivity(unchecked) private(set) var trace: [ScheduleStep] = []
+    @exclusivity(unchecked) private(set) var hang: ScheduleHang?
     /// Schedule points reached and pairs interleaved (a thread parked before one point let
     /// another pass its point first).
-    private(set) var coverage = ScheduleCoverage()
+    @exclusivity(unchecked) private(set) var coverage = ScheduleCoverage()
 
     /// With `peering`, a two-input race asks the paired worker to run its partner's logical thread
     /// (``RaceDesk``), and starts a partner thread only when the peer does not answer. With
