@@ -31,7 +31,7 @@ public struct RunCommand: BenchCommand {
             OptionSpec(
                 "--race-share",
                 value: "X",
-                help: "Share of core journeys delivered from two threads (default 0.1)."
+                help: "Share of journeys (every strategy) delivered from two threads (default 0.1; exec: in order)."
             ),
             OptionSpec("--out", value: "DIR", help: "Report directory (default Reports/latest)."),
             OptionSpec("--mix", value: "FILE", help: "JSON scenario mix overriding the built-in default."),

@@ -131,6 +131,9 @@ public struct StrategyTally: Sendable {
     }
 
     private static let emptyHistogram = Histogram()
+    /// Racing journeys whose race inputs were delivered by two distinct threads (OS threads or
+    /// fibers), as the race machinery observed them (``StrategyObservation/raceThreads``).
+    public var racesOnTwoThreads: UInt64 = 0
     /// Per core operation (parse, validate, enqueue, gate-open to route), when the strategy times
     /// them.
     public var operationNanos: OperationHistograms
@@ -197,6 +200,7 @@ public struct StrategyTally: Sendable {
         racingNanos &+= other.racingNanos
         racingJourneyNanos.merge(other.racingJourneyNanos)
         nonRacingJourneyNanos.merge(other.nonRacingJourneyNanos)
+        racesOnTwoThreads &+= other.racesOnTwoThreads
         operationNanos.merge(other.operationNanos)
         coverage.merge(other.coverage)
         violations = Array((violations + other.violations).sorted { $0.index < $1.index }.prefix(limit))

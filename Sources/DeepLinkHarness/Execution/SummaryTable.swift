@@ -33,6 +33,11 @@ enum SummaryTable {
             text += "journeys/s: per second of time inside the strategy, per thread. Latency: whole journey.\n"
             text += "Every outcome: --wide, or summary.csv.\n"
         }
+        let inOrder = result.tallies.filter { !$0.kind.racesOnTwoThreads && $0.racingJourneys > 0 }
+        if !inOrder.isEmpty {
+            text += "racing journeys delivered in order, not raced (one pipe; Docs/Protocol.md): "
+            text += inOrder.map { shortened($0.kind.rawValue) }.joined(separator: ", ") + "\n"
+        }
         text += leastCovered(result)
         return text
     }

@@ -262,6 +262,7 @@ struct Worker {
             tally.racingJourneyNanos.record(service)
             tally.racingJourneys &+= 1
             tally.racingNanos &+= service
+            if observation.raceThreads >= 2 { tally.racesOnTwoThreads &+= 1 }
         } else {
             tally.nonRacingJourneyNanos.record(service)
         }

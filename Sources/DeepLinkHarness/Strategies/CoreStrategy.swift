@@ -476,17 +476,7 @@ public struct CoreStrategy: Strategy {
         router.step.store(pair.capture + 1, ordering: .relaxed)
         racedAt = pair.capture
         clock.set(nanos: UInt64(journey.events[pair.capture + 1].atSeconds) &* 1_000_000_000)
-        // An `os` race with a core to spare gets a partner thread of its own, which spins between
-        // races. Without one (as many workers as cores: the default) that thread would have to be
-        // woken onto a core another worker holds: ~1.6 ms per racing journey (200,000 default-mix
-        // journeys, 2 threads, `--schedule os`: 16.3 s). It runs free on the paired worker instead
-        // (``ControlledRace``, ``RaceDesk``): 9.6 µs, the run 0.19 s.
-        if schedule.isControlled || !faults.isDisjoint(with: .concurrency) || !raceSpareCore {
-            race(capture, theirs ?? .signal(pair.signal), journey: journey)
-        } else {
-            if partner == nil { partner = RacePartner() }
-            partner?.race(on: resolver, mine: capture, theirs: theirs ?? .signal(pair.signal))
-        }
+        race(capture, theirs ?? .signal(pair.signal), journey: journey)
         if faults.contains(.ignoreLoginGate), journey.events[pair.capture].kind == .launch {
             resolver.signal(.loggedIn)
         }
