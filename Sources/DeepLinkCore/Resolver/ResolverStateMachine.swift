@@ -31,9 +31,9 @@
 ///
 /// - Complexity: every event is O(`pendingCapacity` + `routedMemory`); nothing allocates after
 ///   `init` (slots are preallocated and mutated in place).
-public struct ResolverStateMachine: Sendable {
+package struct ResolverStateMachine: Sendable {
     /// Where the process is in its life.
-    public enum State: Sendable, Hashable {
+    package enum State: Sendable, Hashable {
         /// Launched, `appReady` not yet signalled: links collect, nothing routes.
         /// `satisfied` holds the events signalled so far (never `appReady`).
         case starting(satisfied: GateEvents)
@@ -43,7 +43,7 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// What the owner must do next. Each case carries everything needed to do it.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Nothing (more) to do for this step.
         case none
         /// Mark the link consumed in the store, then call the router with it.
@@ -118,18 +118,18 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// The process's state.
-    public private(set) var state: State
+    package private(set) var state: State
     /// The account of the current session: set by ``AppEvent/loggedInAs(_:)``, cleared by
     /// ``AppEvent/loggedIn`` (a session that names no account) and ``AppEvent/loggedOut``.
-    public private(set) var loggedInAccount: AccountID?
+    package private(set) var loggedInAccount: AccountID?
     /// Whether the simulated process was killed: every input is then ignored, nothing is decided
     /// (simulation only; ``reset()`` clears it).
     package private(set) var isKilled = false
 
     /// The policy deciding each link's requirements.
-    public let policy: RoutePolicy
+    package let policy: RoutePolicy
     /// Links older than this (in nanoseconds) expire.
-    public let timeToLiveNanos: UInt64
+    package let timeToLiveNanos: UInt64
 
     private var slots: [Slot]
     /// The record of each occupied slot (set whenever `slots[i]` is occupied; a vacated slot keeps
@@ -137,7 +137,7 @@ public struct ResolverStateMachine: Sendable {
     /// link is copied in once when it enters and out once when it leaves.
     private var links: [PendingLink]
     /// Number of occupied `slots`.
-    public private(set) var pendingCount: Int
+    package private(set) var pendingCount: Int
     private var arrivals: UInt64 = 0
     /// Ring of recently routed links, so a re-delivery that races the store's consumed mark is
     /// still caught (the store catches everything older).
@@ -169,7 +169,7 @@ public struct ResolverStateMachine: Sendable {
     ///   - pendingCapacity: how many links may wait at once (at least 1).
     ///   - routedMemory: how many routed links to remember in memory for duplicate checks (at
     ///     least 1; older ones are known to the store).
-    public init(
+    package init(
         policy: RoutePolicy,
         timeToLiveNanos: UInt64,
         pendingCapacity: Int = 8,
@@ -190,11 +190,11 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// How many links may wait at once.
-    public var pendingCapacity: Int { slots.count }
+    package var pendingCapacity: Int { slots.count }
 
     /// Back to the state `init` made (a new process: nothing pending, nothing remembered, no event
     /// signalled), keeping the preallocated slots: allocates nothing.
-    public mutating func reset() {
+    package mutating func reset() {
         state = .starting(satisfied: [])
         loggedInAccount = nil
         isKilled = false
@@ -214,20 +214,20 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// The events signalled so far.
-    public var satisfiedEvents: GateEvents {
+    package var satisfiedEvents: GateEvents {
         switch state {
         case .starting(let satisfied), .ready(let satisfied): satisfied
         }
     }
 
     /// The pending links, in no particular order (allocates; for tests and inspection).
-    public var pendingLinks: [PendingLink] { slots.indices.filter { slots[$0].occupied }.map { links[$0] } }
+    package var pendingLinks: [PendingLink] { slots.indices.filter { slots[$0].occupied }.map { links[$0] } }
 
     // MARK: - Events
 
     /// A link was captured. `consumedBefore` is what the store's
     /// ``HandoffStore/wasConsumed(_:)`` answered for it.
-    public mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
+    package mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
         let immediate = stage(link, consumedBefore: consumedBefore)
         if case .none = immediate { return nextAction(now: now) }
         return immediate
@@ -238,7 +238,7 @@ public struct ResolverStateMachine: Sendable {
     /// batch of links (everything a launch found in the store), then call ``nextAction(now:)``:
     /// the batch is decided as one step, so a gate that opens meanwhile sees all of it and routes
     /// only the newest (latest wins), never an older link that happened to be staged first.
-    public mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
+    package mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
         switch withUnsafePointer(to: link, { stageDecision($0, consumedBefore: consumedBefore) }) {
         case .none: .none
         case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
@@ -306,7 +306,7 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// The app signalled `event`.
-    public mutating func signal(_ event: AppEvent, now: UInt64) -> Action {
+    package mutating func signal(_ event: AppEvent, now: UInt64) -> Action {
         apply(event)
         return nextAction(now: now)
     }
@@ -345,7 +345,7 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// Time passed (virtual or real): expire what is due and decide again.
-    public mutating func tick(now: UInt64) -> Action {
+    package mutating func tick(now: UInt64) -> Action {
         nextAction(now: now)
     }
 
@@ -364,7 +364,7 @@ public struct ResolverStateMachine: Sendable {
     /// Order: expired links first, then (if the newest link's gate is open) the older links it
     /// supersedes, then the route; otherwise one waiting notice when the newest link or what it
     /// misses changed.
-    public mutating func nextAction(now: UInt64) -> Action {
+    package mutating func nextAction(now: UInt64) -> Action {
         switch nextDecision(now: now, _Unscheduled()) {
         case .none: .none
         case .route(let slot): .route(links[slot])
@@ -380,7 +380,7 @@ public struct ResolverStateMachine: Sendable {
     /// it becomes pending again and is not offered before the next ``signal(_:now:)``. Returns the
     /// outcome of putting it back: ``Action/none``, or a supersede (of `link` itself when a newer
     /// link was routed since, or of the oldest pending link when the set is full).
-    public mutating func routeDeclined(_ link: PendingLink) -> Action {
+    package mutating func routeDeclined(_ link: PendingLink) -> Action {
         switch withUnsafePointer(to: link, { restageDecision(declined: $0) }) {
         case .none: .none
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)

@@ -46,13 +46,13 @@ public struct SignedLinkVerifier: Sendable {
 
     private let state: State
 
-    /// - Throws: ``RoutePolicyError/invalidPrefix(_:)`` for a prefix that is not a canonical path
-    ///   without a query, ``RoutePolicyError/duplicatePrefix(_:)`` for one given twice (the rules of
+    /// - Throws: ``RoutePolicy/PrefixError/invalidPrefix(_:)`` for a prefix that is not a canonical path
+    ///   without a query, ``RoutePolicy/PrefixError/duplicatePrefix(_:)`` for one given twice (the rules of
     ///   ``RoutePolicy``'s prefixes).
     public init(
         requiringSignatureUnder prefixes: [String],
         authenticator: any PayloadAuthenticator
-    ) throws(RoutePolicyError) {
+    ) throws(RoutePolicy.PrefixError) {
         var seen: [String] = []
         for prefix in prefixes {
             guard !prefix.utf8.contains(UInt8(ascii: "?")), DeepLink(validated: prefix) != nil else {
@@ -90,7 +90,7 @@ public struct SignedLinkVerifier: Sendable {
     /// Checks steps 1 to 5 (no store: a used nonce is not detected here).
     ///
     /// - Parameter nowSeconds: the current Unix time, seconds.
-    public func check(_ link: DeepLink, nowSeconds: UInt64) -> SignatureCheck {
+    package func check(_ link: DeepLink, nowSeconds: UInt64) -> SignatureCheck {
         let pathCount = link.pathUTF8Count
         return link.withUTF8Bytes { bytes in check(bytes, pathCount: pathCount, nowSeconds: nowSeconds) }
     }
@@ -140,7 +140,7 @@ public struct SignedLinkVerifier: Sendable {
     ///   - pending: the validated link, as it will be captured.
     ///   - store: the handoff store whose consumed marks remember used nonces.
     ///   - nowSeconds: the current Unix time, seconds.
-    public func authenticate(
+    package func authenticate(
         _ pending: inout PendingLink,
         store: any HandoffStore,
         nowSeconds: UInt64
