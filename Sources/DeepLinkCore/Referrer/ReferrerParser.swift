@@ -4,7 +4,7 @@
 /// A referrer such as `utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42` is read per WHATWG
 /// `application/x-www-form-urlencoded`: split on `&`, skip empty pieces, split at the first `=`,
 /// `+` is a space, valid `%XX` escapes decode and invalid ones stay literal. Fields are views into
-/// the input (``ReferrerFields``, ``ReferrerField``); decoding is lazy, into stack scratch space or
+/// the input (`ReferrerFields`, `ReferrerField`); decoding is lazy, into stack scratch space or
 /// a buffer the caller supplies.
 ///
 /// On top of the grammar the parser knows what Play sends in the wild:
@@ -23,7 +23,7 @@
 /// what Play sends instead of a campaign, not alongside one. When the payload key names more than
 /// one effective field, the referrer is refused as ``ReferrerError/duplicatePayloadKey(count:)``
 /// (after the limits): readers disagree about which occurrence counts, so no link is taken from it.
-/// Other keys may repeat; ``ParsedReferrer/field(_:)`` reads their first occurrence.
+/// Other keys may repeat; `ParsedReferrer/field(_:)` reads their first occurrence.
 ///
 /// Thread safety: an immutable value; `Sendable`. One parser may serve any number of threads.
 ///

@@ -21,11 +21,11 @@ import Synchronization
 /// ```
 ///
 /// ## How it decides
-/// The decisions are made by a ``ResolverStateMachine`` (a side-effect-free value type) behind a
+/// The decisions are made by a `ResolverStateMachine` (a side-effect-free value type) behind a
 /// lock (a pthread mutex, which ThreadSanitizer can see). A capture saves the link to the store;
 /// when no thread holds the drain role (below), it stages the link under the lock itself, as a
 /// signal applies its event. A capture that arrives while another thread drains does not wait for
-/// that lock: it pushes the link into the lock-free ``PendingLinkQueue``; queued links move into
+/// that lock: it pushes the link into the lock-free `PendingLinkQueue`; queued links move into
 /// the machine under the lock (one consumer at a time), first when a signal applies its event (so
 /// a capture made before a signal on the same thread is seen before it) and otherwise when the
 /// drainer runs.
@@ -49,9 +49,10 @@ import Synchronization
 ///   that needs its navigation ordered after its logout signals and navigates on one thread.
 ///
 /// ## Rejected payloads
-/// A payload the validator rejects never becomes a ``PendingLink`` and never reaches the router:
-/// the capture source reports it with ``captureRejected(_:source:)`` and the app stays on (falls
-/// back to) its home route.
+/// A payload the validator (or the signature check) rejects never becomes a captured
+/// ``PendingLink`` and never reaches the router: the capture call returns the rejection and reports
+/// it as ``ResolverDecision/rejected(_:source:)``, and the app stays on (falls back to) its home
+/// route.
 ///
 /// Thread safety: every public member may be called from any thread, including from inside the
 /// router or the observer.
@@ -160,7 +161,7 @@ public final class LinkResolver: Sendable {
         )
     }
 
-    /// A resolver on `clock` (simulations and tests: a ``ManualClock``).
+    /// A resolver on `clock` (simulations and tests: a `ManualClock`).
     package convenience init(
         configuration: Configuration,
         store: any HandoffStore,
