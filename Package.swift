@@ -26,7 +26,7 @@ let fuzzTargets: [Target] =
     ? [
         .executableTarget(
             name: "DeepLinkFuzz",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks"],
+            dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport", "DeepLinkHarness", "DeepLinkLinks"],
             path: "Fuzz/DeepLinkFuzz",
             swiftSettings: strictSettings + [.enableExperimentalFeature("Extern")]
         )

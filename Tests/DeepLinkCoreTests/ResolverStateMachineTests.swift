@@ -142,9 +142,9 @@ import Testing
     }
 
     @Test func customEventsGateTheirRoutes() throws {
-        let onboarded = try #require(CustomEvent(id: 5))
-        #expect(CustomEvent(id: CustomEvent.capacity) == nil)
-        #expect(CustomEvent(id: -1) == nil)
+        let onboarded = try #require(AppEvent.Custom(id: 5))
+        #expect(AppEvent.Custom(id: AppEvent.Custom.capacity) == nil)
+        #expect(AppEvent.Custom(id: -1) == nil)
         let policy = try RoutePolicy(rules: [(prefix: "/welcome/", requires: .custom(onboarded))])
         var machine = ResolverStateMachine(policy: policy, timeToLiveNanos: 1_000)
         let welcome = F.link("/welcome/tour", id: 1)
@@ -176,11 +176,13 @@ import Testing
         #expect(policy.requirements(for: DeepLink(validated: "/a/open/1")!) == .appReady)
         #expect(policy.requirements(for: DeepLink(validated: "/a/secret")!) == [.appReady, .loggedIn])
         #expect(policy.requirements(for: DeepLink(validated: "/b?x=/a/")!) == [.appReady, .loggedIn])
-        #expect(throws: RoutePolicyError.invalidPrefix("a/")) { try RoutePolicy(rules: [(prefix: "a/", requires: [])]) }
-        #expect(throws: RoutePolicyError.invalidPrefix("/a?b")) {
+        #expect(throws: RoutePolicy.PrefixError.invalidPrefix("a/")) {
+            try RoutePolicy(rules: [(prefix: "a/", requires: [])])
+        }
+        #expect(throws: RoutePolicy.PrefixError.invalidPrefix("/a?b")) {
             try RoutePolicy(rules: [(prefix: "/a?b", requires: [])])
         }
-        #expect(throws: RoutePolicyError.duplicatePrefix("/a/")) {
+        #expect(throws: RoutePolicy.PrefixError.duplicatePrefix("/a/")) {
             try RoutePolicy(rules: [(prefix: "/a/", requires: []), (prefix: "/a/", requires: .loggedIn)])
         }
         #expect(TestApp.policy.requirements(for: DeepLink(validated: "/orders/1")!) == [.appReady, .loggedIn])

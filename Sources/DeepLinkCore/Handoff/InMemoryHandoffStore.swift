@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// - Complexity: `save`, `markConsumed`, `discard` and `wasConsumed` are O(capacity) and allocate
 ///   nothing (slots are preallocated); `loadPending` allocates.
-public final class InMemoryHandoffStore: HandoffStore {
+package final class InMemoryHandoffStore: HandoffStore {
     struct Storage: ~Copyable {
         /// The records; slot `i` is live exactly when `recordIDs[i]` is non-nil (a free slot holds
         /// stale or placeholder bytes: clearing a record, or even testing a record-sized optional,
