@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 20
 # The run the regression gate compares (fixed seed and size, so baselines stay comparable).
 GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
-.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test
+.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test kotlin-adapter-deps kotlin-adapter-check
 
 # jemalloc and OpenSSL's libcrypto (SHA-256 of report files), and pkg-config, through which SwiftPM
 # finds them, and valgrind (the instruction-count gate), from Debian; installed only when missing.
@@ -70,3 +70,23 @@ lint:
 # Coverage-guided fuzzing (libFuzzer + ASan) of everything that parses outside input; see README.
 fuzz:
 	Fuzz/run.sh $(FUZZ_SECONDS)
+
+# Issue 37: the Kotlin adapter (Tests/KotlinAdapter), a second implementation of the journey
+# protocol, built with Debian's kotlinc and judged by conform and a 20k-journey run (0 violations).
+kotlin-adapter-deps:
+	@if ! command -v kotlinc >/dev/null 2>&1 || ! command -v java >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y kotlin openjdk-17-jdk-headless; \
+	  else \
+	    echo "kotlinc or java is missing; run: sudo apt-get install -y kotlin openjdk-17-jdk-headless"; exit 1; \
+	  fi; \
+	fi
+
+kotlin-adapter-check: kotlin-adapter-deps build-release
+	kotlinc Tests/KotlinAdapter/Adapter.kt -include-runtime -d .build/kotlin-adapter.jar
+	.build/release/deeplink-bench conform exec:kotlin --exec 'kotlin=java -jar .build/kotlin-adapter.jar'
+	.build/release/deeplink-bench conform exec:kotlin --exec 'kotlin=java -jar .build/kotlin-adapter.jar' --kill signal
+	.build/release/deeplink-bench run --journeys 20000 --strategies exec:kotlin \
+	    --exec 'kotlin=java -jar .build/kotlin-adapter.jar' --quiet --out .build/kotlin-adapter-run \
+	    | tee .build/kotlin-adapter-run.txt
+	@grep -E '^exec:kotlin +[0-9]' .build/kotlin-adapter-run.txt | awk '{ if ($$NF != 0) { print "kotlin adapter: " $$NF " violations"; exit 1 } }'
