@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 20
 GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
 .PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test kotlin-deps \
-	kotlin-test symbol-graph public-api-check
+	kotlin-test symbol-graph public-api-check kotlin-adapter-check
 
 # jemalloc and OpenSSL's libcrypto (SHA-256 of report files), and pkg-config, through which SwiftPM
 # finds them, and valgrind (the instruction-count gate), from Debian; installed only when missing.
@@ -100,3 +100,13 @@ lint:
 # Coverage-guided fuzzing (libFuzzer + ASan) of everything that parses outside input; see README.
 fuzz:
 	Fuzz/run.sh $(FUZZ_SECONDS)
+
+# Issue 37: the Kotlin adapter (Tests/KotlinAdapter), a second implementation of the journey
+# protocol, built with Debian's kotlinc and judged by conform and a 20k-journey run, whose verdict
+# fails it (exit 1) on any violation of exec:kotlin.
+kotlin-adapter-check: kotlin-deps build-release
+	kotlinc Tests/KotlinAdapter/Adapter.kt -include-runtime -d .build/kotlin-adapter.jar
+	.build/release/deeplink-bench conform exec:kotlin --exec 'kotlin=java -jar .build/kotlin-adapter.jar'
+	.build/release/deeplink-bench conform exec:kotlin --exec 'kotlin=java -jar .build/kotlin-adapter.jar' --kill signal
+	.build/release/deeplink-bench run --journeys 20000 --strategies exec:kotlin \
+	    --exec 'kotlin=java -jar .build/kotlin-adapter.jar' --quiet --no-report --out .build/kotlin-adapter-run

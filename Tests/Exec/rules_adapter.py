@@ -320,6 +320,17 @@ class App:
                 raise Rejected("replayed")
         return nonce
 
+    def receive_url(self, url, time):
+        """A clip or universal-link URL validated and authenticated: (link, nonce), or None when
+        refused (answered) or an ordinary duplicate."""
+        try:
+            link = validate(url.encode("utf-8", "surrogateescape"), self.hello["hosts"])
+            nonce = self.authenticate(link, time)
+        except Rejected as rejection:
+            self.drop("rejected", rejection.reason)
+            return None
+        return None if nonce == "duplicate" else (link, nonce)
+
     def capture(self, record, seq, time):
         if self.consumed(record) or any(self.same_capture(record, p) for p in self.pending):
             return
@@ -423,14 +434,10 @@ class App:
             return
         seq, time = message.get("seq", 0), message.get("time", 0)
         if kind == "clipLaunch":
-            try:
-                link = validate(message["url"].encode("utf-8", "surrogateescape"), self.hello["hosts"])
-                nonce = self.authenticate(link, time)
-            except Rejected as rejection:
-                self.drop("rejected", rejection.reason)
+            received = self.receive_url(message["url"], time)
+            if received is None:
                 return
-            if nonce == "duplicate":
-                return
+            link, nonce = received
             record = {"link": link.decode(), "source": "clip", "captured": time, "id": "clip:%d" % time,
                       "arrival": time, "nonce": nonce}
             if nonce:
@@ -481,14 +488,10 @@ class App:
         elif kind == "universalLink":
             if not self.running:
                 return
-            try:
-                link = validate(message["url"].encode("utf-8", "surrogateescape"), self.hello["hosts"])
-                nonce = self.authenticate(link, time)
-            except Rejected as rejection:
-                self.drop("rejected", rejection.reason)
+            received = self.receive_url(message["url"], time)
+            if received is None:
                 return
-            if nonce == "duplicate":
-                return
+            link, nonce = received
             record = {"link": link.decode(), "source": "universalLink", "captured": time,
                       "id": ("nonce:" + nonce) if nonce and BUG != "accept-replay" else "universal:%d:%d" % (time, seq),
                       "arrival": time * 64 + seq, "nonce": nonce}

@@ -58,6 +58,7 @@ public final class ExecAdapter: Sendable {
         self.logDirectory = logDirectory
         self.stateRoot = stateRoot
         self.ttlSeconds = ttlSeconds
+        ExecCleanup.register(stateRoot: stateRoot)
     }
 
     /// Names are `[A-Za-z0-9_.-]`, 1 to 64 characters: they become file names and report keys.

@@ -83,8 +83,25 @@ final class ExecChild {
         let arguments = ["/bin/sh", "-c", "exec " + command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // Its own process group (what a cleanup kills, grandchildren included), default signal
+        // handling and an empty mask whatever this process set.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in ExecCleanup.signals + [SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        )
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
+        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {
@@ -92,6 +109,7 @@ final class ExecChild {
             close(fromChild[0])
             throw SpawnError(message: "cannot start /bin/sh: \(String(cString: strerror(status)))")
         }
+        ExecCleanup.register(group: pid)
         _ = fcntl(toChild[1], F_SETFL, fcntl(toChild[1], F_GETFL) | O_NONBLOCK)
         _ = fcntl(fromChild[0], F_SETFL, fcntl(fromChild[0], F_GETFL) | O_NONBLOCK)
         return ExecChild(pid: pid, input: toChild[1], output: fromChild[0])
@@ -183,13 +201,15 @@ final class ExecChild {
         }
     }
 
-    /// SIGKILLs the child (if still running), reaps it and closes the pipes.
+    /// SIGKILLs the child's process group (if still running), reaps the child and closes the pipes.
     func terminate() {
         guard !reaped else { return }
         reaped = true
+        kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        ExecCleanup.unregister(group: pid)
         close(input)
         close(output)
     }

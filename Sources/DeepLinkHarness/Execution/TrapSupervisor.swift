@@ -25,6 +25,12 @@ public enum TrapSupervisor {
     /// The executable's entry point: supervises `run`, runs every other command directly.
     public static func main(arguments: [String], io: CommandIO) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
+        if environment[supervisedVariable] != nil {
+            // The run's worker dies with its supervisor (SIGTERM: its exec cleanup runs), rather
+            // than run on in its own process group with its children.
+            _ = ExecCleanup.dieWithParent(signal: SIGTERM)
+            if getppid() == 1 { return 1 }
+        }
         guard arguments.first == "run", !arguments.contains("--help"), environment[supervisedVariable] == nil,
             let parsed = try? ArgumentParser.parse(
                 Array(arguments.dropFirst()),
