@@ -81,8 +81,10 @@ let package = Package(
         ),
         // The CPU's time-stamp counter (header-only C), for the harness's operation stopwatch.
         .target(name: "CCycleCounter"),
-        // Stackful coroutines (x86-64 assembly) for the harness's controlled races.
-        .target(name: "CRaceFiber"),
+        // Stackful coroutines (x86-64 assembly) for the harness's controlled races. Debug
+        // information in DWARF 4: valgrind (the instruction gate) cannot read clang's DWARF 5 in
+        // this object and refuses the whole binary.
+        .target(name: "CRaceFiber", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // Exact per-thread allocation counts (jemalloc's `thread.allocated`) for the harness, the
         // benchmarks and the core's tests: one counter, apart from both.
         .target(name: "AllocationCounting", dependencies: jemalloc, swiftSettings: strictSettings),
