@@ -81,9 +81,9 @@ let package = Package(
         ),
         // The CPU's time-stamp counter (header-only C), for the harness's operation stopwatch.
         .target(name: "CCycleCounter"),
-        // Stackful coroutines (x86-64 assembly) for the harness's controlled races. DWARF 4: clang's
-        // default DWARF 5 debug info makes Debian's valgrind 3.19 give up on the whole binary, and
-        // `gate --instructions` counts under callgrind.
+        // Stackful coroutines (x86-64 assembly) for the harness's controlled races. Debug
+        // information in DWARF 4: valgrind (the instruction gate) cannot read clang's DWARF 5 in
+        // this object and refuses the whole binary.
         .target(name: "CRaceFiber", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // Exact per-thread allocation counts (jemalloc's `thread.allocated`) for the harness, the
         // benchmarks and the core's tests: one counter, apart from both.

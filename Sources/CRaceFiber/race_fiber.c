@@ -44,6 +44,10 @@ __asm__(
     "    ret\n"
     ".size deeplink_fiber_switch, .-deeplink_fiber_switch\n"
     // A new fiber's first switch returns here with the fiber in r12 and a 16-byte aligned stack.
+    // Top-level assembly on purpose: it has no unwind information, so an unwinder walking a
+    // fiber's stack (a backtrace taken when Swift throws, under swift-testing) stops here instead
+    // of reading past the stack's top (a naked C function got a default CFI entry, and the
+    // unwinder faulted beyond the stack).
     ".globl deeplink_fiber_trampoline\n"
     ".type deeplink_fiber_trampoline,@function\n"
     "deeplink_fiber_trampoline:\n"
