@@ -8,7 +8,10 @@ import Testing
 /// same racing run, once on its own and once beside CPU-burning threads, judges every journey of
 /// every strategy alike, planted concurrency fault and all.
 @Suite struct ReproducibleRaceTests {
-    static var journeys: UInt64 { Sanitizer.isActive ? 300 : 1_500 }
+    /// Enough racing journeys for the planted queue fault to lose some under the default schedule
+    /// (it loses about one racing journey in a thousand: a consumer must read a slot between its
+    /// claim and its publish), few enough for the sanitizer runs.
+    static var journeys: UInt64 { Sanitizer.isActive ? 300 : 8_000 }
 
     /// Burns `count` cores until `body` returns (at most `limitSeconds`, so a hung body cannot
     /// leave them spinning).
@@ -40,7 +43,7 @@ import Testing
             seed: 7,
             threads: 2,
             strategies: StrategyKind.allCases,
-            raceShare: 0.5
+            raceShare: 1
         )
         configuration.coreFaults = faults
         configuration.schedule = schedule
@@ -60,6 +63,8 @@ import Testing
             #expect(alone.counts == beside.counts, "\(alone.kind.rawValue): outcomes differ under load")
             #expect(alone.violations == beside.violations, "\(alone.kind.rawValue): violations differ under load")
         }
-        if !faults.isEmpty { #expect(quiet[0].total(.lost) > 0, "the planted fault is not reported") }
+        if !faults.isEmpty, !Sanitizer.isActive {
+            #expect(quiet[0].total(.lost) > 0, "the planted fault is not reported")
+        }
     }
 }
