@@ -49,7 +49,6 @@ let package = Package(
         // Making links: Play Store, App Clip and universal links, site association files, and
         // HMAC-SHA256 signing of links (OpenSSL libcrypto), apart from the core, which has no crypto.
         .library(name: "DeepLinkLinks", targets: ["DeepLinkLinks"]),
-        .library(name: "DeepLinkHarness", targets: ["DeepLinkHarness"]),
         .executable(name: "deeplink-bench", targets: ["deeplink-bench"]),
         .executable(name: "CoreBenchmarks", targets: ["CoreBenchmarks"]),
     ] + fuzzProducts,

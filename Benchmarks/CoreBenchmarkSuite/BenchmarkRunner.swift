@@ -1,4 +1,4 @@
-public import DeepLinkHarness
+package import DeepLinkHarness
 
 #if canImport(Glibc)
 import Glibc
@@ -9,25 +9,25 @@ import Glibc
 /// The body returns the bytes allocated by its measured loop, on every thread it used (see
 /// ``measuringAllocations(_:)``); setup outside the loop, such as starting a helper thread, is not
 /// an operation's cost and is left out.
-public struct BenchmarkSide: Sendable {
-    public var name: String
-    public var run: @Sendable (_ operations: Int) -> UInt64
+package struct BenchmarkSide: Sendable {
+    package var name: String
+    package var run: @Sendable (_ operations: Int) -> UInt64
 
-    public init(_ name: String, run: @escaping @Sendable (_ operations: Int) -> UInt64) {
+    package init(_ name: String, run: @escaping @Sendable (_ operations: Int) -> UInt64) {
         self.name = name
         self.run = run
     }
 }
 
 /// A subject (ours) and a peer doing the same work, measured side by side in one run.
-public struct Comparison: Sendable {
-    public var benchmark: String
-    public var subject: BenchmarkSide
-    public var peer: BenchmarkSide
+package struct Comparison: Sendable {
+    package var benchmark: String
+    package var subject: BenchmarkSide
+    package var peer: BenchmarkSide
     /// Threads each side keeps busy: what the machine's disturbance is judged against.
-    public var threads: Int
+    package var threads: Int
 
-    public init(benchmark: String, subject: BenchmarkSide, peer: BenchmarkSide, threads: Int = 1) {
+    package init(benchmark: String, subject: BenchmarkSide, peer: BenchmarkSide, threads: Int = 1) {
         self.benchmark = benchmark
         self.subject = subject
         self.peer = peer
@@ -37,23 +37,23 @@ public struct Comparison: Sendable {
 
 /// What one comparison measured. Times are medians over the repetitions; `speedup` is the median
 /// of the per-pair ratios `peer / subject` (so > 1 means the subject is faster).
-public struct ComparisonResult: Sendable, Equatable {
-    public var benchmark: String
-    public var subject: String
-    public var peer: String
-    public var subjectNanosPerOp: Double
-    public var peerNanosPerOp: Double
-    public var speedup: Double
+package struct ComparisonResult: Sendable, Equatable {
+    package var benchmark: String
+    package var subject: String
+    package var peer: String
+    package var subjectNanosPerOp: Double
+    package var peerNanosPerOp: Double
+    package var speedup: Double
     /// The lower and upper quartiles of the per-pair ratios: the spread of `speedup` over the
     /// repetitions.
-    public var speedupLowerQuartile: Double
-    public var speedupUpperQuartile: Double
-    public var subjectBytesPerOp: Double
-    public var peerBytesPerOp: Double
-    public var repetitions: Int
+    package var speedupLowerQuartile: Double
+    package var speedupUpperQuartile: Double
+    package var subjectBytesPerOp: Double
+    package var peerBytesPerOp: Double
+    package var repetitions: Int
     /// What else the machine did while this comparison ran, and the host-speed probe before and
     /// after it (``Disturbance``): a disturbed comparison's speedup says more about the machine.
-    public var disturbance: Disturbance
+    package var disturbance: Disturbance
 }
 
 /// Measures comparisons the way a noisy, shared machine allows: calibrate each side so a sample
@@ -62,17 +62,17 @@ public struct ComparisonResult: Sendable, Equatable {
 /// per-thread counters and are exact.
 ///
 /// Thread safety: a value type; run comparisons from one thread at a time.
-public struct BenchmarkRunner: Sendable {
+package struct BenchmarkRunner: Sendable {
     /// Interleaved subject/peer pairs per comparison (at least 9 for the medians to mean much).
-    public var repetitions: Int
+    package var repetitions: Int
     /// The target duration of one sample.
-    public var sampleNanos: UInt64
+    package var sampleNanos: UInt64
     /// Operations used to count allocations per operation.
-    public var allocationOperations: Int
+    package var allocationOperations: Int
     /// Where the disturbance readings and host-speed probes come from (the machine, or a test's script).
-    public var disturbanceSource: any DisturbanceSource
+    package var disturbanceSource: any DisturbanceSource
 
-    public init(
+    package init(
         repetitions: Int = 21,
         sampleNanos: UInt64 = 50_000_000,
         allocationOperations: Int = 1_000,
@@ -85,9 +85,9 @@ public struct BenchmarkRunner: Sendable {
     }
 
     /// The quick configuration: fewer, shorter samples (still interleaved, still ≥ 9 pairs).
-    public static let quick = BenchmarkRunner(repetitions: 9, sampleNanos: 10_000_000, allocationOperations: 200)
+    package static let quick = BenchmarkRunner(repetitions: 9, sampleNanos: 10_000_000, allocationOperations: 200)
 
-    public func run(_ comparison: Comparison) -> ComparisonResult {
+    package func run(_ comparison: Comparison) -> ComparisonResult {
         let probeStart = disturbanceSource.hostSpeedNanos()
         let startReading = disturbanceSource.read()
         let startNanos = MonotonicClock.nanoseconds()
@@ -172,10 +172,10 @@ public struct BenchmarkRunner: Sendable {
     }
 
     /// The median (mean of the middle two for an even count); 0 for no values.
-    public static func median(_ values: [Double]) -> Double { quantile(values, 0.5) }
+    package static func median(_ values: [Double]) -> Double { quantile(values, 0.5) }
 
     /// The `fraction` quantile, interpolated linearly between the two nearest ranks; 0 for no values.
-    public static func quantile(_ values: [Double], _ fraction: Double) -> Double {
+    package static func quantile(_ values: [Double], _ fraction: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let position = Double(sorted.count - 1) * min(max(fraction, 0), 1)
@@ -186,9 +186,9 @@ public struct BenchmarkRunner: Sendable {
 }
 
 /// `CLOCK_MONOTONIC` in nanoseconds.
-public enum MonotonicClock {
+package enum MonotonicClock {
     @inline(__always)
-    public static func nanoseconds() -> UInt64 {
+    package static func nanoseconds() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
@@ -197,7 +197,7 @@ public enum MonotonicClock {
 
 /// Runs `operations` iterations of `body` and returns the bytes the calling thread allocated.
 @inline(__always)
-public func measuringAllocations(_ operations: Int, _ body: (Int) -> Void) -> UInt64 {
+package func measuringAllocations(_ operations: Int, _ body: (Int) -> Void) -> UInt64 {
     AllocationCounter.bytesAllocated {
         for index in 0..<operations { body(index) }
     }
@@ -205,6 +205,6 @@ public func measuringAllocations(_ operations: Int, _ body: (Int) -> Void) -> UI
 
 /// Keeps a value alive so the optimiser cannot delete the work that produced it.
 @inline(never)
-public func blackHole<T>(_ value: T) {
+package func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }

@@ -7,22 +7,22 @@ import Foundation
 /// are shared and noisy.
 ///
 /// Thread safety: run from one thread; some comparisons start helper threads of their own.
-public enum CoreBenchmarkSuite {
+package enum CoreBenchmarkSuite {
     /// The CSV columns, in order.
-    public static let columns =
+    package static let columns =
         [
             "benchmark", "subject", "peer", "subject_ns_per_op", "peer_ns_per_op", "speedup",
             "subject_bytes_per_op", "peer_bytes_per_op", "repetitions", "speedup_q1", "speedup_q3",
         ] + Disturbance.probeColumns + Disturbance.columns
 
     /// The benchmarks whose subject must allocate nothing per operation (the targets).
-    public static let zeroAllocationBenchmarks: Set<String> = [
+    package static let zeroAllocationBenchmarks: Set<String> = [
         "referrer-parse", "referrer-parse-strings", "link-validate", "queue-1thread", "queue-1thread-pthread",
         "queue-2threads", "queue-2threads-pthread", "resolver-route", "resolver-route-bare",
     ]
 
     /// Every comparison, over corpora of `corpusSize` inputs.
-    public static func comparisons(corpusSize: Int) -> [Comparison] {
+    package static func comparisons(corpusSize: Int) -> [Comparison] {
         ReferrerComparisons.all(corpusSize: corpusSize) + ValidationComparisons.all(corpusSize: corpusSize)
             + QueueComparisons.all() + ResolverComparisons.all() + SigningComparisons.all(corpusSize: corpusSize)
             + JourneyComparisons.all(corpusSize: corpusSize)
@@ -30,7 +30,7 @@ public enum CoreBenchmarkSuite {
 
     /// Runs the comparisons whose benchmark name contains `filter` (all when nil), calling
     /// `progress` with a line per finished comparison.
-    public static func run(
+    package static func run(
         runner: BenchmarkRunner,
         corpusSize: Int,
         filter: String?,
@@ -48,7 +48,7 @@ public enum CoreBenchmarkSuite {
     }
 
     /// The results as RFC 4180 CSV with a header row.
-    public static func csv(_ results: [ComparisonResult]) -> String {
+    package static func csv(_ results: [ComparisonResult]) -> String {
         var text = columns.joined(separator: ",") + "\n"
         for result in results {
             let fields =
@@ -67,7 +67,7 @@ public enum CoreBenchmarkSuite {
 
     /// What the machine did to the run, for under the table: the host-speed probe's range over the
     /// comparisons, and each disturbed comparison with its reasons (empty when nothing was measured).
-    public static func machineNotes(_ results: [ComparisonResult]) -> String {
+    package static func machineNotes(_ results: [ComparisonResult]) -> String {
         let probes = results.flatMap { [$0.disturbance.probeStartNanos, $0.disturbance.probeEndNanos] }
             .compactMap { $0 }
         var text = ""
@@ -81,7 +81,7 @@ public enum CoreBenchmarkSuite {
     }
 
     /// The results as an aligned, readable table.
-    public static func table(_ results: [ComparisonResult]) -> String {
+    package static func table(_ results: [ComparisonResult]) -> String {
         let header = ["benchmark", "subject", "peer", "ns/op", "peer ns/op", "speedup", "q1-q3", "B/op", "peer B/op"]
         let rows = results.map { result in
             [

@@ -5,21 +5,21 @@
 /// `--dump-after` misses this function's exit, so one process per subject).
 ///
 /// Thread safety: run from one thread.
-public enum InstructionProbe {
+package enum InstructionProbe {
     /// Whether a benchmark's instruction count repeats: those with a second thread spin for each
     /// other, so their counts follow the scheduler and are left out.
-    public static func isCounted(_ benchmark: String) -> Bool { !benchmark.contains("2threads") }
+    package static func isCounted(_ benchmark: String) -> Bool { !benchmark.contains("2threads") }
 
     /// The measured call: callgrind's `--toggle-collect` and `--dump-after` name this function.
     @inline(never)
-    public static func measure(_ side: BenchmarkSide, operations: Int) {
+    package static func measure(_ side: BenchmarkSide, operations: Int) {
         blackHole(side.run(operations))
     }
 
     /// Warms up each counted subject whose benchmark is `only` (every one when nil; an exact name,
     /// as `referrer-parse` is a prefix of another), then measures it, calling `announce` with its
     /// benchmark name just before.
-    public static func run(operations: Int, only: String?, announce: (String) -> Void) {
+    package static func run(operations: Int, only: String?, announce: (String) -> Void) {
         for comparison in CoreBenchmarkSuite.comparisons(corpusSize: 200)
         where isCounted(comparison.benchmark) && (only.map { comparison.benchmark == $0 } ?? true) {
             _ = comparison.subject.run(max(1, operations / 10))

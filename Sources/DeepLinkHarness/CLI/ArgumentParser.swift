@@ -1,6 +1,6 @@
 /// A usage error on the command line. Every case names what was wrong; the CLI prints
 /// ``message`` on one line and exits with status 2.
-public enum CLIError: Error, Equatable, Sendable {
+package enum CLIError: Error, Equatable, Sendable {
     case unknownCommand(String)
     case unknownOption(String)
     case missingValue(option: String)
@@ -11,7 +11,7 @@ public enum CLIError: Error, Equatable, Sendable {
 
     /// A one-line description for the user. Control characters that came from the command line (a
     /// newline inside a quoted argument) are shown escaped (`\n`), so the message stays one line.
-    public var message: String {
+    package var message: String {
         var line = ""
         for scalar in _unescapedMessage.unicodeScalars {
             let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
@@ -36,40 +36,40 @@ public enum CLIError: Error, Equatable, Sendable {
 
 /// One option a command accepts: a flag (`--quiet`) when `valueName` is nil, otherwise an option
 /// taking a value (`--seed 42` or `--seed=42`).
-public struct OptionSpec: Sendable {
-    public var name: String
-    public var valueName: String?
-    public var help: String
+package struct OptionSpec: Sendable {
+    package var name: String
+    package var valueName: String?
+    package var help: String
 
-    public init(_ name: String, value valueName: String? = nil, help: String) {
+    package init(_ name: String, value valueName: String? = nil, help: String) {
         self.name = name
         self.valueName = valueName
         self.help = help
     }
 
-    public static func flag(_ name: String, help: String) -> OptionSpec { OptionSpec(name, help: help) }
+    package static func flag(_ name: String, help: String) -> OptionSpec { OptionSpec(name, help: help) }
 }
 
 /// The result of parsing a command line against a list of ``OptionSpec``s.
-public struct ParsedArguments: Sendable, Equatable {
-    public var flags: Set<String> = []
-    public var values: [String: String] = [:]
+package struct ParsedArguments: Sendable, Equatable {
+    package var flags: Set<String> = []
+    package var values: [String: String] = [:]
     /// Every value of each option, in command-line order (``values`` keeps the last one), for
     /// options that may be given more than once (`run --exec`).
-    public var repeated: [String: [String]] = [:]
-    public var positionals: [String] = []
+    package var repeated: [String: [String]] = [:]
+    package var positionals: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    public func string(_ option: String) -> String? { values[option] }
+    package func string(_ option: String) -> String? { values[option] }
 
     /// Every value given for `option`, in order (empty when absent).
-    public func strings(_ option: String) -> [String] { repeated[option] ?? [] }
+    package func strings(_ option: String) -> [String] { repeated[option] ?? [] }
 
     /// An integer option, range-checked; `nil` when absent.
-    public func integer(_ option: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
+    package func integer(_ option: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let text = values[option] else { return nil }
         let cleaned = text.replacingUnderscores()
         guard let value = Int(cleaned), range.contains(value) else {
@@ -79,7 +79,7 @@ public struct ParsedArguments: Sendable, Equatable {
     }
 
     /// An unsigned 64-bit option; `nil` when absent.
-    public func unsigned(_ option: String) throws(CLIError) -> UInt64? {
+    package func unsigned(_ option: String) throws(CLIError) -> UInt64? {
         guard let text = values[option] else { return nil }
         guard let value = UInt64(text.replacingUnderscores()) else {
             throw .invalidValue(option: option, value: text, expected: "an unsigned 64-bit integer")
@@ -88,7 +88,7 @@ public struct ParsedArguments: Sendable, Equatable {
     }
 
     /// A floating-point option, range-checked; `nil` when absent.
-    public func double(_ option: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
+    package func double(_ option: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
         guard let text = values[option] else { return nil }
         guard let value = Double(text), value.isFinite, range.contains(value) else {
             throw .invalidValue(option: option, value: text, expected: "a number in \(range)")
@@ -105,8 +105,8 @@ extension String {
 
 /// A deliberately small command-line parser: long options only, `--name value` or
 /// `--name=value`, flags, positionals, and `--` to end options.
-public enum ArgumentParser {
-    public static func parse(_ arguments: [String], options: [OptionSpec]) throws(CLIError) -> ParsedArguments {
+package enum ArgumentParser {
+    package static func parse(_ arguments: [String], options: [OptionSpec]) throws(CLIError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
         var optionsEnded = false

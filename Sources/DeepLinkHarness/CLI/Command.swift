@@ -1,13 +1,13 @@
 /// What a subcommand says about itself: its name, a one-line abstract, usage and options. `--help`
 /// is rendered from this.
-public struct CommandConfiguration: Sendable {
-    public var name: String
-    public var abstract: String
-    public var usage: String
-    public var discussion: String
-    public var options: [OptionSpec]
+package struct CommandConfiguration: Sendable {
+    package var name: String
+    package var abstract: String
+    package var usage: String
+    package var discussion: String
+    package var options: [OptionSpec]
 
-    public init(name: String, abstract: String, usage: String, discussion: String = "", options: [OptionSpec]) {
+    package init(name: String, abstract: String, usage: String, discussion: String = "", options: [OptionSpec]) {
         self.name = name
         self.abstract = abstract
         self.usage = usage
@@ -16,7 +16,7 @@ public struct CommandConfiguration: Sendable {
     }
 
     /// The `--help` text.
-    public var help: String {
+    package var help: String {
         var text = "OVERVIEW: \(abstract)\n\nUSAGE: deeplink-bench \(usage)\n"
         if !discussion.isEmpty { text += "\n\(discussion)\n" }
         text += "\nOPTIONS:\n"
@@ -31,7 +31,7 @@ public struct CommandConfiguration: Sendable {
 
 /// One `deeplink-bench` subcommand. `init(arguments:)` validates everything before anything runs;
 /// `run(io:)` does the work and returns the exit status.
-public protocol BenchCommand: SendableMetatype {
+package protocol BenchCommand: SendableMetatype {
     static var configuration: CommandConfiguration { get }
     init(arguments: ParsedArguments) throws(CLIError)
     mutating func run(io: CommandIO) throws -> Int32
@@ -40,7 +40,7 @@ public protocol BenchCommand: SendableMetatype {
 /// Where a command reads and writes: the process's standard streams, or buffers in tests.
 ///
 /// Thread safety: not thread-safe; a command uses its `CommandIO` from the thread that runs it.
-public final class CommandIO {
+package final class CommandIO {
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
     /// Standard input (internal: ``stdoutToStderr`` shares it).
@@ -50,12 +50,12 @@ public final class CommandIO {
     /// Whether ``finish(status:)`` has reported the stdout failure already.
     private var failureReported = false
     /// Whether standard error is an interactive terminal (progress bars) or not (plain lines).
-    public let stderrIsTerminal: Bool
+    package let stderrIsTerminal: Bool
 
     /// - Parameters:
     ///   - stdin: standard input (default: empty).
     ///   - stdoutFailure: the first error writing standard output, if any (default: none).
-    public init(
+    package init(
         stdout: @escaping (String) -> Void,
         stderr: @escaping (String) -> Void,
         stdin: LineReader = LineReader(bytes: []),
@@ -72,27 +72,27 @@ public final class CommandIO {
     }
 
     /// Writes `text` to standard output as is (add your own newline).
-    public func out(_ text: String) { writeOut(text) }
+    package func out(_ text: String) { writeOut(text) }
 
     /// Writes `text` to standard error as is.
-    public func err(_ text: String) { writeErr(text) }
+    package func err(_ text: String) { writeErr(text) }
 
     /// The next line of standard input (any bytes, not necessarily UTF-8; see ``LineReader``), or
     /// `nil` at end of input.
-    public func readLine(maxBytes: Int) throws(StreamError) -> LineReader.Line? {
+    package func readLine(maxBytes: Int) throws(StreamError) -> LineReader.Line? {
         try input.nextLine(maxBytes: maxBytes)
     }
 
     /// Pushes buffered standard output out.
-    public func flush() { flushOut() }
+    package func flush() { flushOut() }
 
     /// The first error writing standard output (its later output was dropped), or nil.
-    public var stdoutFailure: StreamError? { outFailure() }
+    package var stdoutFailure: StreamError? { outFailure() }
 
     /// The exit status of a command that returned `status`: flushes standard output, and if
     /// writing it failed, says so on standard error and returns 2 (the output is lost, so the
     /// command did not do its job, whatever it computed).
-    public func finish(status: Int32) -> Int32 {
+    package func finish(status: Int32) -> Int32 {
         flush()
         guard let failure = stdoutFailure else { return status }
         if !failureReported {

@@ -8,7 +8,7 @@ extension CommandIO {
     /// question) and before every write to standard error (so the two stay in order); call
     /// ``finish(status:)`` before exiting (`deeplink-bench`'s `main` does), which reports a
     /// failed write to standard output.
-    public static func standard() -> CommandIO {
+    package static func standard() -> CommandIO {
         let output = FileDescriptorWriter(fileDescriptor: STDOUT_FILENO)
         return CommandIO(
             stdout: { output.write($0) },

@@ -4,9 +4,9 @@ import Glibc
 
 /// The `deeplink-bench` entry point: picks the subcommand, parses and validates its arguments,
 /// runs it. Usage errors print one line and exit 2.
-public enum DeepLinkBench {
+package enum DeepLinkBench {
     /// Every subcommand, in the order `--help` lists them.
-    public static var commands: [any BenchCommand.Type] {
+    package static var commands: [any BenchCommand.Type] {
         [
             RunCommand.self,
             ReplayCommand.self,
@@ -21,7 +21,7 @@ public enum DeepLinkBench {
         ]
     }
 
-    public static let overview = """
+    package static let overview = """
         OVERVIEW: Drive synthetic install / launch / login journeys through DeepLinkCore, check them \
         against an oracle, and measure.
 
@@ -30,7 +30,7 @@ public enum DeepLinkBench {
         """
 
     /// The top-level help text.
-    public static var help: String {
+    package static var help: String {
         var text = overview + "\nCOMMANDS:\n"
         let width = commands.map { $0.configuration.name.count }.max() ?? 0
         for command in commands {
@@ -44,7 +44,7 @@ public enum DeepLinkBench {
 
     /// Runs the command line `arguments` (without the program name); returns the exit status
     /// (2 when standard output could not be written, see ``CommandIO/finish(status:)``).
-    public static func main(arguments: [String], io: CommandIO) -> Int32 {
+    package static func main(arguments: [String], io: CommandIO) -> Int32 {
         io.finish(status: dispatch(arguments: arguments, io: io))
     }
 

@@ -32,7 +32,7 @@ extension GateCommand {
     /// Why the inconclusive timing checks could not judge (the noise measured, against the
     /// tolerance: a cause common to every check once, the others check by check) and what was
     /// judged instead; "" when every timing check judged.
-    public static func doubts(_ checks: [RegressionGate.Check]) -> String {
+    package static func doubts(_ checks: [RegressionGate.Check]) -> String {
         let timing = checks.filter { $0.kind == .timing }
         let doubtful = timing.filter { $0.verdict == .inconclusive }
         guard !doubtful.isEmpty else { return "" }

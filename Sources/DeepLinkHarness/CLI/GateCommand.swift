@@ -4,8 +4,8 @@ import Foundation
 /// and writes `gate.csv`. Exit 0 pass, 1 regression, 2 usage or input error.
 ///
 /// Thread safety: a value type run by one thread (``launcher`` is `@Sendable`).
-public struct GateCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct GateCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "gate",
         abstract: "Compare a run with a baseline: correctness and allocation fail hard, timing is noise-aware.",
         usage: "gate --baseline DIR[,DIR...] --current DIR[,DIR...] [--time-tolerance PCT] [--repetitions N]\n"
@@ -62,27 +62,27 @@ public struct GateCommand: BenchCommand {
     )
 
     /// The file of verdicts the gate writes.
-    public static let file = "gate.csv"
+    package static let file = "gate.csv"
 
-    public var baseline: String
-    public var current: String
-    public var tolerancePercent: Double
-    public var repetitions: Int
-    public var output: String?
-    public var allowHostMismatch: Bool
-    public var hardOnly: Bool
+    package var baseline: String
+    package var current: String
+    package var tolerancePercent: Double
+    package var repetitions: Int
+    package var output: String?
+    package var allowHostMismatch: Bool
+    package var hardOnly: Bool
     /// `--format markdown`: print summary.md instead of the verdict table.
-    public var markdown = false
+    package var markdown = false
     /// `--no-report`: skip report.html and summary.md.
-    public var noReport = false
+    package var noReport = false
     /// Runs `deeplink-bench` with the given arguments and returns its exit status; by default this
     /// process's own executable. Replaceable for tests and embedders.
-    public var launcher: @Sendable ([String]) -> Int32 = GateCommand.launchSelf
+    package var launcher: @Sendable ([String]) -> Int32 = GateCommand.launchSelf
 
     /// `--instructions`: the instruction-count gate (nil for the run gate).
-    public var instructions: InstructionGate?
+    package var instructions: InstructionGate?
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         if arguments.has("--instructions") {
             instructions = try InstructionGate(arguments: arguments)
             baseline = arguments.string("--baseline") ?? ""
@@ -113,7 +113,7 @@ public struct GateCommand: BenchCommand {
         self.noReport = arguments.has("--no-report")
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         if let instructions {
             do {
                 return try instructions.run(baseline: baseline, current: current, io: io)
@@ -252,7 +252,7 @@ public struct GateCommand: BenchCommand {
 
     /// Runs this process's executable (`/proc/self/exe`) with `arguments`, its stdout and stderr
     /// both sent to this process's stderr; returns its exit status (127 when it cannot start).
-    @Sendable public static func launchSelf(_ arguments: [String]) -> Int32 {
+    @Sendable package static func launchSelf(_ arguments: [String]) -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = arguments

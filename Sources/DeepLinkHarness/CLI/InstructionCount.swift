@@ -18,10 +18,10 @@ import Foundation
 ///   spin for each other, so their counts follow the scheduler and are left out).
 ///
 /// Thread safety: stateless; ``measure(_:io:)`` starts child processes and blocks.
-public enum InstructionCount {
-    public static let file = "instructions.csv"
+package enum InstructionCount {
+    package static let file = "instructions.csv"
 
-    public static let columns: [CSVWriter.Column] = [
+    package static let columns: [CSVWriter.Column] = [
         .init("workload", .text), .init("operations", .numeric), .init("instructions", .numeric),
         .init("instructions_per_op", .numeric), .init("i1_misses", .numeric), .init("i1_misses_per_op", .numeric),
     ]
@@ -33,10 +33,10 @@ public enum InstructionCount {
     /// How much the I1 misses per operation may grow beyond the tolerance, absolutely: a workload
     /// whose hot loop fits the cache misses only on code it runs the first time (well under one
     /// miss per operation), and such a count may double when a rarely run path moves.
-    public static let i1MissAllowancePerOp = 1.0
+    package static let i1MissAllowancePerOp = 1.0
 
     /// The journey workload's name.
-    public static let journeyWorkload = "journey-core"
+    package static let journeyWorkload = "journey-core"
 
     /// The function callgrind counts in the journey workload (`CoreStrategy.run`, mangled).
     static let coreRunSymbol =
@@ -48,14 +48,14 @@ public enum InstructionCount {
     /// One workload's count.
     ///
     /// Thread safety: a value type.
-    public struct Row: Sendable, Equatable {
-        public var workload: String
-        public var operations: UInt64
-        public var instructions: UInt64
+    package struct Row: Sendable, Equatable {
+        package var workload: String
+        package var operations: UInt64
+        package var instructions: UInt64
         /// Level-1 instruction-cache misses (callgrind `I1mr`).
-        public var i1Misses: UInt64
+        package var i1Misses: UInt64
 
-        public init(workload: String, operations: UInt64, instructions: UInt64, i1Misses: UInt64) {
+        package init(workload: String, operations: UInt64, instructions: UInt64, i1Misses: UInt64) {
             self.workload = workload
             self.operations = operations
             self.instructions = instructions
@@ -63,10 +63,10 @@ public enum InstructionCount {
         }
 
         /// Instructions per operation (0 with no operations).
-        public var perOperation: Double { Self.perOperation(instructions, operations) }
+        package var perOperation: Double { Self.perOperation(instructions, operations) }
 
         /// Level-1 instruction-cache misses per operation (0 with no operations).
-        public var i1MissesPerOperation: Double { Self.perOperation(i1Misses, operations) }
+        package var i1MissesPerOperation: Double { Self.perOperation(i1Misses, operations) }
 
         private static func perOperation(_ count: UInt64, _ operations: UInt64) -> Double {
             operations == 0 ? 0 : Double(count) / Double(operations)
@@ -76,21 +76,21 @@ public enum InstructionCount {
     /// What to measure.
     ///
     /// Thread safety: a value type.
-    public struct Workload: Sendable {
+    package struct Workload: Sendable {
         /// The `deeplink-bench` binary measured; `CoreBenchmarks` is looked up beside it.
-        public var executable: String
-        public var journeys: UInt64 = 20_000
-        public var operations: UInt64 = 2_000
+        package var executable: String
+        package var journeys: UInt64 = 20_000
+        package var operations: UInt64 = 2_000
         /// `--core-faults` for the journey run (the gate's test plants `slowPath`).
-        public var coreFaults: String?
+        package var coreFaults: String?
         /// Count the `CoreBenchmarks` subjects too (`--no-benchmarks` turns it off, for tests).
-        public var benchmarks = true
+        package var benchmarks = true
 
-        public init(executable: String) { self.executable = executable }
+        package init(executable: String) { self.executable = executable }
     }
 
     /// Counts every workload. Errors: valgrind or CoreBenchmarks missing, a child that fails.
-    public static func measure(_ workload: Workload, io: CommandIO) throws(ReportError) -> [Row] {
+    package static func measure(_ workload: Workload, io: CommandIO) throws(ReportError) -> [Row] {
         let valgrind = try findValgrind()
         let scratch = NSTemporaryDirectory() + "/deeplink-instructions-\(getpid())"
         try? FileManager.default.removeItem(atPath: scratch)
@@ -153,7 +153,7 @@ public enum InstructionCount {
     }
 
     /// instructions.csv of `rows`.
-    public static func csv(_ rows: [Row]) throws -> String {
+    package static func csv(_ rows: [Row]) throws -> String {
         var writer = CSVWriter(columns: columns)
         for row in rows {
             try writer.append([
@@ -166,14 +166,14 @@ public enum InstructionCount {
     }
 
     /// Writes `rows` into `directory` as one sealed unit (instructions.csv and manifest.json).
-    public static func write(_ rows: [Row], to directory: String, commandLine: [String]) throws {
+    package static func write(_ rows: [Row], to directory: String, commandLine: [String]) throws {
         let manifest = RunManifest.current(commandLine: commandLine)
         try SealedDirectory.write([(file, Array(try csv(rows).utf8))], manifest: manifest, to: directory)
     }
 
     /// The counts recorded in `directory` (a sealed instructions directory, or a baseline holding
     /// one as `instructions/`), verified.
-    public static func read(_ directory: String) throws(ReportError) -> [Row] {
+    package static func read(_ directory: String) throws(ReportError) -> [Row] {
         let nested = ReportReader.path("instructions", in: directory)
         let path =
             FileManager.default.fileExists(atPath: ReportReader.path(ReportSchema.manifestFile, in: nested))
@@ -205,7 +205,7 @@ public enum InstructionCount {
     /// more than `tolerance` (a fraction), when its I1 misses per operation grew by more than
     /// `tolerance` and by more than ``i1MissAllowancePerOp``, or when it is missing. Different
     /// operation counts are not comparable (exit 2).
-    public static func compare(
+    package static func compare(
         baseline: [Row],
         current: [Row],
         tolerance: Double

@@ -8,14 +8,14 @@ import Foundation
 /// inconclusive verdict.
 ///
 /// Thread safety: a value type run by one thread.
-public struct InstructionGate: Sendable {
+package struct InstructionGate: Sendable {
     /// `--record DIR`: count into DIR and compare nothing.
-    public var record: String?
-    public var tolerancePercent: Double
-    public var workload: InstructionCount.Workload
-    public var commandLine: [String]
+    package var record: String?
+    package var tolerancePercent: Double
+    package var workload: InstructionCount.Workload
+    package var commandLine: [String]
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
         record = arguments.string("--record")
         if record == nil {
@@ -42,7 +42,7 @@ public struct InstructionGate: Sendable {
     }
 
     /// Counts, writes and (without `--record`) judges; returns the exit status.
-    public func run(baseline: String, current: String, io: CommandIO) throws -> Int32 {
+    package func run(baseline: String, current: String, io: CommandIO) throws -> Int32 {
         // Before counting (minutes under callgrind): the output must be writable.
         try OutputDirectory.check(current, replacingReport: true)
         let before = record == nil ? try InstructionCount.read(baseline) : []

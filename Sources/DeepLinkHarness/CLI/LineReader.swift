@@ -9,9 +9,9 @@ import Glibc
 /// next line end and reports the line as ``Line/tooLong(length:)``.
 ///
 /// Thread safety: not thread-safe; one reader belongs to one thread.
-public final class LineReader {
+package final class LineReader {
     /// One line read.
-    public enum Line: Equatable, Sendable {
+    package enum Line: Equatable, Sendable {
         /// The line's bytes, without its line end.
         case complete([UInt8])
         /// A line longer than the limit, and its length in bytes (without its line end).
@@ -28,12 +28,12 @@ public final class LineReader {
 
     /// A reader of `source`, which fills the buffer it is given and returns the number of bytes
     /// read, 0 at end of input, or `-errno`.
-    public init(source: @escaping (UnsafeMutableRawBufferPointer) -> Int) {
+    package init(source: @escaping (UnsafeMutableRawBufferPointer) -> Int) {
         self.source = source
     }
 
     /// A reader of `bytes` (for tests and embedders).
-    public convenience init(bytes: [UInt8]) {
+    package convenience init(bytes: [UInt8]) {
         var offset = 0
         self.init { buffer in
             let count = min(buffer.count, bytes.count - offset)
@@ -49,7 +49,7 @@ public final class LineReader {
     /// A reader of file descriptor `fileDescriptor`; `beforeRead` runs before every `read(2)`
     /// (the CLI flushes standard output there, so answers go out before the process waits for
     /// more input).
-    public convenience init(fileDescriptor: Int32, beforeRead: @escaping () -> Void = {}) {
+    package convenience init(fileDescriptor: Int32, beforeRead: @escaping () -> Void = {}) {
         self.init { buffer in
             beforeRead()
             while true {
@@ -64,7 +64,7 @@ public final class LineReader {
     /// line end) is ``Line/tooLong(length:)``; at most `maxBytes + 1` of its bytes are held.
     ///
     /// - Complexity: O(length of the line): every input byte is looked at once.
-    public func nextLine(maxBytes: Int) throws(StreamError) -> Line? {
+    package func nextLine(maxBytes: Int) throws(StreamError) -> Line? {
         let limit = max(0, maxBytes)
         var line: [UInt8] = []
         var length = 0

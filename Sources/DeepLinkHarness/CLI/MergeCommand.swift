@@ -5,8 +5,8 @@ import Foundation
 /// or sit inside one; it is checked before any input is read.
 ///
 /// Thread safety: a value type run by one thread.
-public struct MergeCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct MergeCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "merge",
         abstract: "Merge the report directories of a sharded run into one report.",
         usage: "merge --out DIR [--partial] SHARD_DIR...",
@@ -24,15 +24,15 @@ public struct MergeCommand: BenchCommand {
         ]
     )
 
-    public var output: String
-    public var inputs: [String]
-    public var commandLine: [String]
+    package var output: String
+    package var inputs: [String]
+    package var commandLine: [String]
     /// `--no-report`: skip report.html and summary.md.
-    public var noReport = false
+    package var noReport = false
     /// `--partial`: a merge that leaves some of the run's journeys out is allowed.
-    public var partial = false
+    package var partial = false
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         guard let output = arguments.string("--out"), !output.isEmpty else { throw .missingArgument("--out DIR") }
         guard !arguments.positionals.isEmpty else { throw .missingArgument("at least one shard report directory") }
         self.output = output
@@ -43,7 +43,7 @@ public struct MergeCommand: BenchCommand {
             ["deeplink-bench", "merge", "--out", output] + (partial ? ["--partial"] : []) + arguments.positionals
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         do {
             try Self.checkOutput(output, inputs: inputs)
             var reports: [RunReport] = []

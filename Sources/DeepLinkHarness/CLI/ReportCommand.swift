@@ -5,8 +5,8 @@ import Foundation
 /// ``attach(to:io:)`` themselves unless given `--no-report`.
 ///
 /// Thread safety: a value type run by one thread.
-public struct ReportCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct ReportCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "report",
         abstract: "Write report.html (charts) and summary.md (Markdown) for a report directory.",
         usage: "report DIR [--baseline DIR[,DIR...]] [--out FILE]",
@@ -23,17 +23,17 @@ public struct ReportCommand: BenchCommand {
     )
 
     /// The file name of the page.
-    public static let htmlFile = "report.html"
+    package static let htmlFile = "report.html"
     /// The file name of the Markdown summary.
-    public static let markdownFile = "summary.md"
+    package static let markdownFile = "summary.md"
     /// The `--no-report` flag of run, merge, gate and capacity.
-    public static let noReportOption = OptionSpec.flag("--no-report", help: "Do not write report.html and summary.md.")
+    package static let noReportOption = OptionSpec.flag("--no-report", help: "Do not write report.html and summary.md.")
 
-    public var directory: String
-    public var baseline: String?
-    public var output: String?
+    package var directory: String
+    package var baseline: String?
+    package var output: String?
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         guard let directory = arguments.positionals.first else { throw .missingArgument("DIR") }
         if arguments.positionals.count > 1 { throw .unexpectedArgument(arguments.positionals[1]) }
         self.directory = directory
@@ -41,7 +41,7 @@ public struct ReportCommand: BenchCommand {
         self.output = arguments.string("--out")
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         do {
             let written = try Self.write(directory: directory, baseline: baseline, htmlPath: output)
             io.out("report: \(Self.absolute(written.html))\nsummary: \(Self.absolute(written.markdown))\n")
@@ -55,7 +55,7 @@ public struct ReportCommand: BenchCommand {
     /// Reads `directory`, writes the page to `htmlPath` (default `directory/report.html`) and
     /// summary.md beside it; returns both paths.
     @discardableResult
-    public static func write(
+    package static func write(
         directory: String,
         baseline: String? = nil,
         htmlPath: String? = nil
@@ -71,7 +71,7 @@ public struct ReportCommand: BenchCommand {
     /// For run, merge, gate and capacity: writes the report of `directory` and returns the line
     /// naming it, for the caller to print; a failure is a warning on standard error (the
     /// command's own files are already written) and returns "".
-    public static func attach(to directory: String, io: CommandIO) -> String {
+    package static func attach(to directory: String, io: CommandIO) -> String {
         do {
             let written = try write(directory: directory)
             return "report.html: \(absolute(written.html))\n"

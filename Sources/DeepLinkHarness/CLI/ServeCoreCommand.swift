@@ -6,8 +6,8 @@ import Glibc
 /// (`Docs/Protocol.md`), the reference adapter for `run --exec` and `conform`.
 ///
 /// Thread safety: a command runs on the thread that calls `run(io:)`.
-public struct ServeCoreCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct ServeCoreCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "serve-core",
         abstract: "Serve DeepLinkCore over the journey protocol on stdin/stdout (an adapter for run --exec).",
         usage: "serve-core",
@@ -19,11 +19,11 @@ public struct ServeCoreCommand: BenchCommand {
         options: []
     )
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         let output = FileDescriptorWriter(fileDescriptor: STDOUT_FILENO)
         let core = ServeCore(output: { output.write(bytes: $0) })
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

@@ -6,10 +6,10 @@ import Glibc
 /// `errno`, shown as `strerror` and the number, e.g. `Is a directory (errno 21)`.
 ///
 /// Thread safety: an immutable value.
-public struct StreamError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var errno: Int32
+package struct StreamError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var errno: Int32
 
-    public init(errno: Int32) { self.errno = errno }
+    package init(errno: Int32) { self.errno = errno }
 
-    public var description: String { String(cString: strerror(errno)) + " (errno \(errno))" }
+    package var description: String { String(cString: strerror(errno)) + " (errno \(errno))" }
 }

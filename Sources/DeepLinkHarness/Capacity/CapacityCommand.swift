@@ -4,8 +4,8 @@ import Foundation
 /// manifest.json into `--out`, and prints what the machine sustains under the latency objective.
 ///
 /// Thread safety: a value type run by one thread.
-public struct CapacityCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct CapacityCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "capacity",
         abstract: "Find the highest arrival rate that holds a p99 latency objective; project a peak.",
         usage:
@@ -44,15 +44,15 @@ public struct CapacityCommand: BenchCommand {
         ]
     )
 
-    public var sweep: CapacitySweep
-    public var peakPerSecond: Double?
-    public var outputDirectory: String
-    public var quiet: Bool
-    public var commandLine: [String]
+    package var sweep: CapacitySweep
+    package var peakPerSecond: Double?
+    package var outputDirectory: String
+    package var quiet: Bool
+    package var commandLine: [String]
     /// `--no-report`: skip report.html and summary.md.
-    public var noReport = false
+    package var noReport = false
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
         let slo = try arguments.integer("--slo-p99-ns", in: 1_000...3_600_000_000_000) ?? 1_000_000
         let threads = try RunCommand.threads("--max-threads", from: arguments) ?? RunCommand.defaultThreads
@@ -92,7 +92,7 @@ public struct CapacityCommand: BenchCommand {
         commandLine = line
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         do {
             try OutputDirectory.check(outputDirectory, replacingReport: true)
         } catch {

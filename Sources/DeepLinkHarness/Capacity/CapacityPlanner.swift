@@ -3,32 +3,32 @@
 /// searched for.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct CapacitySweep: Sendable {
+package struct CapacitySweep: Sendable {
     /// Worker thread counts to sweep, in order (e.g. 1…cores).
-    public var threadCounts: [Int]
+    package var threadCounts: [Int]
     /// The objective: p99 journey latency, measured from each arrival's intended start, at most
     /// this many ns.
-    public var sloP99Nanos: UInt64
+    package var sloP99Nanos: UInt64
     /// Each step offers its rate for about this long (journeys = rate × duration).
-    public var stepSeconds: Double
+    package var stepSeconds: Double
     /// At least this many journeys per step, so a slow step still has a p99 worth reading.
-    public var minimumJourneysPerStep: UInt64
+    package var minimumJourneysPerStep: UInt64
     /// The first rate tried per thread, journeys/s (the first step offers this × threads).
-    public var startRatePerThread: Double
+    package var startRatePerThread: Double
     /// Never offer more than this, journeys/s in total.
-    public var maximumRate: Double
+    package var maximumRate: Double
     /// Bisection steps between the last rate that held and the first that broke.
-    public var refinements: Int
+    package var refinements: Int
     /// Arrivals waiting longer than this are dropped (and the step fails the objective).
-    public var maxLagNanos: UInt64
-    public var seed: UInt64
-    public var mix: ScenarioMix
+    package var maxLagNanos: UInt64
+    package var seed: UInt64
+    package var mix: ScenarioMix
     /// The strategy measured (the project's own, `core`, unless a comparison is wanted).
-    public var strategy: StrategyKind
+    package var strategy: StrategyKind
     /// Where each step's disturbance readings come from (the machine, or a test's script).
-    public var disturbanceSource: any DisturbanceSource = ProcDisturbanceSource()
+    package var disturbanceSource: any DisturbanceSource = ProcDisturbanceSource()
 
-    public init(
+    package init(
         threadCounts: [Int],
         sloP99Nanos: UInt64 = 1_000_000,
         stepSeconds: Double = 1,
@@ -57,13 +57,13 @@ public struct CapacitySweep: Sendable {
     }
 
     /// The full sweep: every thread count 1…`cores`, 1 s steps, four bisections.
-    public static func full(cores: Int, sloP99Nanos: UInt64 = 1_000_000) -> CapacitySweep {
+    package static func full(cores: Int, sloP99Nanos: UInt64 = 1_000_000) -> CapacitySweep {
         CapacitySweep(threadCounts: Array(1...max(1, cores)), sloP99Nanos: sloP99Nanos)
     }
 
     /// The reduced sweep (`--quick`, under a minute): 1 and `cores` threads, 0.2 s steps, two
     /// bisections.
-    public static func quick(cores: Int, sloP99Nanos: UInt64 = 1_000_000) -> CapacitySweep {
+    package static func quick(cores: Int, sloP99Nanos: UInt64 = 1_000_000) -> CapacitySweep {
         CapacitySweep(
             threadCounts: Array(Set([1, max(1, cores)])).sorted(),
             sloP99Nanos: sloP99Nanos,
@@ -79,13 +79,13 @@ public struct CapacitySweep: Sendable {
 /// on `threads` threads, journey indices from `firstIndex`.
 ///
 /// Thread safety: a value type.
-public struct CapacityProbe: Sendable, Equatable {
-    public var threads: Int
-    public var offeredPerSecond: Double
-    public var journeys: UInt64
-    public var firstIndex: UInt64
+package struct CapacityProbe: Sendable, Equatable {
+    package var threads: Int
+    package var offeredPerSecond: Double
+    package var journeys: UInt64
+    package var firstIndex: UInt64
 
-    public init(threads: Int, offeredPerSecond: Double, journeys: UInt64, firstIndex: UInt64) {
+    package init(threads: Int, offeredPerSecond: Double, journeys: UInt64, firstIndex: UInt64) {
         self.threads = threads
         self.offeredPerSecond = offeredPerSecond
         self.journeys = journeys
@@ -96,26 +96,26 @@ public struct CapacityProbe: Sendable, Equatable {
 /// What one step measured: a row of capacity.csv.
 ///
 /// Thread safety: a value type.
-public struct CapacityStep: Sendable, Equatable {
-    public var threads: Int
-    public var offeredPerSecond: Double
+package struct CapacityStep: Sendable, Equatable {
+    package var threads: Int
+    package var offeredPerSecond: Double
     /// Journeys started per second of the step's wall time.
-    public var achievedPerSecond: Double
+    package var achievedPerSecond: Double
     /// Journey latency from intended start (start lag + service), percentiles, ns.
-    public var p50Nanos: UInt64
-    public var p99Nanos: UInt64
-    public var p999Nanos: UInt64
-    public var dropped: UInt64
+    package var p50Nanos: UInt64
+    package var p99Nanos: UInt64
+    package var p999Nanos: UInt64
+    package var dropped: UInt64
     /// Bytes the measured strategy allocated per journey (jemalloc; 0 without it).
-    public var bytesPerJourney: Double
+    package var bytesPerJourney: Double
     /// The strategy's mean time per journey, ns (its service time alone).
-    public var meanServiceNanos: Double
+    package var meanServiceNanos: Double
     /// Share of thread time the harness spent around the strategy (generating, judging), 0…1.
-    public var harnessShare: Double
+    package var harnessShare: Double
     /// What else the machine did during the step; a disturbed step's rate is not trustworthy.
-    public var disturbance: Disturbance
+    package var disturbance: Disturbance
 
-    public init(
+    package init(
         threads: Int,
         offeredPerSecond: Double,
         achievedPerSecond: Double,
@@ -142,17 +142,17 @@ public struct CapacityStep: Sendable, Equatable {
     }
 
     /// Whether the step held the objective: p99 within `sloP99Nanos` and nothing dropped.
-    public func meets(sloP99Nanos: UInt64) -> Bool { p99Nanos <= sloP99Nanos && dropped == 0 }
+    package func meets(sloP99Nanos: UInt64) -> Bool { p99Nanos <= sloP99Nanos && dropped == 0 }
 }
 
 /// A finished sweep: every step in the order run, and per thread count the highest rate that held.
 ///
 /// Thread safety: a value type.
-public struct CapacityResult: Sendable {
-    public var sweep: CapacitySweep
-    public var steps: [CapacityStep]
+package struct CapacityResult: Sendable {
+    package var sweep: CapacitySweep
+    package var steps: [CapacityStep]
 
-    public init(sweep: CapacitySweep, steps: [CapacityStep]) {
+    package init(sweep: CapacitySweep, steps: [CapacityStep]) {
         self.sweep = sweep
         self.steps = steps
     }
@@ -161,7 +161,7 @@ public struct CapacityResult: Sendable {
     /// step that broke the objective at a lower rate than another step that held it (a quiet
     /// machine does not get slower with less load, so one of the two was disturbed; the failing
     /// one is the one the search trusted least). Called by ``CapacityPlanner/sweep(_:measure:progress:)``.
-    public mutating func markInconsistentSteps() {
+    package mutating func markInconsistentSteps() {
         for index in steps.indices where !steps[index].meets(sloP99Nanos: sweep.sloP99Nanos) {
             let step = steps[index]
             let heldHigher = steps.contains {
@@ -178,7 +178,7 @@ public struct CapacityResult: Sendable {
     /// steal and switches summed, the worse load and probe kept, every reason); a quiet
     /// ``Disturbance`` when no step was disturbed. Recorded in capacity's manifest.json, so that
     /// its page says what was measured.
-    public var disturbance: Disturbance {
+    package var disturbance: Disturbance {
         var merged = Disturbance()
         for step in steps where step.disturbance.disturbed {
             // Past 2^64 ns of steal the sums stop growing; the reasons and the verdict still add up.
@@ -192,12 +192,12 @@ public struct CapacityResult: Sendable {
     }
 
     /// How many steps the machine disturbed, of all.
-    public var disturbedSteps: (disturbed: Int, all: Int) {
+    package var disturbedSteps: (disturbed: Int, all: Int) {
         (steps.filter(\.disturbance.disturbed).count, steps.count)
     }
 
     /// The step with the highest offered rate that met the objective at `threads` threads.
-    public func bestStep(threads: Int) -> CapacityStep? {
+    package func bestStep(threads: Int) -> CapacityStep? {
         steps.filter { $0.threads == threads && $0.meets(sloP99Nanos: sweep.sloP99Nanos) }
             .max { $0.offeredPerSecond < $1.offeredPerSecond }
     }
@@ -212,12 +212,12 @@ public struct CapacityResult: Sendable {
 /// timing; ``measure(_:sweep:)`` is the real one (an open-loop ``Runner`` run of one strategy).
 ///
 /// Thread safety: stateless; a sweep blocks its caller.
-public enum CapacityPlanner {
+package enum CapacityPlanner {
     /// Halvings tried when even the first rate fails, before giving up on a thread count.
     static let maximumHalvings = 6
 
     /// Runs `sweep`, calling `progress` after every step.
-    public static func sweep(
+    package static func sweep(
         _ sweep: CapacitySweep,
         measure: (CapacityProbe) -> CapacityStep,
         progress: (CapacityStep) -> Void = { _ in }
@@ -275,7 +275,7 @@ public enum CapacityPlanner {
 
     /// Measures one probe for real: an open-loop run of `sweep.strategy` alone (race share 0, so
     /// one thread serves each journey), read from the run's tallies.
-    public static func measure(_ probe: CapacityProbe, sweep: CapacitySweep) -> CapacityStep {
+    package static func measure(_ probe: CapacityProbe, sweep: CapacitySweep) -> CapacityStep {
         var configuration = RunConfiguration(
             journeys: probe.journeys,
             firstIndex: probe.firstIndex,

@@ -4,11 +4,11 @@ import DeepLinkCore
 /// `Reports/README.md`).
 ///
 /// Thread safety: stateless.
-public enum CapacityReport {
-    public static let file = "capacity.csv"
+package enum CapacityReport {
+    package static let file = "capacity.csv"
 
     /// capacity.csv's columns, in order.
-    public static let columns: [CSVWriter.Column] =
+    package static let columns: [CSVWriter.Column] =
         [
             .init("threads", .numeric), .init("offered_per_s", .numeric), .init("achieved_per_s", .numeric),
             .init("p50_ns", .numeric), .init("p99_ns", .numeric), .init("p999_ns", .numeric),
@@ -17,13 +17,13 @@ public enum CapacityReport {
         ] + (Disturbance.probeColumns + Disturbance.columns).map { .init($0, .numeric) }
 
     /// Bytes of one ``PendingLink`` value (`MemoryLayout<PendingLink>.stride`).
-    public static var pendingLinkStride: Int { MemoryLayout<PendingLink>.stride }
+    package static var pendingLinkStride: Int { MemoryLayout<PendingLink>.stride }
 
     /// Bytes of one pending-link queue slot (``PendingLinkQueue/bytesPerSlot``).
-    public static var queueSlotBytes: Int { PendingLinkQueue.bytesPerSlot }
+    package static var queueSlotBytes: Int { PendingLinkQueue.bytesPerSlot }
 
     /// capacity.csv: one row per step, in the order run.
-    public static func csv(_ result: CapacityResult) throws -> String {
+    package static func csv(_ result: CapacityResult) throws -> String {
         var writer = CSVWriter(columns: columns)
         for step in result.steps {
             try writer.append(
@@ -42,7 +42,7 @@ public enum CapacityReport {
     /// What the sweep found, in sentences: the highest rate per thread count, the rate per core,
     /// bytes per pending link, and with `peakPerSecond` the cores and memory for that peak, each
     /// with its assumptions.
-    public static func summary(_ result: CapacityResult, peakPerSecond: Double?, cpuModel: String) -> String {
+    package static func summary(_ result: CapacityResult, peakPerSecond: Double?, cpuModel: String) -> String {
         let sweep = result.sweep
         var text = ""
         if let notice = DisturbanceNotice.text(result.disturbance, steps: result.disturbedSteps) {

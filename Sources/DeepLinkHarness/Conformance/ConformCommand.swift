@@ -7,8 +7,8 @@ import Foundation
 /// one fails, 2 on a usage error.
 ///
 /// Thread safety: a command runs on the thread that calls `run(io:)`.
-public struct ConformCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct ConformCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "conform",
         abstract: "Check one implementation against a fixed checklist of the spec's rules (exit 1 if one fails).",
         usage:
@@ -26,13 +26,13 @@ public struct ConformCommand: BenchCommand {
     )
 
     /// The strategy checked (nil with `--list`).
-    public var strategy: StrategyKind?
-    public var rules: [ConformanceRule]
-    public var execAdapters: [ExecAdapter] = []
+    package var strategy: StrategyKind?
+    package var rules: [ConformanceRule]
+    package var execAdapters: [ExecAdapter] = []
     /// The arguments that reproduce this check, without `--rule` (for the reproduce lines).
     var reproduceArguments: [String] = []
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         rules = ConformanceSuite.rules
         let ruleNames = arguments.strings("--rule")
         if !ruleNames.isEmpty {
@@ -111,7 +111,7 @@ public struct ConformCommand: BenchCommand {
         }
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         guard let strategy else {
             io.out(Self.list(rules))
             return 0

@@ -4,17 +4,17 @@
 /// what must happen to it is the ``Oracle``'s to say, not the rule's.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct ConformanceRule: Sendable {
+package struct ConformanceRule: Sendable {
     /// A kebab-case name, unique in the suite: `survives-a-kill-before-login`.
-    public var name: String
+    package var name: String
     /// Where the rule comes from: `SPEC 3.4 durability`.
-    public var spec: String
+    package var spec: String
     /// What the rule checks, in one sentence.
-    public var checks: String
+    package var checks: String
     /// The journey that checks it (its index is the rule's position in the suite).
-    public var journey: Journey
+    package var journey: Journey
 
-    public init(name: String, spec: String, checks: String, journey: Journey) {
+    package init(name: String, spec: String, checks: String, journey: Journey) {
         self.name = name
         self.spec = spec
         self.checks = checks

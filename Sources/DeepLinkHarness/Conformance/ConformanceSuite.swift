@@ -9,12 +9,12 @@
 /// forgeries.
 ///
 /// Thread safety: immutable static data and pure functions; `Sendable`.
-public enum ConformanceSuite {
+package enum ConformanceSuite {
     /// The time-to-live the suite runs with (the default mix's; `hello` announces it).
-    public static let ttlSeconds: UInt32 = StrategyContext(mix: .default).ttlSeconds
+    package static let ttlSeconds: UInt32 = StrategyContext(mix: .default).ttlSeconds
 
     /// Every rule, in checklist order.
-    public static let rules: [ConformanceRule] = {
+    package static let rules: [ConformanceRule] = {
         let product: UInt8 = 0
         let orders: UInt8 = 4
         let ordersRefund: UInt8 = 5
@@ -299,11 +299,11 @@ public enum ConformanceSuite {
     }()
 
     /// The rule named `name`, or nil.
-    public static func rule(named name: String) -> ConformanceRule? { rules.first { $0.name == name } }
+    package static func rule(named name: String) -> ConformanceRule? { rules.first { $0.name == name } }
 
     /// Runs `rules` through one strategy of `kind` (in one batch, as `run` sends a chunk) and
     /// judges each journey with the oracle from what the strategy reported.
-    public static func check(
+    package static func check(
         _ rules: [ConformanceRule],
         strategy kind: StrategyKind,
         context: StrategyContext

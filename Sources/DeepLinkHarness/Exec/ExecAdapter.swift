@@ -9,27 +9,27 @@ import Synchronization
 ///
 /// Thread safety: immutable but for ``errors``, which is behind a `Locked`; shared by every
 /// worker's ``ExecStrategy``.
-public final class ExecAdapter: Sendable {
+package final class ExecAdapter: Sendable {
     /// How process death reaches the child.
-    public enum KillMode: String, Sendable, CaseIterable {
+    package enum KillMode: String, Sendable, CaseIterable {
         /// A `kill` message: the child drops its memory and keeps its state directory.
         case message
         /// SIGKILL and a new child that resumes the journey from its state directory.
         case signal
     }
 
-    public let name: String
+    package let name: String
     /// Run as `/bin/sh -c 'exec <command>'`.
-    public let command: String
-    public let killMode: KillMode
+    package let command: String
+    package let killMode: KillMode
     /// A journey (or the handshake) without an answer for this long is `hung`.
-    public let timeoutNanos: UInt64
+    package let timeoutNanos: UInt64
     /// `<logDirectory>/<name>.w<worker>.log` receives each worker's children's stderr.
-    public let logDirectory: String
+    package let logDirectory: String
     /// `<stateRoot>/<name>/w<worker>/<journey>` is each journey's state directory.
-    public let stateRoot: String
+    package let stateRoot: String
     /// The time-to-live the handshake announces (the oracle's).
-    public let ttlSeconds: UInt32
+    package let ttlSeconds: UInt32
     /// The protocol errors of every child of this adapter.
     let errors = Locked(ExecErrorTally())
     let nextWorker = Locked(0)
@@ -37,12 +37,12 @@ public final class ExecAdapter: Sendable {
     let unsupported = Atomic<UInt64>(0)
 
     /// Journeys left unjudged so far because the program answered protocol 1 (signed links).
-    public var unsupportedJourneys: UInt64 { unsupported.load(ordering: .relaxed) }
+    package var unsupportedJourneys: UInt64 { unsupported.load(ordering: .relaxed) }
 
     /// The protocol errors so far, over all workers.
-    public var errorTally: ExecErrorTally { errors.withLock { $0 } }
+    package var errorTally: ExecErrorTally { errors.withLock { $0 } }
 
-    public init(
+    package init(
         name: String,
         command: String,
         killMode: KillMode = .message,
@@ -62,7 +62,7 @@ public final class ExecAdapter: Sendable {
     }
 
     /// Names are `[A-Za-z0-9_.-]`, 1 to 64 characters: they become file names and report keys.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 64 else { return false }
         return name.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
@@ -85,7 +85,7 @@ public final class ExecAdapter: Sendable {
 
     /// A fresh temporary directory for logs and state, `deeplink-exec-<pid>-<n>` under the
     /// system's temporary directory.
-    public static func temporaryRoot() -> String {
+    package static func temporaryRoot() -> String {
         let base = FileManager.default.temporaryDirectory.path
         let pid = ProcessInfo.processInfo.processIdentifier
         var attempt = 0
@@ -103,9 +103,9 @@ public final class ExecAdapter: Sendable {
 /// What went wrong with an adapter's children, by kind, and the first few cases in words.
 ///
 /// Thread safety: a value type; kept behind ``ExecAdapter/errors``.
-public struct ExecErrorTally: Sendable {
+package struct ExecErrorTally: Sendable {
     /// Kinds of protocol error.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// The child could not be started or its handshake was missing or wrong.
         case handshake
         /// The child exited or closed its stdout.
@@ -121,15 +121,15 @@ public struct ExecErrorTally: Sendable {
     }
 
     /// Journeys failed per kind, in ``Kind/allCases`` order.
-    public var counts = [UInt64](repeating: 0, count: Kind.allCases.count)
+    package var counts = [UInt64](repeating: 0, count: Kind.allCases.count)
     /// The first few failures: kind, journey and what was found.
-    public var examples: [(kind: Kind, journey: UInt64, message: String)] = []
+    package var examples: [(kind: Kind, journey: UInt64, message: String)] = []
 
-    public init() {}
+    package init() {}
 
-    public var total: UInt64 { counts.reduce(0, &+) }
+    package var total: UInt64 { counts.reduce(0, &+) }
 
-    public func count(_ kind: Kind) -> UInt64 { counts[Kind.allCases.firstIndex(of: kind)!] }
+    package func count(_ kind: Kind) -> UInt64 { counts[Kind.allCases.firstIndex(of: kind)!] }
 
     mutating func record(_ kind: Kind, journey: UInt64, message: String) {
         counts[Kind.allCases.firstIndex(of: kind)!] &+= 1

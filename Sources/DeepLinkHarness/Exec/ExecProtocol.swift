@@ -5,23 +5,23 @@ import DeepLinkCore
 /// one encoder.
 ///
 /// Thread safety: stateless; `Sendable`.
-public enum ExecProtocol {
+package enum ExecProtocol {
     /// The newest protocol version the harness speaks (`hello`'s `maxProtocol`).
-    public static let version: Int64 = 2
+    package static let version: Int64 = 2
     /// Every version a child may answer with. A version-1 child is judged without the journeys
     /// it cannot judge itself (``needsVersion2(_:)``). `hello`'s `protocol` stays the oldest, which
     /// programs written for version 1 check.
-    public static let versions: ClosedRange<Int64> = 1...version
+    package static let versions: ClosedRange<Int64> = 1...version
 
     /// Reasons a child may name in `drop` and claim in its `hello`.
-    public static let reasonNames: [(name: String, reason: StrategyObservation.Reasons)] = [
+    package static let reasonNames: [(name: String, reason: StrategyObservation.Reasons)] = [
         ("rejected", .rejected), ("organic", .organic), ("notSet", .notSet), ("expired", .expired),
         ("superseded", .superseded), ("crashWindow", .crashWindow),
     ]
 
     /// Whether judging `journey` needs what only protocol 2's `hello` carries (the signing keys
     /// and prefixes): it taps the signed link or a forgery of it.
-    public static func needsVersion2(_ journey: Journey) -> Bool {
+    package static func needsVersion2(_ journey: Journey) -> Bool {
         for slot: UInt8 in 0..<min(journey.linkCount, 2) where signedLinks.contains(journey.link(slot: slot)) {
             return true
         }
@@ -34,20 +34,20 @@ public enum ExecProtocol {
     /// The gate policy as `hello`'s `gate` member: one string per rule of ``ExampleApp/policy``,
     /// the canonical prefix and then the events it needs besides `appReady`, space-separated
     /// (`"/orders loggedIn"`, `"/product"`).
-    public static var gateRules: [String] {
+    package static var gateRules: [String] {
         ExampleApp.policy.rules.map { rule in
             ([rule.prefix.string] + eventNames(rule.requires)).joined(separator: " ")
         }
     }
 
     /// The prefixes whose links need `loggedIn` (protocol 1's `loginPrefixes`, from the same policy).
-    public static var loginPrefixes: [String] {
+    package static var loginPrefixes: [String] {
         ExampleApp.policy.rules.filter { $0.requires.contains(.loggedIn) }.map(\.prefix.string)
     }
 
     /// The example app's verification keys as `hello`'s `signingKeys`: `id:secret` with the
     /// secret in lowercase hex.
-    public static var signingKeys: [String] {
+    package static var signingKeys: [String] {
         ExampleApp.signingKeyList.map { key in
             key.id + ":"
                 + String(
@@ -66,21 +66,21 @@ public enum ExecProtocol {
 
     /// One batch of lines: a journey from its start (or its resumption after a real kill) to an
     /// `end` marker.
-    public struct Segment: Sendable {
-        public var journey: UInt64
-        public var bytes: [UInt8]
+    package struct Segment: Sendable {
+        package var journey: UInt64
+        package var bytes: [UInt8]
         /// The steps sent in this segment (bit `seq`): a `route` must name one of them.
-        public var sentSteps: UInt64
+        package var sentSteps: UInt64
         /// `--kill signal`: the child is SIGKILLed after answering this segment.
-        public var killAfter: Bool
+        package var killAfter: Bool
         /// A resumption whose `journey` line takes `"routerNotReady":true` at this byte offset
         /// while the journey's declined route is still to come (``resumeBytes(routerNotReady:)``);
         /// nil for a journey's first segment, whose line carries the member when it applies.
-        public var routerNotReadyOffset: Int?
+        package var routerNotReadyOffset: Int?
 
         /// The bytes to send: with the `routerNotReady` member on a resumption's `journey` line
         /// when the router still declines the journey's next route call.
-        public func resumeBytes(routerNotReady: Bool) -> [UInt8] {
+        package func resumeBytes(routerNotReady: Bool) -> [UInt8] {
             guard routerNotReady, let offset = routerNotReadyOffset else { return bytes }
             return Array(bytes[..<offset]) + Array(ExecProtocol.routerNotReadyMember.utf8) + Array(bytes[offset...])
         }
@@ -90,7 +90,7 @@ public enum ExecProtocol {
     static let routerNotReadyMember = #","routerNotReady":true"#
 
     /// The harness's `hello` line.
-    public static func hello(killMode: ExecAdapter.KillMode, ttlSeconds: UInt32) -> [UInt8] {
+    package static func hello(killMode: ExecAdapter.KillMode, ttlSeconds: UInt32) -> [UInt8] {
         var line = Array(#"{"type":"hello","protocol":"#.utf8)
         ProtocolJSON.appendInteger(UInt64(versions.lowerBound), to: &line)
         line += Array(#","maxProtocol":"#.utf8)
@@ -112,7 +112,7 @@ public enum ExecProtocol {
     }
 
     /// The segments of `journey` (one, unless `--kill signal` cuts it at kills and deletions).
-    public static func segments(
+    package static func segments(
         of journey: Journey,
         stateDirectory: String,
         killMode: ExecAdapter.KillMode

@@ -16,12 +16,12 @@ import Glibc
 /// ``ExecAdapter/errors`` counts what happened.
 ///
 /// Thread safety: one instance per worker thread (it owns its child).
-public struct ExecStrategy: Strategy {
-    public let kind: StrategyKind
+package struct ExecStrategy: Strategy {
+    package let kind: StrategyKind
     /// What the child's last handshake claimed.
-    public private(set) var distinctions: StrategyObservation.Reasons = []
+    package private(set) var distinctions: StrategyObservation.Reasons = []
     /// The protocol version the child's last handshake answered with.
-    public private(set) var protocolVersion = ExecProtocol.version
+    package private(set) var protocolVersion = ExecProtocol.version
     let adapter: ExecAdapter?
     let worker: Int
     let workerDirectory: String
@@ -39,7 +39,7 @@ public struct ExecStrategy: Strategy {
     static let handshakeTimeoutNanos: UInt64 = 10_000_000_000
     static let gaveUpMessage = "too many failed journeys in a row; no more children started"
 
-    public init(name: String, context: StrategyContext) {
+    package init(name: String, context: StrategyContext) {
         kind = .exec(name)
         let adapter = context.execAdapters[name]
         let worker = adapter?.claimWorker() ?? 0
@@ -51,7 +51,7 @@ public struct ExecStrategy: Strategy {
         }
     }
 
-    public mutating func finish() {
+    package mutating func finish() {
         child?.terminate()
         child = nil
         removeWorkerDirectory()
@@ -67,7 +67,7 @@ public struct ExecStrategy: Strategy {
         rmdir(adapter.stateRoot)
     }
 
-    public mutating func run(
+    package mutating func run(
         _ journey: Journey,
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
@@ -80,7 +80,7 @@ public struct ExecStrategy: Strategy {
         cursor += 1
     }
 
-    public mutating func prepare(_ journeys: [Journey]) {
+    package mutating func prepare(_ journeys: [Journey]) {
         preparedIndices = journeys.map(\.index)
         prepared = [StrategyObservation](repeating: StrategyObservation(), count: journeys.count)
         declined = [Bool](repeating: false, count: journeys.count)

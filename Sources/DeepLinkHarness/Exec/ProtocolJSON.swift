@@ -4,9 +4,9 @@
 /// Foundation, because every journey crosses it several times.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct ProtocolJSON: Sendable {
+package struct ProtocolJSON: Sendable {
     /// A member's value.
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         case string([UInt8])
         case integer(Int64)
         case bool(Bool)
@@ -15,45 +15,45 @@ public struct ProtocolJSON: Sendable {
     }
 
     /// The members in order of appearance (keys as UTF-8 bytes).
-    public var members: [(key: [UInt8], value: Value)] = []
+    package var members: [(key: [UInt8], value: Value)] = []
 
     /// The value of `key`, if present (the first occurrence).
-    public subscript(_ key: StaticString) -> Value? {
+    package subscript(_ key: StaticString) -> Value? {
         let bytes = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
         for member in members where member.key.elementsEqual(bytes) { return member.value }
         return nil
     }
 
     /// `key`'s string value as bytes, or nil when absent or not a string.
-    public func bytes(_ key: StaticString) -> [UInt8]? {
+    package func bytes(_ key: StaticString) -> [UInt8]? {
         if case .string(let bytes) = self[key] { return bytes }
         return nil
     }
 
     /// `key`'s string value, or nil when absent or not a string.
-    public func string(_ key: StaticString) -> String? { bytes(key).map { String(decoding: $0, as: UTF8.self) } }
+    package func string(_ key: StaticString) -> String? { bytes(key).map { String(decoding: $0, as: UTF8.self) } }
 
     /// `key`'s integer value, or nil when absent or not an integer.
-    public func integer(_ key: StaticString) -> Int64? {
+    package func integer(_ key: StaticString) -> Int64? {
         if case .integer(let value) = self[key] { return value }
         return nil
     }
 
     /// Why a line is not protocol JSON, with the byte offset where parsing stopped.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var offset: Int
-        public var problem: String
-        public var description: String { "invalid JSON at byte \(offset): \(problem)" }
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var offset: Int
+        package var problem: String
+        package var description: String { "invalid JSON at byte \(offset): \(problem)" }
     }
 
     /// Parses one line (without its newline).
-    public static func parse(_ line: UnsafeRawBufferPointer) throws(ParseError) -> ProtocolJSON {
+    package static func parse(_ line: UnsafeRawBufferPointer) throws(ParseError) -> ProtocolJSON {
         var scanner = Scanner(bytes: line)
         return try scanner.object()
     }
 
     /// Parses one line (without its newline).
-    public static func parse(_ line: [UInt8]) throws(ParseError) -> ProtocolJSON {
+    package static func parse(_ line: [UInt8]) throws(ParseError) -> ProtocolJSON {
         let result: Result<ProtocolJSON, ParseError> = line.withUnsafeBytes { buffer in
             do throws(ParseError) {
                 return .success(try parse(buffer))
@@ -66,7 +66,7 @@ public struct ProtocolJSON: Sendable {
 
     /// Appends `bytes` as a JSON string literal (quotes, escapes for `"`, `\` and control bytes;
     /// other bytes, UTF-8 or not, as they are).
-    public static func appendString(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
+    package static func appendString(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in bytes {
             switch byte {
@@ -86,7 +86,7 @@ public struct ProtocolJSON: Sendable {
     }
 
     /// Appends the decimal digits of `value`.
-    public static func appendInteger(_ value: UInt64, to output: inout [UInt8]) {
+    package static func appendInteger(_ value: UInt64, to output: inout [UInt8]) {
         var digits = InlineArray<20, UInt8>(repeating: 0)
         var count = 0
         var rest = value

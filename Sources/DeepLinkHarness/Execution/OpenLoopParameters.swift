@@ -2,17 +2,17 @@
 /// [--max-lag-ns N]`).
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct OpenLoopParameters: Sendable, Equatable {
+package struct OpenLoopParameters: Sendable, Equatable {
     /// Journeys arriving per second, all worker threads together (each thread gets `1/threads`).
-    public var ratePerSecond: Double
+    package var ratePerSecond: Double
     /// An arrival still waiting this long after its intended start is dropped (see
     /// ``OpenLoopSchedule``).
-    public var maxLagNanos: UInt64
+    package var maxLagNanos: UInt64
 
     /// The default bound on an arrival's wait: 1 s.
-    public static let defaultMaxLagNanos: UInt64 = 1_000_000_000
+    package static let defaultMaxLagNanos: UInt64 = 1_000_000_000
 
-    public init(ratePerSecond: Double, maxLagNanos: UInt64 = Self.defaultMaxLagNanos) {
+    package init(ratePerSecond: Double, maxLagNanos: UInt64 = Self.defaultMaxLagNanos) {
         self.ratePerSecond = ratePerSecond
         self.maxLagNanos = maxLagNanos
     }
@@ -22,16 +22,16 @@ public struct OpenLoopParameters: Sendable, Equatable {
 /// latency measured from the intended start.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct OpenLoopResult: Sendable {
-    public var parameters: OpenLoopParameters
+package struct OpenLoopResult: Sendable {
+    package var parameters: OpenLoopParameters
     /// Started, late, dropped arrivals and the largest start lag, over all threads.
-    public var arrivals: ArrivalCounts
+    package var arrivals: ArrivalCounts
     /// Per strategy (in the configuration's order): start lag + the strategy's own time, for every
     /// started arrival. The uncorrected time (service alone) is the tally's `journeyNanos`; the
     /// harness's time around it is the tally's `harnessNanos`.
-    public var correctedJourneyNanos: [Histogram]
+    package var correctedJourneyNanos: [Histogram]
 
-    public init(parameters: OpenLoopParameters, arrivals: ArrivalCounts, correctedJourneyNanos: [Histogram]) {
+    package init(parameters: OpenLoopParameters, arrivals: ArrivalCounts, correctedJourneyNanos: [Histogram]) {
         self.parameters = parameters
         self.arrivals = arrivals
         self.correctedJourneyNanos = correctedJourneyNanos

@@ -25,13 +25,13 @@
 /// reads a clock and tests drive it with any times.
 ///
 /// Thread safety: a value type owned by one worker thread.
-public struct OpenLoopSchedule: Sendable {
+package struct OpenLoopSchedule: Sendable {
     /// A start later than this after the intended start counts as late (100 µs: well above timer
     /// and scheduler jitter on an idle machine, well below a 1 ms latency objective).
-    public static let lateToleranceNanos: UInt64 = 100_000
+    package static let lateToleranceNanos: UInt64 = 100_000
 
     /// What a thread's schedule is waiting for.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Arrival `arrival` (global number) is the next one this thread owns.
         case due(arrival: UInt64)
         /// Every arrival of this thread has started or been dropped.
@@ -39,7 +39,7 @@ public struct OpenLoopSchedule: Sendable {
     }
 
     /// What the thread does next.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Nothing is due yet: arrival `arrival` is due at `untilOffsetNanos` (idle until then; a
         /// good time to prepare that arrival's journey).
         case wait(arrival: UInt64, untilOffsetNanos: UInt64)
@@ -50,26 +50,26 @@ public struct OpenLoopSchedule: Sendable {
     }
 
     /// Arrivals per second, all threads together.
-    public let ratePerSecond: Double
+    package let ratePerSecond: Double
     /// The worker threads sharing the arrivals.
-    public let threads: Int
+    package let threads: Int
     /// This thread, `0..<threads`.
-    public let thread: Int
+    package let thread: Int
     /// Arrivals in the whole run, all threads.
-    public let arrivals: UInt64
+    package let arrivals: UInt64
     /// An arrival whose lag exceeds this when its thread gets to it is dropped.
-    public let maxLagNanos: UInt64
+    package let maxLagNanos: UInt64
 
-    public private(set) var state: State
+    package private(set) var state: State
     /// What happened to this thread's arrivals so far.
-    public private(set) var counts = ArrivalCounts()
+    package private(set) var counts = ArrivalCounts()
 
     /// Nanoseconds between consecutive arrivals of the whole run.
     private let nanosPerArrival: Double
 
     /// The schedule of thread `thread` of `threads`, or `nil` when the rate is not a positive finite
     /// number of at most 10⁹ per second, or `thread` is not in `0..<threads`.
-    public init?(ratePerSecond: Double, threads: Int, thread: Int, arrivals: UInt64, maxLagNanos: UInt64) {
+    package init?(ratePerSecond: Double, threads: Int, thread: Int, arrivals: UInt64, maxLagNanos: UInt64) {
         guard ratePerSecond.isFinite, ratePerSecond > 0, ratePerSecond <= 1e9, threads >= 1, thread >= 0,
             thread < threads
         else { return nil }
@@ -84,7 +84,7 @@ public struct OpenLoopSchedule: Sendable {
 
     /// When arrival `arrival` is intended to start, in ns from the run's start (rounded to the
     /// nanosecond; computed from `arrival` alone, so rounding never accumulates).
-    public func intendedOffsetNanos(ofArrival arrival: UInt64) -> UInt64 {
+    package func intendedOffsetNanos(ofArrival arrival: UInt64) -> UInt64 {
         let offset = (Double(arrival) * nanosPerArrival).rounded()
         // Beyond ~584 years: unreachable with the run's bounds, but never a trap.
         return offset < 1.8e19 ? UInt64(offset) : UInt64.max
@@ -94,7 +94,7 @@ public struct OpenLoopSchedule: Sendable {
     /// `maxLagNanos` overdue, then says whether to wait for, or start, the next one.
     ///
     /// - Complexity: O(1) plus O(1) per arrival dropped.
-    public mutating func next(nowOffsetNanos now: UInt64) -> Action {
+    package mutating func next(nowOffsetNanos now: UInt64) -> Action {
         while true {
             switch state {
             case .finished:
@@ -141,20 +141,20 @@ public struct OpenLoopSchedule: Sendable {
 /// What became of the arrivals of one thread (or, merged, a whole open-loop run).
 ///
 /// Thread safety: a value type.
-public struct ArrivalCounts: Sendable, Equatable {
+package struct ArrivalCounts: Sendable, Equatable {
     /// Arrivals that started (on time or late); each ran its journey.
-    public var started: UInt64 = 0
+    package var started: UInt64 = 0
     /// Started arrivals that started more than ``OpenLoopSchedule/lateToleranceNanos`` late.
-    public var lateStarts: UInt64 = 0
+    package var lateStarts: UInt64 = 0
     /// Arrivals dropped because their lag exceeded the run's maximum lag; never run.
-    public var dropped: UInt64 = 0
+    package var dropped: UInt64 = 0
     /// The largest start lag of a started arrival, ns.
-    public var maxStartLagNanos: UInt64 = 0
+    package var maxStartLagNanos: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Adds `other`'s counts into these (the maximum lag is the larger one).
-    public mutating func merge(_ other: ArrivalCounts) {
+    package mutating func merge(_ other: ArrivalCounts) {
         started &+= other.started
         lateStarts &+= other.lateStarts
         dropped &+= other.dropped

@@ -1,7 +1,7 @@
 /// `deeplink-bench replay`: regenerates one journey from `(seed, index)`, prints its event trace,
 /// the oracle's expected outcome and each strategy's actual outcome.
-public struct ReplayCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct ReplayCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "replay",
         abstract: "Re-run one journey by seed and index: its event trace, expected and actual outcomes.",
         usage:
@@ -20,16 +20,16 @@ public struct ReplayCommand: BenchCommand {
         ] + ScheduleMode.options
     )
 
-    public var seed: UInt64
-    public var index: UInt64
-    public var strategies: [StrategyKind]
-    public var raceShare: Double
-    public var mix: ScenarioMix
-    public var json: Bool
-    public var schedule: ScheduleMode = .default
-    public var coreFaults: CoreStrategy.Faults = []
+    package var seed: UInt64
+    package var index: UInt64
+    package var strategies: [StrategyKind]
+    package var raceShare: Double
+    package var mix: ScenarioMix
+    package var json: Bool
+    package var schedule: ScheduleMode = .default
+    package var coreFaults: CoreStrategy.Faults = []
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
         guard let seed = try arguments.unsigned("--seed") else { throw .missingArgument("--seed S") }
         guard let index = try arguments.unsigned("--journey") else { throw .missingArgument("--journey I") }
@@ -58,16 +58,16 @@ public struct ReplayCommand: BenchCommand {
     }
 
     /// The replayed journey and what each strategy did with it.
-    public struct Replay: Sendable {
-        public var journey: Journey
-        public var expectation: Expectation
-        public var actual: [(StrategyKind, JourneyOutcome, StrategyObservation)]
+    package struct Replay: Sendable {
+        package var journey: Journey
+        package var expectation: Expectation
+        package var actual: [(StrategyKind, JourneyOutcome, StrategyObservation)]
         /// `core`'s controlled race, when the journey raced.
-        public var race: RaceRecord? = nil
+        package var race: RaceRecord? = nil
     }
 
     /// Regenerates and re-runs the journey.
-    public func replay() -> Replay {
+    package func replay() -> Replay {
         let generator = JourneyGenerator(seed: seed, mix: mix, raceShare: raceShare)
         let journey = generator.journey(at: index)
         let oracle = Oracle(mix: mix)
@@ -94,7 +94,7 @@ public struct ReplayCommand: BenchCommand {
         return Replay(journey: journey, expectation: expectation, actual: actual, race: race)
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         let replay = replay()
         io.out(json ? Self.json(replay) : Self.text(replay))
         return 0

@@ -3,7 +3,7 @@ extension RunCommand {
     static let durationOption = "--duration"
     static let warmupOption = "--warmup"
     /// Warm-up journeys per worker thread by default: a few milliseconds of work for `core`.
-    public static let defaultWarmupJourneys = 1_000
+    package static let defaultWarmupJourneys = 1_000
     /// The longest `--duration`: a week.
     static let maximumDurationSeconds = 604_800.0
     /// The cap on a closed-loop `--duration` run's journeys: the most `--journeys` accepts.

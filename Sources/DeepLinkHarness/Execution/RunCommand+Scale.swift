@@ -22,7 +22,7 @@ extension RunCommand {
     /// at 8, 235 MB at 64, 683 MB at 256, 2.6 GB at 1,024 (about 3.2 MB per thread), wall time
     /// 0.3 s, 0.3 s, 0.4 s, 0.8 s, 2.4 s. Far past the core count a run measures the scheduler, not
     /// the code; 256 keeps the harness under 1 GB and covers machines of up to 256 cores.
-    public static let maximumThreads = 256
+    package static let maximumThreads = 256
 
     /// `--threads` (or `--max-threads`), validated against ``maximumThreads``; nil when absent.
     static func threads(_ option: String, from arguments: ParsedArguments) throws(CLIError) -> Int? {
@@ -96,7 +96,7 @@ extension RunCommand {
 
 extension RunResult {
     /// Two lines on an open-loop run's arrivals for the console (nil for closed loop).
-    public var openLoopSummaryLine: String? {
+    package var openLoopSummaryLine: String? {
         guard let openLoop else { return nil }
         let counts = openLoop.arrivals
         let offered = ReportSchema.decimal(openLoop.parameters.ratePerSecond, digits: 3)

@@ -2,8 +2,8 @@ import Foundation
 
 /// `deeplink-bench run`: streams journeys through the strategies, prints a summary table and
 /// writes the report directory.
-public struct RunCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct RunCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Run synthetic journeys through the strategies, check them against the oracle, write reports.",
         usage:
@@ -50,20 +50,20 @@ public struct RunCommand: BenchCommand {
             + [ReportCommand.noReportOption]
     )
 
-    public var configurationToRun: RunConfiguration
-    public var outputDirectory: String
-    public var quiet: Bool
-    public var commandLine: [String]
+    package var configurationToRun: RunConfiguration
+    package var outputDirectory: String
+    package var quiet: Bool
+    package var commandLine: [String]
     /// `--shard i/n`: this run is one slice of a larger run (recorded in the manifest).
-    public var shard: ShardSpec?
+    package var shard: ShardSpec?
     /// `--no-report`: skip report.html and summary.md.
-    public var noReport = false
+    package var noReport = false
     /// `--threshold`s, judged besides the default ones (``RunVerdict/thresholds(strategies:extra:)``).
-    public var thresholds: [Threshold] = []
+    package var thresholds: [Threshold] = []
     /// `--wide`: print every outcome's count.
-    public var wide = false
+    package var wide = false
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
         let journeys = try arguments.integer("--journeys", in: 1...10_000_000_000) ?? 1_000_000
         let seed = try arguments.unsigned("--seed") ?? 1
@@ -131,7 +131,7 @@ public struct RunCommand: BenchCommand {
         commandLine = line
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         configurationToRun.trappedJourneys = try TrapSupervisor.childSetUp()
         try OutputDirectory.check(outputDirectory, replacingReport: true)
         let configuration = configurationToRun

@@ -4,7 +4,7 @@ extension RunResult {
     /// divided by the thread count, so `journeys_per_s` is the strategy's own throughput at this
     /// thread count. Violation rows carry the regenerated event trace. The manifest gets the run's
     /// identity (``identity(runID:)``).
-    public func report(runID: String, manifest: RunManifest, peakRSSBytes: UInt64) -> RunReport {
+    package func report(runID: String, manifest: RunManifest, peakRSSBytes: UInt64) -> RunReport {
         var manifest = manifest
         manifest.run = identity(runID: runID)
         manifest.disturbance = disturbance
@@ -110,7 +110,7 @@ extension RunResult {
 
 extension RunResult {
     /// What this run is: its id, seed, workload and the journey indices it covered.
-    public func identity(runID: String) -> RunIdentity {
+    package func identity(runID: String) -> RunIdentity {
         let first = configuration.firstIndex
         let (end, overflow) = first.addingReportingOverflow(configuration.journeys)
         let upper = overflow ? UInt64.max : end

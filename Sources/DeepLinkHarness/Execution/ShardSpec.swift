@@ -11,24 +11,24 @@
 /// same text is recorded in the manifest (`shard`) and checked by ``ReportMerger``.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct ShardSpec: Sendable, Hashable {
+package struct ShardSpec: Sendable, Hashable {
     /// This shard's position, `0..<count`.
-    public let index: Int
+    package let index: Int
     /// How many shards the run is split into.
-    public let count: Int
+    package let count: Int
 
     /// The largest shard count accepted (far beyond any job engine's parallelism).
-    public static let maximumCount = 1_000_000
+    package static let maximumCount = 1_000_000
 
     /// A shard, or `nil` unless `0 ≤ index < count ≤ maximumCount`.
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard count >= 1, count <= Self.maximumCount, index >= 0, index < count else { return nil }
         self.index = index
         self.count = count
     }
 
     /// The whole run as one shard (`0/1`).
-    public static let whole = ShardSpec(uncheckedIndex: 0, count: 1)
+    package static let whole = ShardSpec(uncheckedIndex: 0, count: 1)
 
     private init(uncheckedIndex index: Int, count: Int) {
         self.index = index
@@ -36,7 +36,7 @@ public struct ShardSpec: Sendable, Hashable {
     }
 
     /// Parses `i/n` strictly: see the type's documentation for the accepted form.
-    public static func parse(_ text: String) throws(ShardSpecError) -> ShardSpec {
+    package static func parse(_ text: String) throws(ShardSpecError) -> ShardSpec {
         let parts = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard parts.count == 2, let index = decimal(parts[0]), let count = decimal(parts[1]) else {
             throw .malformed(text)
@@ -63,7 +63,7 @@ public struct ShardSpec: Sendable, Hashable {
     /// `journeys`: `[⌊i·N/n⌋, ⌊(i+1)·N/n⌋)`, empty when `journeys < count` leaves it nothing.
     ///
     /// - Complexity: O(1).
-    public func range(ofJourneys journeys: UInt64) -> Range<UInt64> {
+    package func range(ofJourneys journeys: UInt64) -> Range<UInt64> {
         Self.boundary(index, of: count, journeys: journeys)..<Self.boundary(index + 1, of: count, journeys: journeys)
     }
 
@@ -78,7 +78,7 @@ public struct ShardSpec: Sendable, Hashable {
 /// Why a `--shard` value was refused; ``description`` is a one-line message naming the value.
 ///
 /// Thread safety: an immutable value.
-public enum ShardSpecError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ShardSpecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not two runs of ASCII digits separated by one `/`.
     case malformed(String)
     /// `n` is 0 or above ``ShardSpec/maximumCount``.
@@ -86,7 +86,7 @@ public enum ShardSpecError: Error, Sendable, Equatable, CustomStringConvertible 
     /// `i ≥ n`.
     case indexOutOfRange(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let text): "'\(text)' is not i/n (two non-negative integers, e.g. 0/4)"
         case .countOutOfRange(let text): "'\(text)': n must be in 1...\(ShardSpec.maximumCount)"

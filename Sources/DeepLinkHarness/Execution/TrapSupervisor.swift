@@ -15,15 +15,15 @@ import Glibc
 /// ``DeepLinkBench/main(arguments:io:)`` run in process.
 ///
 /// Thread safety: runs on the main thread of the executable.
-public enum TrapSupervisor {
+package enum TrapSupervisor {
     static let supervisedVariable = "DEEPLINK_SUPERVISED"
     static let trapFileVariable = "DEEPLINK_TRAP_FILE"
     static let trappedVariable = "DEEPLINK_TRAPPED_JOURNEYS"
     /// Traps after which the run gives up.
-    public static let maxTraps = 8
+    package static let maxTraps = 8
 
     /// The executable's entry point: supervises `run`, runs every other command directly.
-    public static func main(arguments: [String], io: CommandIO) -> Int32 {
+    package static func main(arguments: [String], io: CommandIO) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         if environment[supervisedVariable] != nil {
             // The run's worker dies with its supervisor (SIGTERM: its exec cleanup runs), rather

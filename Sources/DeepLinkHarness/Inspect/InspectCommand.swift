@@ -22,8 +22,8 @@ import Foundation
 ///   empty `fields`, and the next line is processed as usual.
 ///
 /// Thread safety: a command runs on one thread; it holds only immutable values.
-public struct InspectCommand: BenchCommand {
-    public static let configuration = CommandConfiguration(
+package struct InspectCommand: BenchCommand {
+    package static let configuration = CommandConfiguration(
         name: "inspect",
         abstract: "Parse and validate Install Referrer strings and show the verdict.",
         usage: "inspect [options] <referrer>...\n       deeplink-bench inspect --jsonl [options] < referrers.txt",
@@ -93,7 +93,7 @@ public struct InspectCommand: BenchCommand {
     /// Checks signatures (`--verify-key-file`) against the wall clock; `nil`: none.
     let verifier: SignedLinkVerifier?
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         var configuration = ReferrerParser.Configuration()
         if let key = arguments.string("--payload-key") { configuration.payloadKey = key }
         let ceiling = ReferrerParser.Configuration.inputBytesCeiling
@@ -200,7 +200,7 @@ public struct InspectCommand: BenchCommand {
         text.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         switch input {
         case .arguments(let referrers):
             for (index, referrer) in referrers.enumerated() {

@@ -2,9 +2,9 @@
 /// (U+0000–U+001F) become `\n`, `\t`, … or `\u00XX`, everything else is written as UTF-8.
 ///
 /// Thread safety: stateless; every member may be called from any thread.
-public enum JSONString {
+package enum JSONString {
     /// `text` as a quoted JSON string.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count + 2)
         append(text, to: &output)
@@ -14,7 +14,7 @@ public enum JSONString {
     /// Appends `text` to `output` as a quoted JSON string.
     ///
     /// - Complexity: O(n) in `text`'s length.
-    public static func append(_ text: String, to output: inout String) {
+    package static func append(_ text: String, to output: inout String) {
         output.append("\"")
         appendEscaped(text, to: &output)
         output.append("\"")
@@ -22,7 +22,7 @@ public enum JSONString {
 
     /// `text` escaped as inside a JSON string, without the quotes: for names shown in a terminal
     /// (the gate's table), where an ESC or CR/LF from a report file must not reach the terminal raw.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         appendEscaped(text, to: &output)
@@ -49,7 +49,7 @@ public enum JSONString {
     }
 
     /// `text` as a quoted JSON string, or `null`.
-    public static func quotedOrNull(_ text: String?) -> String {
+    package static func quotedOrNull(_ text: String?) -> String {
         guard let text else { return "null" }
         return quoted(text)
     }

@@ -3,44 +3,44 @@
 /// logout while a link waited, a race). Counted per journey in `coverage.csv`.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct DecisionPaths: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct DecisionPaths: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// A capture the resolver already held or routed under the same id (a clip handoff read twice).
-    public static let duplicateByID = DecisionPaths(rawValue: 1 << 0)
+    package static let duplicateByID = DecisionPaths(rawValue: 1 << 0)
     /// A referrer delivered again under a new id, recognised by Play's install-begin timestamp.
-    public static let duplicateByInstallTimestamp = DecisionPaths(rawValue: 1 << 1)
+    package static let duplicateByInstallTimestamp = DecisionPaths(rawValue: 1 << 1)
     /// A capture of a link this journey already routed.
-    public static let duplicateOfRouted = DecisionPaths(rawValue: 1 << 2)
+    package static let duplicateOfRouted = DecisionPaths(rawValue: 1 << 2)
     /// An older pending link dropped for a newer one when the gate opened.
-    public static let supersededOlder = DecisionPaths(rawValue: 1 << 3)
+    package static let supersededOlder = DecisionPaths(rawValue: 1 << 3)
     /// A capture into a full pending set pushed the oldest link out.
-    public static let overflowSupersede = DecisionPaths(rawValue: 1 << 10)
+    package static let overflowSupersede = DecisionPaths(rawValue: 1 << 10)
     /// A pending link expired while it waited for its gate.
-    public static let expiredWhileWaiting = DecisionPaths(rawValue: 1 << 4)
+    package static let expiredWhileWaiting = DecisionPaths(rawValue: 1 << 4)
     /// A logout while a link waited: the gate closed again.
-    public static let logoutClosedGate = DecisionPaths(rawValue: 1 << 5)
+    package static let logoutClosedGate = DecisionPaths(rawValue: 1 << 5)
     /// A launch loaded one or more links from the store and admitted them as one batch.
-    public static let launchBatch = DecisionPaths(rawValue: 1 << 6)
+    package static let launchBatch = DecisionPaths(rawValue: 1 << 6)
     /// The process died between the consumed mark and the router call.
-    public static let crashWindow = DecisionPaths(rawValue: 1 << 7)
+    package static let crashWindow = DecisionPaths(rawValue: 1 << 7)
     /// A capture raced a gate signal from another thread, through the lock-free queue.
-    public static let racedCapture = DecisionPaths(rawValue: 1 << 8)
+    package static let racedCapture = DecisionPaths(rawValue: 1 << 8)
     /// The router declined a link (not ready): it went back to pending for the next signal.
-    public static let routeDeclined = DecisionPaths(rawValue: 1 << 11)
+    package static let routeDeclined = DecisionPaths(rawValue: 1 << 11)
     /// The capture queue and the machine were full: the link waits in the store.
-    public static let queueFull = DecisionPaths(rawValue: 1 << 9)
+    package static let queueFull = DecisionPaths(rawValue: 1 << 9)
     /// A link under a signing prefix was refused for its signature (missing, bad, unknown key,
     /// expired).
-    public static let signatureRejected = DecisionPaths(rawValue: 1 << 12)
+    package static let signatureRejected = DecisionPaths(rawValue: 1 << 12)
     /// A signed link was refused because its nonce was consumed before (a replay).
-    public static let nonceReplayed = DecisionPaths(rawValue: 1 << 13)
+    package static let nonceReplayed = DecisionPaths(rawValue: 1 << 13)
     /// A link bound to one account waited while another account was logged in.
-    public static let heldForAccount = DecisionPaths(rawValue: 1 << 14)
+    package static let heldForAccount = DecisionPaths(rawValue: 1 << 14)
 
     /// Every path with its `coverage.csv` name, in report order.
-    public static let named: [(path: DecisionPaths, name: String)] = [
+    package static let named: [(path: DecisionPaths, name: String)] = [
         (.duplicateByID, "duplicate_by_id"),
         (.duplicateByInstallTimestamp, "duplicate_by_install_timestamp"),
         (.duplicateOfRouted, "duplicate_of_routed"),
@@ -65,19 +65,19 @@ public struct DecisionPaths: OptionSet, Sendable, Hashable {
 /// (`core`, whose controlled races reach the points).
 ///
 /// Thread safety: a value type; one per worker thread, merged at the end.
-public struct CoverageCounts: Sendable, Equatable {
+package struct CoverageCounts: Sendable, Equatable {
     /// Journeys per feature row (``featureNames`` order).
-    public var features: [UInt64]
+    package var features: [UInt64]
     /// Per strategy (run order): journeys per decision path (``DecisionPaths/named`` order).
-    public var paths: [UInt64]
+    package var paths: [UInt64]
     /// Journeys whose controlled race reached each schedule point
     /// (``ScheduleCoverage/pointNames`` order).
-    public var points: [UInt64]
+    package var points: [UInt64]
     /// Journeys whose controlled race interleaved each pair of points
     /// (``ScheduleCoverage/pairNames`` order).
-    public var pairs: [UInt64]
+    package var pairs: [UInt64]
 
-    public init() {
+    package init() {
         features = [UInt64](repeating: 0, count: Self.featureNames.count)
         paths = [UInt64](repeating: 0, count: DecisionPaths.named.count)
         points = [UInt64](repeating: 0, count: ScheduleCoverage.pointNames.count)
@@ -87,7 +87,7 @@ public struct CoverageCounts: Sendable, Equatable {
     /// `platform:ios`, …, `source:clip`, …, `perturbation:kill`, …, `extra:kill`, …,
     /// `links:0` … `links:2`, `perturbations:0` … `perturbations:3+`, `racing:yes`,
     /// `router:notReady`.
-    public static let featureNames: [String] =
+    package static let featureNames: [String] =
         Platform.allCases.map { "platform:\($0.name)" }
         + ["source:clip", "source:referrer", "source:universalLink"]
         + Perturbation.allCases.map { "perturbation:\($0.name)" }
@@ -97,7 +97,7 @@ public struct CoverageCounts: Sendable, Equatable {
         + ["racing:yes", "router:notReady"]
 
     /// Counts `journey`'s features.
-    public mutating func count(features journey: Journey) {
+    package mutating func count(features journey: Journey) {
         let platforms = Platform.allCases.count
         let perturbationBase = 2 * platforms
         let extrasBase = perturbationBase + Perturbation.allCases.count
@@ -124,7 +124,7 @@ public struct CoverageCounts: Sendable, Equatable {
 
     /// Counts the decision paths one journey took.
     @inline(__always)
-    public mutating func count(paths taken: DecisionPaths) {
+    package mutating func count(paths taken: DecisionPaths) {
         guard !taken.isEmpty else { return }
         for index in DecisionPaths.named.indices where taken.contains(DecisionPaths.named[index].path) {
             paths[index] &+= 1
@@ -134,13 +134,13 @@ public struct CoverageCounts: Sendable, Equatable {
     /// Counts the schedule points one journey's controlled race reached and the pairs it
     /// interleaved.
     @inline(__always)
-    public mutating func count(schedule: ScheduleCoverage) {
+    package mutating func count(schedule: ScheduleCoverage) {
         guard !schedule.isEmpty else { return }
         for index in points.indices where schedule.reached(point: index) { points[index] &+= 1 }
         for index in pairs.indices where schedule.interleaved(pair: index) { pairs[index] &+= 1 }
     }
 
-    public mutating func merge(_ other: CoverageCounts) {
+    package mutating func merge(_ other: CoverageCounts) {
         for index in features.indices { features[index] &+= other.features[index] }
         for index in paths.indices { paths[index] &+= other.paths[index] }
         for index in points.indices { points[index] &+= other.points[index] }

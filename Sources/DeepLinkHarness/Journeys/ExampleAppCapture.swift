@@ -1,7 +1,7 @@
 import DeepLinkCore
 
 /// How the example app (``ExampleApp``) hands links to DeepLinkCore: only through the core's
-/// public capture calls, the ones an app ships with, which validate, authenticate and dedupe every
+/// package capture calls, the ones an app ships with, which validate, authenticate and dedupe every
 /// link. ``CoreStrategy`` and `serve-core` capture through this one piece of code, so the default
 /// run exercises exactly the calls an app makes (the C ABI makes the same calls).
 ///

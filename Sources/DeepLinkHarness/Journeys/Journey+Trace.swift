@@ -1,7 +1,7 @@
 extension Journey {
     /// The event trace on one line: `tap(product)@0; clipInvoked(product)@1; …` (times in seconds
     /// of virtual time since the first tap). Used in violations.csv and by `replay`.
-    public var trace: String {
+    package var trace: String {
         var parts: [String] = []
         parts.reserveCapacity(eventCount)
         for step in 0..<eventCount {
@@ -12,7 +12,7 @@ extension Journey {
     }
 
     /// `kind(argument)` for one event.
-    public func describe(_ event: JourneyEvent) -> String {
+    package func describe(_ event: JourneyEvent) -> String {
         switch event.kind {
         case .tap, .clipInvoked, .clipHandoffWrite, .storeVisit, .universalLinkOpen:
             return "\(event.kind.name)(\(LinkCatalog.entry(link(slot: event.argument & 1)).name))"
@@ -29,7 +29,7 @@ extension Journey {
     }
 
     /// The background conditions in words (empty when none apply).
-    public var worldDescription: String {
+    package var worldDescription: String {
         var parts: [String] = []
         if world.fingerprintCollision {
             parts.append("fingerprint collision with \(LinkCatalog.entry(world.collidingLink).name)")

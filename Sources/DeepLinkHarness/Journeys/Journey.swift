@@ -6,33 +6,33 @@
 /// `(seed, index)` alone, so any journey regenerates on its own for replay and sharding.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct Journey: Sendable {
+package struct Journey: Sendable {
     /// The most events a journey can hold; the generator's scripts stay below it.
-    public static let capacity = 48
+    package static let capacity = 48
 
-    public var seed: UInt64
-    public var index: UInt64
-    public var scenario: ScenarioClass
+    package var seed: UInt64
+    package var index: UInt64
+    package var scenario: ScenarioClass
     /// Catalog ids (``LinkCatalog``) of the tapped links, in tap order. For organic, not-set and
     /// bare-token installs `links[0]` is the referrer the store hands over without any tap.
-    public var links: (UInt8, UInt8)
+    package var links: (UInt8, UInt8)
     /// How many of ``links`` were tapped (0, 1 or 2).
-    public var linkCount: UInt8
+    package var linkCount: UInt8
     /// Background conditions that only some strategies see.
-    public var world: JourneyWorld
+    package var world: JourneyWorld
     /// The perturbations composed on top of the scenario's own (see ``ExtraPerturbations``).
-    public var extras: ExtraPerturbations = []
+    package var extras: ExtraPerturbations = []
     /// Whether every built-in strategy meets the journey's first capture and the gate signal after
     /// it from two threads at once (an `exec:` strategy meets them in order).
-    public var racing: Bool
+    package var racing: Bool
     /// Whether the app's router is not ready the first time a link is offered to it (the screen
     /// is not there yet): it declines, and the link must be offered again at the next signal.
     /// Only `core`'s router can decline; the peers' navigation always takes the link.
-    public var routerNotReady: Bool
-    public var eventCount: Int
-    public var events: InlineArray<48, JourneyEvent>
+    package var routerNotReady: Bool
+    package var eventCount: Int
+    package var events: InlineArray<48, JourneyEvent>
 
-    public init(seed: UInt64, index: UInt64, scenario: ScenarioClass) {
+    package init(seed: UInt64, index: UInt64, scenario: ScenarioClass) {
         self.seed = seed
         self.index = index
         self.scenario = scenario
@@ -48,22 +48,22 @@ public struct Journey: Sendable {
     /// The catalog id of the link the store or clip hands over: the last one tapped (Play keeps
     /// the referrer of the latest store visit; a clip's second handoff overwrites nothing but is
     /// newer), or the untapped referrer of an organic install.
-    public var latestLink: UInt8 { linkCount >= 2 ? links.1 : links.0 }
+    package var latestLink: UInt8 { linkCount >= 2 ? links.1 : links.0 }
 
     /// The catalog id of tap number `slot` (0 or 1).
-    public func link(slot: UInt8) -> UInt8 { slot == 0 ? links.0 : links.1 }
+    package func link(slot: UInt8) -> UInt8 { slot == 0 ? links.0 : links.1 }
 
     /// When tap `slot` last happened before step `limit` (the first event's time when there was no
     /// such tap). Play reports the click of the latest tap so far: a tap later in the script (the
     /// same link opened again) is not it.
-    public func tapTime(slot: UInt8, before limit: Int) -> UInt32 {
+    package func tapTime(slot: UInt8, before limit: Int) -> UInt32 {
         // Through a span: `events[step]` in a loop copies the whole inline array per iteration.
         Self.tapTime(slot: slot, before: limit, in: events.span, count: eventCount)
     }
 
     /// ``tapTime(slot:before:)`` over the span of a journey's events (the first `count`), for a
     /// caller that holds one already: taking the span of a borrowed journey copies its events.
-    public static func tapTime(slot: UInt8, before limit: Int, in events: Span<JourneyEvent>, count: Int) -> UInt32 {
+    package static func tapTime(slot: UInt8, before limit: Int, in events: Span<JourneyEvent>, count: Int) -> UInt32 {
         guard count > 0 else { return 0 }
         var time = events[0].atSeconds
         var step = 0
@@ -76,13 +76,13 @@ public struct Journey: Sendable {
     }
 
     /// How many perturbations the journey composes: its scenario's (unless `none`) and the extras.
-    public var perturbationCount: Int {
+    package var perturbationCount: Int {
         (scenario.perturbation == .none ? 0 : 1) + extras.rawValue.nonzeroBitCount
     }
 
     /// Appends `event`; returns false (and drops it) when the script is full.
     @discardableResult
-    public mutating func append(_ event: JourneyEvent) -> Bool {
+    package mutating func append(_ event: JourneyEvent) -> Bool {
         guard eventCount < Self.capacity else { return false }
         events[eventCount] = event
         eventCount += 1
@@ -91,7 +91,7 @@ public struct Journey: Sendable {
 
     /// Inserts `event` before position `position`; returns false when the script is full.
     @discardableResult
-    public mutating func insert(_ event: JourneyEvent, at position: Int) -> Bool {
+    package mutating func insert(_ event: JourneyEvent, at position: Int) -> Bool {
         guard eventCount < Self.capacity, position >= 0, position <= eventCount else { return false }
         var cursor = eventCount
         while cursor > position {
@@ -104,11 +104,11 @@ public struct Journey: Sendable {
     }
 
     /// The time of the last event, in seconds since the first tap (0 for an empty script).
-    public var endSeconds: UInt32 { Self.endSeconds(in: events.span, count: eventCount) }
+    package var endSeconds: UInt32 { Self.endSeconds(in: events.span, count: eventCount) }
 
     /// ``endSeconds`` over the span of a journey's events (the first `count`), for a caller that
     /// holds one already: each access to a borrowed journey's events copies them.
-    public static func endSeconds(in events: Span<JourneyEvent>, count: Int) -> UInt32 {
+    package static func endSeconds(in events: Span<JourneyEvent>, count: Int) -> UInt32 {
         count == 0 ? 0 : events[count - 1].atSeconds
     }
 }
@@ -116,56 +116,56 @@ public struct Journey: Sendable {
 /// Conditions around a journey that only the fingerprint and clipboard strategies see.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct JourneyWorld: Sendable, Hashable {
+package struct JourneyWorld: Sendable, Hashable {
     /// Another user behind the same IP with the same device attributes tapped a different link
     /// (catalog id ``collidingLink``) within the fingerprint window, after this user's tap.
-    public var fingerprintCollision: Bool = false
-    public var collidingLink: UInt8 = 0
+    package var fingerprintCollision: Bool = false
+    package var collidingLink: UInt8 = 0
     /// The device's IP changed between the tap and the first launch (Wi-Fi to cellular).
-    public var ipChanged: Bool = false
+    package var ipChanged: Bool = false
     /// iOS: Safari's requests went through iCloud Private Relay (another IP than the app's).
-    public var privateRelay: Bool = false
+    package var privateRelay: Bool = false
     /// The clipboard was cleared before the first launch.
-    public var clipboardCleared: Bool = false
+    package var clipboardCleared: Bool = false
     /// The user declines iOS's "pasted from Safari" prompt at first launch.
-    public var pasteDeclined: Bool = false
+    package var pasteDeclined: Bool = false
 
-    public init() {}
+    package init() {}
 }
 
 /// A journey's reporting class: platform × capture source × the one perturbation it exercises.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct ScenarioClass: Sendable, Hashable {
-    public var platform: Platform
-    public var perturbation: Perturbation
+package struct ScenarioClass: Sendable, Hashable {
+    package var platform: Platform
+    package var perturbation: Perturbation
 
-    public init(platform: Platform, perturbation: Perturbation) {
+    package init(platform: Platform, perturbation: Perturbation) {
         self.platform = platform
         self.perturbation = perturbation
     }
 
     /// The capture source that follows from the platform.
-    public var source: Source { platform.source }
+    package var source: Source { platform.source }
 
     /// `platform/source/perturbation`, e.g. `android/referrer/kill`.
-    public var name: String { "\(platform.name)/\(source.rawValue)/\(perturbation.name)" }
+    package var name: String { "\(platform.name)/\(source.rawValue)/\(perturbation.name)" }
 
     /// A dense index in `0..<ScenarioClass.count`, for counter tables.
-    public var denseIndex: Int { Int(platform.rawValue) * Perturbation.allCases.count + Int(perturbation.rawValue) }
+    package var denseIndex: Int { Int(platform.rawValue) * Perturbation.allCases.count + Int(perturbation.rawValue) }
 
     /// How many scenario classes exist.
-    public static let count = Platform.allCases.count * Perturbation.allCases.count
+    package static let count = Platform.allCases.count * Perturbation.allCases.count
 
     /// The class at a dense index (inverse of ``denseIndex``).
-    public init(denseIndex: Int) {
+    package init(denseIndex: Int) {
         let perturbations = Perturbation.allCases.count
         self.platform = Platform(rawValue: UInt8(denseIndex / perturbations)) ?? .ios
         self.perturbation = Perturbation(rawValue: UInt8(denseIndex % perturbations)) ?? .none
     }
 
     /// How a link reaches the app.
-    public enum Source: String, Sendable {
+    package enum Source: String, Sendable {
         case clip
         case referrer
         case universalLink
@@ -173,7 +173,7 @@ public struct ScenarioClass: Sendable, Hashable {
 }
 
 /// Where the journey happens.
-public enum Platform: UInt8, Sendable, Hashable, CaseIterable {
+package enum Platform: UInt8, Sendable, Hashable, CaseIterable {
     /// iOS, app not installed: App Clip handoff through the App Group container.
     case ios
     /// Android, app not installed: Play Install Referrer.
@@ -181,7 +181,7 @@ public enum Platform: UInt8, Sendable, Hashable, CaseIterable {
     /// The app is already installed and running: a universal link / App Link (warm path).
     case installed
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .ios: "ios"
         case .android: "android"
@@ -189,7 +189,7 @@ public enum Platform: UInt8, Sendable, Hashable, CaseIterable {
         }
     }
 
-    public var source: ScenarioClass.Source {
+    package var source: ScenarioClass.Source {
         switch self {
         case .ios: .clip
         case .android: .referrer
@@ -200,7 +200,7 @@ public enum Platform: UInt8, Sendable, Hashable, CaseIterable {
 
 /// The one disturbance a journey exercises (SPEC 4.1). Each is drawn with the weight the scenario
 /// mix gives it, among those that apply to the journey's platform.
-public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
+package enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     /// The happy path.
     case none
     /// Login long after the link arrived (after a relaunch).
@@ -254,7 +254,7 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     /// that is opened again after it was routed (a replayed nonce).
     case forged
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .none: "none"
         case .lateLogin: "lateLogin"
@@ -283,7 +283,7 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether the perturbation can happen on `platform`.
-    public func applies(to platform: Platform) -> Bool {
+    package func applies(to platform: Platform) -> Bool {
         switch self {
         case .none, .lateLogin, .loginFailed, .noLogin, .hostile, .gateBypass, .forged:
             true
@@ -305,39 +305,39 @@ public enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
 /// uniformly among those that apply to the platform and are not the journey's own.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct ExtraPerturbations: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct ExtraPerturbations: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// A kill and relaunch at a random point after the first launch.
-    public static let kill = ExtraPerturbations(rawValue: 1 << 0)
+    package static let kill = ExtraPerturbations(rawValue: 1 << 0)
     /// One to three more relaunches at the end (re-deliveries, re-reads).
-    public static let duplicateDelivery = ExtraPerturbations(rawValue: 1 << 1)
+    package static let duplicateDelivery = ExtraPerturbations(rawValue: 1 << 1)
     /// The install takes hours or days (the fingerprint window passes; the time-to-live nears).
-    public static let delayedInstall = ExtraPerturbations(rawValue: 1 << 2)
+    package static let delayedInstall = ExtraPerturbations(rawValue: 1 << 2)
     /// The device clock is set back by hours or days after the first launch.
-    public static let clockBackwards = ExtraPerturbations(rawValue: 1 << 3)
+    package static let clockBackwards = ExtraPerturbations(rawValue: 1 << 3)
     /// iOS: the clip card is never tapped (the user goes straight to the App Store): no handoff.
-    public static let clipSkipped = ExtraPerturbations(rawValue: 1 << 4)
+    package static let clipSkipped = ExtraPerturbations(rawValue: 1 << 4)
     /// iOS: the clip's data is purged before the full app's first launch.
-    public static let clipDataPurged = ExtraPerturbations(rawValue: 1 << 5)
+    package static let clipDataPurged = ExtraPerturbations(rawValue: 1 << 5)
     /// The app is deleted unopened and installed again: from a new tap (iOS) or the same Play
     /// listing (Android, a new install-begin timestamp).
-    public static let reinstall = ExtraPerturbations(rawValue: 1 << 6)
+    package static let reinstall = ExtraPerturbations(rawValue: 1 << 6)
 
     /// Every extra with its name, in order: extra `i` is bit `i` of the raw value.
-    public static let named: [(extra: ExtraPerturbations, name: String)] = [
+    package static let named: [(extra: ExtraPerturbations, name: String)] = [
         (.kill, "kill"), (.duplicateDelivery, "duplicateDelivery"), (.delayedInstall, "delayedInstall"),
         (.clockBackwards, "clockBackwards"), (.clipSkipped, "clipSkipped"), (.clipDataPurged, "clipDataPurged"),
         (.reinstall, "reinstall"),
     ]
 
     /// The names of the extras in this set.
-    public var names: [String] { Self.named.filter { contains($0.extra) }.map(\.name) }
+    package var names: [String] { Self.named.filter { contains($0.extra) }.map(\.name) }
 
     /// The extras that can be composed with a journey of `platform` whose own perturbation is
     /// `perturbation`.
-    public static func applicable(to platform: Platform, with perturbation: Perturbation) -> [ExtraPerturbations] {
+    package static func applicable(to platform: Platform, with perturbation: Perturbation) -> [ExtraPerturbations] {
         let candidates = Candidates(platform: platform, perturbation: perturbation)
         return (0..<candidates.count).map { candidates[$0] }
     }

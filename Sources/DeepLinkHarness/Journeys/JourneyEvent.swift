@@ -2,32 +2,32 @@
 /// and when, in seconds of virtual time since the first tap. 8 bytes, no references.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct JourneyEvent: Sendable, Hashable {
-    public var kind: Kind
+package struct JourneyEvent: Sendable, Hashable {
+    package var kind: Kind
     /// For ``Kind/tap``, ``Kind/clipInvoked``, ``Kind/clipHandoffWrite``, ``Kind/storeVisit`` and
     /// ``Kind/universalLinkOpen``: the tap slot (0 or 1). For ``Kind/referrerFetch`` and
     /// ``Kind/referrerRetry``: a ``ReferrerResult`` raw value. For ``Kind/loginSucceeded`` and
     /// ``Kind/sessionRestored``: the account (an index into ``LinkCatalog/accounts``).
-    public var argument: UInt8
+    package var argument: UInt8
     /// Always 0. Fills the two bytes before ``atSeconds`` that would be padding: with every byte
     /// stored, a journey's empty script is one `memset`, where padding makes it a store loop.
     private var reserved: UInt16 = 0
-    public var atSeconds: UInt32
+    package var atSeconds: UInt32
 
-    public init(_ kind: Kind, _ argument: UInt8 = 0, at seconds: UInt32) {
+    package init(_ kind: Kind, _ argument: UInt8 = 0, at seconds: UInt32) {
         self.kind = kind
         self.argument = argument
         self.atSeconds = seconds
     }
 
     /// ``Kind/clockJump``'s argument when the clock was set back (the event's time is earlier).
-    public static let clockBack: UInt8 = 1
+    package static let clockBack: UInt8 = 1
 
     /// The referrer result of a fetch or retry event.
-    public var referrerResult: ReferrerResult { ReferrerResult(rawValue: argument) ?? .ok }
+    package var referrerResult: ReferrerResult { ReferrerResult(rawValue: argument) ?? .ok }
 
     /// What happens at one step.
-    public enum Kind: UInt8, Sendable, Hashable, CaseIterable {
+    package enum Kind: UInt8, Sendable, Hashable, CaseIterable {
         /// The user taps the link on the web (slot in `argument`).
         case tap
         /// iOS: the App Clip opens with the invocation URL.
@@ -72,7 +72,7 @@ public struct JourneyEvent: Sendable, Hashable {
         /// iOS: the App Clip's data is purged before the full app launches (its container is gone).
         case clipDataPurged
 
-        public var name: String {
+        package var name: String {
             switch self {
             case .tap: "tap"
             case .clipInvoked: "clipInvoked"
@@ -100,7 +100,7 @@ public struct JourneyEvent: Sendable, Hashable {
 }
 
 /// What the Install Referrer API answers.
-public enum ReferrerResult: UInt8, Sendable, Hashable, CaseIterable {
+package enum ReferrerResult: UInt8, Sendable, Hashable, CaseIterable {
     /// `OK`: the referrer string.
     case ok
     /// `OK`, but long after launch (delivered after `appReady` and login).
@@ -112,7 +112,7 @@ public enum ReferrerResult: UInt8, Sendable, Hashable, CaseIterable {
     /// `FEATURE_NOT_SUPPORTED`: this Play Store cannot answer, ever.
     case featureNotSupported
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .ok: "OK"
         case .okDelayed: "OK(delayed)"
@@ -123,5 +123,5 @@ public enum ReferrerResult: UInt8, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether the referrer string was delivered.
-    public var delivered: Bool { self == .ok || self == .okDelayed }
+    package var delivered: Bool { self == .ok || self == .okDelayed }
 }

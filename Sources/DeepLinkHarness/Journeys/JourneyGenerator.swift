@@ -5,11 +5,11 @@
 /// Thread safety: immutable after `init`; `Sendable`, shared by all worker threads.
 ///
 /// - Complexity: ``journey(at:)`` is O(events), with no heap allocation.
-public struct JourneyGenerator: Sendable {
-    public let seed: UInt64
-    public let mix: ScenarioMix
+package struct JourneyGenerator: Sendable {
+    package let seed: UInt64
+    package let mix: ScenarioMix
     /// Share of journeys that `core` delivers from two threads at once.
-    public let raceShare: Double
+    package let raceShare: Double
 
     private let platformThresholds: [Double]
     /// Per platform, one after another: cumulative perturbation thresholds (same order as
@@ -24,7 +24,7 @@ public struct JourneyGenerator: Sendable {
     private let ttl: UInt32
     private let window: UInt32
 
-    public init(seed: UInt64, mix: ScenarioMix = .default, raceShare: Double = 0) {
+    package init(seed: UInt64, mix: ScenarioMix = .default, raceShare: Double = 0) {
         self.seed = seed
         self.mix = mix
         self.raceShare = raceShare
@@ -58,7 +58,7 @@ public struct JourneyGenerator: Sendable {
     }
 
     /// The journey at `index`: always the same for the same seed, mix and race share.
-    public func journey(at index: UInt64) -> Journey {
+    package func journey(at index: UInt64) -> Journey {
         var random = SplitMix64(seed: seed, index: index)
         let platform = Platform(rawValue: UInt8(Self.pick(random.unit(), platformThresholds, from: 0))) ?? .ios
         let perturbations = Int(platform.rawValue) * perturbationCount
@@ -139,19 +139,19 @@ public struct JourneyGenerator: Sendable {
 /// SplitMix64 (Steele, Lea, Flood), seeded by hashing a seed and a counter.
 ///
 /// Thread safety: a value type; each journey owns its own.
-public struct SplitMix64: Sendable {
-    public var state: UInt64
+package struct SplitMix64: Sendable {
+    package var state: UInt64
 
     /// A plain sequence from `seed` (for corpora and tests; journeys use ``init(seed:index:)``).
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public init(seed: UInt64, index: UInt64) {
+    package init(seed: UInt64, index: UInt64) {
         state =
             Self.mix(seed &+ 0x9E37_79B9_7F4A_7C15) ^ Self.mix(index &* 0xD1B5_4A32_D192_ED03 &+ 0x2545_F491_4F6C_DD1D)
     }
 
     @inline(__always)
-    public static func mix(_ value: UInt64) -> UInt64 {
+    package static func mix(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -159,27 +159,27 @@ public struct SplitMix64: Sendable {
     }
 
     @inline(__always)
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return Self.mix(state)
     }
 
     /// A uniform double in [0, 1).
     @inline(__always)
-    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    package mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
 
     /// A uniform integer in `range`.
     @inline(__always)
-    public mutating func uniform(_ range: ClosedRange<UInt32>) -> UInt32 {
+    package mutating func uniform(_ range: ClosedRange<UInt32>) -> UInt32 {
         let width = UInt64(range.upperBound - range.lowerBound) + 1
         return range.lowerBound + UInt32(truncatingIfNeeded: (next() >> 32) % width)
     }
 
     @inline(__always)
-    public mutating func chance(_ probability: Double) -> Bool { unit() < probability }
+    package mutating func chance(_ probability: Double) -> Bool { unit() < probability }
 
     @inline(__always)
-    public mutating func element(_ values: [UInt8]) -> UInt8 { values[Int(next() % UInt64(values.count))] }
+    package mutating func element(_ values: [UInt8]) -> UInt8 { values[Int(next() % UInt64(values.count))] }
 }
 
 /// Writes one journey's script. Times advance monotonically through `now`.

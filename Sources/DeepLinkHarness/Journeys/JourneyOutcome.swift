@@ -5,7 +5,7 @@
 /// expectation is never a violation.
 ///
 /// Thread safety: a value type; `Sendable`.
-public enum JourneyOutcome: Sendable, Hashable {
+package enum JourneyOutcome: Sendable, Hashable {
     /// Routed once, to the right link, once its gate was open, at the step it was due.
     case routed
     /// Routed to a link other than the one expected (another user's, or an older tap).
@@ -46,7 +46,7 @@ public enum JourneyOutcome: Sendable, Hashable {
     case crashWindow
 
     /// Whether this outcome is a correctness violation.
-    public var isViolation: Bool {
+    package var isViolation: Bool {
         switch self {
         case .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung, .trapped: true
         case .routed, .expired, .rejected, .superseded, .organic, .notSet, .noLink, .crashWindow: false
@@ -54,7 +54,7 @@ public enum JourneyOutcome: Sendable, Hashable {
     }
 
     /// The name used in reports: `routed`, …, `rejected:dotSegment`, ….
-    public var name: String {
+    package var name: String {
         switch self {
         case .routed: "routed"
         case .misrouted: "misrouted"
@@ -84,7 +84,7 @@ public enum JourneyOutcome: Sendable, Hashable {
     ]
 
     /// A dense index in `0..<JourneyOutcome.count`, for counter tables.
-    public var denseIndex: Int {
+    package var denseIndex: Int {
         switch self {
         case .routed: 0
         case .misrouted: 1
@@ -107,10 +107,10 @@ public enum JourneyOutcome: Sendable, Hashable {
         }
     }
 
-    public static let count = plain.count + RejectionReason.allCases.count
+    package static let count = plain.count + RejectionReason.allCases.count
 
     /// The outcome at a dense index (inverse of ``denseIndex``).
-    public init(denseIndex: Int) {
+    package init(denseIndex: Int) {
         if denseIndex >= 0, denseIndex < Self.plain.count {
             self = Self.plain[denseIndex]
         } else {
@@ -119,10 +119,10 @@ public enum JourneyOutcome: Sendable, Hashable {
     }
 
     /// Every outcome, in dense-index order.
-    public static var all: [JourneyOutcome] { (0..<count).map(JourneyOutcome.init(denseIndex:)) }
+    package static var all: [JourneyOutcome] { (0..<count).map(JourneyOutcome.init(denseIndex:)) }
 
     /// Every violation, in dense-index order.
-    public static var violations: [JourneyOutcome] { plain.filter(\.isViolation) }
+    package static var violations: [JourneyOutcome] { plain.filter(\.isViolation) }
 }
 
 /// What a strategy did with one journey, in its own words: every router call (step and catalog id
@@ -131,37 +131,37 @@ public enum JourneyOutcome: Sendable, Hashable {
 /// ever copied from the expectation. Fixed size, no references.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct StrategyObservation: Sendable {
+package struct StrategyObservation: Sendable {
     /// Router calls recorded (at most ``capacity``; ``routeCount`` keeps counting beyond).
-    public static let capacity = 4
-    public var routeCount: Int = 0
-    public var routeSteps: InlineArray<4, UInt8> = InlineArray(repeating: 0)
-    public var routeLinks: InlineArray<4, UInt8> = InlineArray(repeating: 0)
+    package static let capacity = 4
+    package var routeCount: Int = 0
+    package var routeSteps: InlineArray<4, UInt8> = InlineArray(repeating: 0)
+    package var routeLinks: InlineArray<4, UInt8> = InlineArray(repeating: 0)
     /// The reasons the strategy itself gave for links it did not route.
-    public var reported: Reasons = []
+    package var reported: Reasons = []
     /// The strategy's own reason when it rejected a payload (the last one it rejected).
-    public var rejection: RejectionReason?
+    package var rejection: RejectionReason?
     /// Steps `raceStep` and `raceStep + 1` were delivered at once, from two threads (-1: none): a
     /// route recorded at `raceStep + 1` may have been due at `raceStep`.
-    public var raceStep: Int = -1
+    package var raceStep: Int = -1
     /// How many distinct threads delivered the race's inputs, as the race machinery observed them:
     /// OS threads, or the fibers of a controlled race (each its own stack; Docs/Scheduling.md).
     /// 0: no race; 1: one thread delivered both (a partner that did not take its input in time).
-    public var raceThreads: UInt8 = 0
+    package var raceThreads: UInt8 = 0
     /// Something the harness's audit of the strategy found wrong after the journey (a link left
     /// stranded in a queue, a router call naming no known link); `nil` when nothing.
-    public var auditFinding: AuditFinding?
+    package var auditFinding: AuditFinding?
     /// The decision paths the strategy reports having taken (for `coverage.csv`; only strategies
     /// that drive DeepLinkCore report any).
-    public var paths: DecisionPaths = []
+    package var paths: DecisionPaths = []
     /// The core's schedule points its controlled race reached and the pairs it interleaved (for
     /// `coverage.csv`; empty without a controlled race).
-    public var schedule = ScheduleCoverage()
+    package var schedule = ScheduleCoverage()
 
-    public init() {}
+    package init() {}
 
     /// The process died in the crash window at least once.
-    public var crashed: Bool {
+    package var crashed: Bool {
         get { reported.contains(.crashWindow) }
         set {
             if newValue { reported.insert(.crashWindow) } else { reported.remove(.crashWindow) }
@@ -170,7 +170,7 @@ public struct StrategyObservation: Sendable {
 
     /// Records a router call for catalog link `link` while handling event `step`.
     @inline(__always)
-    public mutating func route(link: UInt8, step: Int) {
+    package mutating func route(link: UInt8, step: Int) {
         if routeCount < Self.capacity {
             routeSteps[routeCount] = UInt8(truncatingIfNeeded: min(step, 255))
             routeLinks[routeCount] = link
@@ -180,7 +180,7 @@ public struct StrategyObservation: Sendable {
 
     /// Records that the strategy rejected a payload for `reason`.
     @inline(__always)
-    public mutating func reject(_ reason: RejectionReason) {
+    package mutating func reject(_ reason: RejectionReason) {
         reported.insert(.rejected)
         rejection = reason
     }
@@ -189,29 +189,29 @@ public struct StrategyObservation: Sendable {
     /// or what a strategy is able to tell apart at all (``Strategy/distinctions``).
     ///
     /// Thread safety: a value type; `Sendable`.
-    public struct Reasons: OptionSet, Sendable, Hashable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package struct Reasons: OptionSet, Sendable, Hashable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
 
         /// A payload was rejected (``StrategyObservation/rejection`` says why).
-        public static let rejected = Reasons(rawValue: 1 << 0)
+        package static let rejected = Reasons(rawValue: 1 << 0)
         /// Play's organic-install placeholder.
-        public static let organic = Reasons(rawValue: 1 << 1)
+        package static let organic = Reasons(rawValue: 1 << 1)
         /// Play's `(not set)` placeholder.
-        public static let notSet = Reasons(rawValue: 1 << 2)
+        package static let notSet = Reasons(rawValue: 1 << 2)
         /// A link older than its time-to-live was dropped.
-        public static let expired = Reasons(rawValue: 1 << 3)
+        package static let expired = Reasons(rawValue: 1 << 3)
         /// An older link was dropped in favour of a newer one.
-        public static let superseded = Reasons(rawValue: 1 << 4)
+        package static let superseded = Reasons(rawValue: 1 << 4)
         /// The process died between the consumed mark and the router call.
-        public static let crashWindow = Reasons(rawValue: 1 << 5)
+        package static let crashWindow = Reasons(rawValue: 1 << 5)
 
         /// Every reason.
-        public static let all: Reasons = [.rejected, .organic, .notSet, .expired, .superseded, .crashWindow]
+        package static let all: Reasons = [.rejected, .organic, .notSet, .expired, .superseded, .crashWindow]
     }
 
     /// What the harness's post-journey audit found.
-    public enum AuditFinding: UInt8, Sendable, Hashable {
+    package enum AuditFinding: UInt8, Sendable, Hashable {
         /// A captured link was still in the strategy's queue, never decided, when the journey ended.
         case strandedCapture
         /// The router was called with a link that is none of the catalog's.

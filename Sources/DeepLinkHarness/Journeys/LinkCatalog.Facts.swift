@@ -4,9 +4,9 @@ extension LinkCatalog {
     /// four strings; these are derived from ``entries`` once.
     ///
     /// Thread safety: a value type; `Sendable`.
-    public struct Facts: Sendable, Hashable {
+    package struct Facts: Sendable, Hashable {
         /// The entry's ``Verdict`` without the canonical link.
-        public enum Action: Sendable, Hashable {
+        package enum Action: Sendable, Hashable {
             case route
             case reject(RejectionReason)
             case organic
@@ -14,20 +14,20 @@ extension LinkCatalog {
             case noPayload
         }
 
-        public var action: Action
+        package var action: Action
         /// ``Verdict/needsLogin``.
-        public var needsLogin: Bool
+        package var needsLogin: Bool
         /// Equal for two routable entries exactly when their canonical links are equal (the id of
         /// the first entry with that link); an entry that does not route has its own id.
-        public var destination: UInt8
+        package var destination: UInt8
         /// ``Entry/account``.
-        public var account: UInt8?
+        package var account: UInt8?
         /// ``Entry/singleUse``.
-        public var singleUse: Bool
+        package var singleUse: Bool
 
         /// ``Verdict/isRoutable``.
         @inline(__always)
-        public var isRoutable: Bool { action == .route }
+        package var isRoutable: Bool { action == .route }
 
         init(_ entry: Entry, destination: UInt8) {
             switch entry.verdict {
@@ -45,7 +45,7 @@ extension LinkCatalog {
     }
 
     /// The facts of every entry, by id.
-    public static let facts: [Facts] = entries.indices.map { index in
+    package static let facts: [Facts] = entries.indices.map { index in
         let entry = entries[index]
         var destination = UInt8(index)
         if case .route(let canonical, _) = entry.verdict,
@@ -60,9 +60,9 @@ extension LinkCatalog {
     }
 
     /// The facts of ``unknown``.
-    public static let unknownFacts = Facts(unknown, destination: unknownID)
+    package static let unknownFacts = Facts(unknown, destination: unknownID)
 
     /// The facts of entry `id` (``entry(_:)``'s), ``unknownFacts`` for any other id.
     @inline(__always)
-    public static func facts(_ id: UInt8) -> Facts { Int(id) < facts.count ? facts[Int(id)] : unknownFacts }
+    package static func facts(_ id: UInt8) -> Facts { Int(id) < facts.count ? facts[Int(id)] : unknownFacts }
 }

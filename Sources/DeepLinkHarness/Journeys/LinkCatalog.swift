@@ -4,29 +4,29 @@
 /// parser and validator; that is what the ``Oracle`` and the non-core strategies rely on.
 ///
 /// Thread safety: immutable static data; `Sendable`.
-public enum LinkCatalog {
+package enum LinkCatalog {
     /// One catalog entry.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// A short name for traces (`product`, `javascript`, …).
-        public var name: String
+        package var name: String
         /// The full Install Referrer string Play returns for a tap on this link.
-        public var referrer: String
+        package var referrer: String
         /// The URL an App Clip or universal link hands the app for this link.
-        public var url: String
+        package var url: String
         /// What a correct implementation must do with it.
-        public var verdict: Verdict
+        package var verdict: Verdict
         /// Whether a naive `deeplink=` lookup (no double decoding, no validation) finds a payload.
-        public var naiveFindsPayload: Bool
+        package var naiveFindsPayload: Bool
         /// The account (an index into ``LinkCatalog/accounts``) the link is bound to, named by its
         /// referrer's `account` field; `nil` for a link meant for anyone. A bound link routes only
         /// while that account is logged in.
-        public var account: UInt8? = nil
+        package var account: UInt8? = nil
         /// A signed link: its nonce is single-use, so opening it again once routed is a replay.
-        public var singleUse = false
+        package var singleUse = false
     }
 
     /// What must happen to a payload.
-    public enum Verdict: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         /// Route to this canonical link; `needsLogin` per the route policy (`/orders` and below).
         case route(canonical: String, needsLogin: Bool)
         /// Reject with this reason; route nowhere.
@@ -38,59 +38,59 @@ public enum LinkCatalog {
         /// A referrer without any payload.
         case noPayload
 
-        public var needsLogin: Bool {
+        package var needsLogin: Bool {
             if case .route(_, let needsLogin) = self { return needsLogin }
             return false
         }
 
-        public var isRoutable: Bool {
+        package var isRoutable: Bool {
             if case .route = self { return true }
             return false
         }
     }
 
     /// The host App Clip and universal-link URLs use (the validator's allowlist).
-    public static let host = "nerdy.pro"
+    package static let host = "nerdy.pro"
 
     /// Ids of entries routed without login.
-    public static let openLinks: [UInt8] = [0, 1, 2, 3]
+    package static let openLinks: [UInt8] = [0, 1, 2, 3]
     /// Ids of entries that need `loggedIn` (`/orders` and below).
-    public static let loginLinks: [UInt8] = [4, 5]
+    package static let loginLinks: [UInt8] = [4, 5]
     /// Ids of every entry that routes (open and login links).
-    public static let routableLinks: [UInt8] = [0, 1, 2, 3, 4, 5]
+    package static let routableLinks: [UInt8] = [0, 1, 2, 3, 4, 5]
     /// Ids of hostile or malformed payloads, as referrers (Android).
-    public static let hostileLinks: [UInt8] = [6, 7, 8, 9, 10, 11, 12, 13, 14]
+    package static let hostileLinks: [UInt8] = [6, 7, 8, 9, 10, 11, 12, 13, 14]
     /// Ids of hostile payloads that can arrive as a URL (App Clip, universal link): a URL is
     /// ASCII with percent escapes, so the invalid-UTF-8 referrer has no URL form.
-    public static let hostileURLLinks: [UInt8] = [6, 7, 8, 9, 10, 11, 12, 14]
-    public static let organic: UInt8 = 15
-    public static let notSet: UInt8 = 16
-    public static let bareToken: UInt8 = 17
+    package static let hostileURLLinks: [UInt8] = [6, 7, 8, 9, 10, 11, 12, 14]
+    package static let organic: UInt8 = 15
+    package static let notSet: UInt8 = 16
+    package static let bareToken: UInt8 = 17
     /// A double-encoded referrer for `/product/42` (Android).
-    public static let doubleEncoded: UInt8 = 18
+    package static let doubleEncoded: UInt8 = 18
     /// Ids of gate-bypass links (Android): spellings of the orders screen that a router decoding
     /// and normalising the path opens, while a byte-prefix gate sees another path. Each entry says
     /// by hand what it is: the orders link it stands for (needs login), or a refusal.
-    public static let gateBypassLinks: [UInt8] = [19, 20, 21, 22, 23, 24, 25, 26, 27]
+    package static let gateBypassLinks: [UInt8] = [19, 20, 21, 22, 23, 24, 25, 26, 27]
     /// Gate-bypass links that can arrive as a URL (the duplicate payload key exists only in a
     /// referrer).
-    public static let gateBypassURLLinks: [UInt8] = [19, 20, 21, 22, 23, 24, 25, 26]
+    package static let gateBypassURLLinks: [UInt8] = [19, 20, 21, 22, 23, 24, 25, 26]
     /// Ids of links bound to an account (``Entry/account``), as referrers (Android).
-    public static let accountLinks: [UInt8] = [28]
+    package static let accountLinks: [UInt8] = [28]
 
     /// The accounts journeys log in as (a login event's argument indexes this): the user the
     /// bound links are for, and somebody else on the same device.
-    public static let accounts = ["alice", "u-1842@example.org"]
+    package static let accounts = ["alice", "u-1842@example.org"]
     /// The account bound links name.
-    public static let linkAccount: UInt8 = 0
+    package static let linkAccount: UInt8 = 0
     /// Another account.
-    public static let otherAccount: UInt8 = 1
+    package static let otherAccount: UInt8 = 1
     /// The genuine signed link to `/wallet` (``ForgedLinks``; ids 29…33 follow the catalog's own).
-    public static let signedLink: UInt8 = 29
+    package static let signedLink: UInt8 = 29
     /// Forged payloads to `/wallet`: unsigned, tampered, expired, unknown key (``ForgedLinks``).
-    public static let forgedLinks: [UInt8] = [30, 31, 32, 33]
+    package static let forgedLinks: [UInt8] = [30, 31, 32, 33]
 
-    public static let entries: [Entry] =
+    package static let entries: [Entry] =
         [
             Entry(
                 name: "product",
@@ -303,13 +303,13 @@ public enum LinkCatalog {
 
     /// The entry with id `id` (ids are indices into ``entries``); ``unknown`` for any other id.
     @inline(__always)
-    public static func entry(_ id: UInt8) -> Entry { Int(id) < entries.count ? entries[Int(id)] : unknown }
+    package static func entry(_ id: UInt8) -> Entry { Int(id) < entries.count ? entries[Int(id)] : unknown }
 
     /// The id strategies report for a routed link that matches no catalog entry.
-    public static let unknownID: UInt8 = 255
+    package static let unknownID: UInt8 = 255
 
     /// Stands for a link that is in no catalog entry (never the right destination).
-    public static let unknown = Entry(
+    package static let unknown = Entry(
         name: "unknown",
         referrer: "",
         url: "",
@@ -318,7 +318,7 @@ public enum LinkCatalog {
     )
 
     /// The route verdict of entry `id`, or whether two ids route to the same canonical link.
-    public static func sameDestination(_ first: UInt8, _ second: UInt8) -> Bool {
+    package static func sameDestination(_ first: UInt8, _ second: UInt8) -> Bool {
         let a = facts(first)
         let b = facts(second)
         guard a.isRoutable, b.isRoutable else { return first == second }
@@ -328,7 +328,7 @@ public enum LinkCatalog {
 
 /// Why a payload must not be routed; mirrors SPEC 3.2's reasons, declared here so that the
 /// oracle does not depend on DeepLinkCore.
-public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
+package enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
     case empty
     case tooLong
     case notAPath
@@ -363,7 +363,7 @@ public enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
     /// A valid signature whose nonce was used before.
     case replayed
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .empty: "empty"
         case .tooLong: "tooLong"

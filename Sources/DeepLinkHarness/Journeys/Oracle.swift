@@ -10,16 +10,16 @@
 /// Payload verdicts come from the hand-written ``LinkCatalog``, not from the core's validator.
 ///
 /// Thread safety: a value type; `Sendable`. ``expect(_:)`` is a pure function of the journey.
-public struct Oracle: Sendable {
+package struct Oracle: Sendable {
     /// The time-to-live, seconds.
-    public var ttlSeconds: UInt32
+    package var ttlSeconds: UInt32
 
-    public init(ttlSeconds: UInt32 = 86_400) { self.ttlSeconds = ttlSeconds }
+    package init(ttlSeconds: UInt32 = 86_400) { self.ttlSeconds = ttlSeconds }
 
-    public init(mix: ScenarioMix) { self.ttlSeconds = UInt32(min(mix.ttlSeconds, 31_536_000)) }
+    package init(mix: ScenarioMix) { self.ttlSeconds = UInt32(min(mix.ttlSeconds, 31_536_000)) }
 
     /// What must happen to `journey`.
-    public func expect(_ journey: Journey) -> Expectation {
+    package func expect(_ journey: Journey) -> Expectation {
         var journey = journey
         return expect(inPlace: &journey)
     }
@@ -45,7 +45,7 @@ public struct Oracle: Sendable {
     /// link's open), not from the tap. A clock behind the capture time (a clock moved backwards)
     /// gives age 0, as DeepLinkCore's resolver saturates it.
     @inline(__always)
-    public static func isExpired(capturedAt: UInt32, now: UInt32, ttl: UInt32) -> Bool {
+    package static func isExpired(capturedAt: UInt32, now: UInt32, ttl: UInt32) -> Bool {
         let age = now > capturedAt ? now - capturedAt : 0
         return age > ttl
     }
@@ -67,7 +67,7 @@ public struct Oracle: Sendable {
     /// apart (`distinctions`). A strategy that cannot make a distinction (the article's snippet
     /// has no validator), or a peer whose capture delivered nothing at all, is classified by what
     /// it did observe, usually *noLink*, never by the oracle's reason.
-    public func classify(
+    package func classify(
         _ observation: StrategyObservation,
         expectation: Expectation,
         journey: Journey,
@@ -149,7 +149,7 @@ public struct Oracle: Sendable {
 
     /// The outcome a strategy's own account gives a journey it routed nothing in, in the oracle's
     /// order of precedence: crash window, expired, rejected, organic, not set, otherwise no link.
-    public static func observedReason(_ observation: StrategyObservation) -> JourneyOutcome {
+    package static func observedReason(_ observation: StrategyObservation) -> JourneyOutcome {
         let reported = observation.reported
         if reported.contains(.crashWindow) { return .crashWindow }
         if reported.contains(.expired) { return .expired }
@@ -180,33 +180,33 @@ public struct Oracle: Sendable {
 /// The oracle's verdict on one journey.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct Expectation: Sendable {
+package struct Expectation: Sendable {
     /// The expected outcome (never a violation).
-    public var outcome: JourneyOutcome
+    package var outcome: JourneyOutcome
     /// The tap slot whose link must be routed (routed, superseded), or was consumed in the crash
     /// window (crashWindow, where one later route is tolerated). `nil` otherwise.
-    public var targetSlot: UInt8?
+    package var targetSlot: UInt8?
     /// The step at which the oracle routed, or -1.
-    public var routeStep: Int
+    package var routeStep: Int
     /// Per tap slot: bit `s` is set when that link's gate was open after step `s`.
-    public var gateMasks: (UInt64, UInt64)
+    package var gateMasks: (UInt64, UInt64)
     /// Per tap slot: when the oracle last captured that link (its age counts from here), or the
     /// tap's time when it never captured it.
-    public var captureTimes: (UInt32, UInt32)
+    package var captureTimes: (UInt32, UInt32)
     /// A link was still pending, unexpired, when the script ended (a generator defect).
-    public var endedPending: Bool
+    package var endedPending: Bool
     /// A signed link opened again after it routed was refused as `rejected:replayed`.
-    public var refusedReplay = false
+    package var refusedReplay = false
 
     /// Whether the gate of the link in `slot` was open after `step`.
-    public func gateWasOpen(slot: UInt8, step: Int) -> Bool {
+    package func gateWasOpen(slot: UInt8, step: Int) -> Bool {
         guard step >= 0, step < 64 else { return false }
         let mask = slot == 0 ? gateMasks.0 : gateMasks.1
         return mask & (1 << UInt64(step)) != 0
     }
 
     /// When the link in `slot` was captured (or tapped, if never captured).
-    public func captureTime(slot: UInt8) -> UInt32 { slot == 0 ? captureTimes.0 : captureTimes.1 }
+    package func captureTime(slot: UInt8) -> UInt32 { slot == 0 ? captureTimes.0 : captureTimes.1 }
 }
 
 /// The oracle's state while it walks a script. It keeps what it reads of the journey besides the

@@ -2,7 +2,7 @@ extension ScenarioMix {
     /// Every stored value of the mix, one `name=value` line each in declaration order (arrays as
     /// space-separated values, numbers in Swift's shortest round-trip form). Read by reflection,
     /// so a field added to the mix is part of it without being listed here.
-    public var canonicalText: String {
+    package var canonicalText: String {
         var text = ""
         for child in Mirror(reflecting: self).children {
             let value: String
@@ -17,5 +17,5 @@ extension ScenarioMix {
     }
 
     /// SHA-256 of ``canonicalText``: two runs with the same digest drew journeys from the same mix.
-    public var digest: String { SHA256Digest.hex(of: Array(canonicalText.utf8)) }
+    package var digest: String { SHA256Digest.hex(of: Array(canonicalText.utf8)) }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension ScenarioMix {
     /// The default mix with the keys of the JSON object in `bytes` applied. `path` only names the
     /// source in errors.
-    public static func parsing(_ bytes: [UInt8], path: String) throws(ScenarioMixError) -> ScenarioMix {
+    package static func parsing(_ bytes: [UInt8], path: String) throws(ScenarioMixError) -> ScenarioMix {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
@@ -62,7 +62,7 @@ extension ScenarioMix {
     }
 
     /// Reads and parses the mix file at `path`.
-    public static func load(path: String) throws(ScenarioMixError) -> ScenarioMix {
+    package static func load(path: String) throws(ScenarioMixError) -> ScenarioMix {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path, detail: "no such file or not readable")
         }

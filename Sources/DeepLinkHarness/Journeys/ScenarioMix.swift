@@ -4,46 +4,46 @@
 /// `{"perturbation.kill": 0.2, "fingerprint.sharedIPShare": 0.4}`. ``keys`` lists every key.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct ScenarioMix: Sendable, Equatable {
+package struct ScenarioMix: Sendable, Equatable {
     /// Relative weights of ``Platform`` cases (indexed by raw value).
-    public var platformWeights: [Double]
+    package var platformWeights: [Double]
     /// Relative weights of ``Perturbation`` cases (indexed by raw value), among those that apply
     /// to the journey's platform.
-    public var perturbationWeights: [Double]
+    package var perturbationWeights: [Double]
     /// Relative weights of composing 0, 1, 2 or 3 extra perturbations on a journey.
-    public var extraPerturbationWeights: [Double]
+    package var extraPerturbationWeights: [Double]
     /// Share of tapped links that need `loggedIn` (`/orders/`).
-    public var loginLinkShare: Double
+    package var loginLinkShare: Double
     /// Share of journeys with an open link where the user logs in anyway.
-    public var optionalLoginShare: Double
+    package var optionalLoginShare: Double
     /// Share of installed-app journeys where the user is already logged in.
-    public var alreadyLoggedInShare: Double
+    package var alreadyLoggedInShare: Double
     /// Share of journeys behind an IP shared with other users (carrier-grade NAT, office Wi-Fi).
-    public var sharedIPShare: Double
+    package var sharedIPShare: Double
     /// Among shared-IP journeys: share where another user with the same device attributes taps a
     /// different link inside the fingerprint window.
-    public var collisionShare: Double
+    package var collisionShare: Double
     /// Share of journeys whose IP changes between tap and first launch.
-    public var ipChangeShare: Double
+    package var ipChangeShare: Double
     /// Share of iOS journeys whose browser traffic goes through iCloud Private Relay, so the web
     /// tap and the app's first request come from different IPs.
-    public var privateRelayShare: Double
+    package var privateRelayShare: Double
     /// The fingerprint matching window, seconds.
-    public var fingerprintWindowSeconds: Double
+    package var fingerprintWindowSeconds: Double
     /// Share of journeys where the user copies something else before the first launch.
-    public var interveningCopyShare: Double
+    package var interveningCopyShare: Double
     /// Share of iOS journeys where the user declines the paste prompt.
-    public var pasteDeclineShare: Double
+    package var pasteDeclineShare: Double
     /// Share of journeys whose clipboard is cleared before the first launch (another app, a
     /// clipboard manager, a restart that drops it).
-    public var clipboardClearedShare: Double
+    package var clipboardClearedShare: Double
     /// The pending-link time-to-live, seconds (oracle and `core` use the same).
-    public var ttlSeconds: Double
+    package var ttlSeconds: Double
 
     /// The built-in default mix.
-    public static let `default` = ScenarioMix()
+    package static let `default` = ScenarioMix()
 
-    public init() {
+    package init() {
         platformWeights = [0.40, 0.45, 0.15]
         var weights = [Double](repeating: 0, count: Perturbation.allCases.count)
         let defaults: [(Perturbation, Double)] = [
@@ -79,7 +79,7 @@ public struct ScenarioMix: Sendable, Equatable {
     }
 
     /// Every key a mix file may set, with what it accepts.
-    public static var keys: [String] { keyTable.map(\.0) }
+    package static var keys: [String] { keyTable.map(\.0) }
 
     static var keyTable: [(String, KeyKind, WritableKeyPath<ScenarioMix, Double>?)] {
         var table: [(String, KeyKind, WritableKeyPath<ScenarioMix, Double>?)] = []
@@ -107,14 +107,14 @@ public struct ScenarioMix: Sendable, Equatable {
 }
 
 /// Why a mix file was refused; ``message`` names the file and key.
-public enum ScenarioMixError: Error, Equatable, Sendable {
+package enum ScenarioMixError: Error, Equatable, Sendable {
     case unreadable(path: String, detail: String)
     case notAnObject(path: String)
     case unknownKey(path: String, key: String)
     case invalidValue(path: String, key: String, expected: String)
     case allZero(path: String, group: String)
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .unreadable(let path, let detail): "cannot read mix file '\(path)': \(detail)"
         case .notAnObject(let path): "mix file '\(path)' must hold one JSON object of \"key\": number pairs"

@@ -12,13 +12,13 @@
 /// `dl_kid`/`dl_exp`/`dl_nonce`/`dl_sig` fields (``LinkSignature``) made with the key file's active key.
 ///
 /// Thread safety: a command runs on one thread.
-public struct LinksCommand: BenchCommand {
+package struct LinksCommand: BenchCommand {
     /// Every subcommand, in the order `--help` lists them.
     static let subcommands: [any LinksSubcommand.Type] = [
         LinksPlayCommand.self, LinksClipCommand.self, LinksUniversalCommand.self, LinksSiteCommand.self,
     ]
 
-    public static var configuration: CommandConfiguration {
+    package static var configuration: CommandConfiguration {
         var options: [OptionSpec] = []
         for subcommand in subcommands {
             for option in subcommand.options where !options.contains(where: { $0.name == option.name }) {
@@ -44,7 +44,7 @@ public struct LinksCommand: BenchCommand {
 
     var subcommand: any LinksSubcommand
 
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         guard let name = arguments.positionals.first else {
             throw .missingArgument("a subcommand: " + Self.subcommands.map { $0.name }.joined(separator: ", "))
         }
@@ -66,7 +66,7 @@ public struct LinksCommand: BenchCommand {
         subcommand = try type.init(arguments: rest)
     }
 
-    public mutating func run(io: CommandIO) throws -> Int32 {
+    package mutating func run(io: CommandIO) throws -> Int32 {
         try subcommand.run(io: io)
     }
 }

@@ -16,20 +16,20 @@
 /// reported but never judged (`gate`).
 ///
 /// Thread safety: a value type.
-public struct Disturbance: Sendable, Equatable, Codable {
-    public var stealNanos: UInt64
-    public var involuntarySwitches: UInt64
+package struct Disturbance: Sendable, Equatable, Codable {
+    package var stealNanos: UInt64
+    package var involuntarySwitches: UInt64
     /// Mean runnable threads other than ours over the readings.
-    public var otherRunnable: Double
+    package var otherRunnable: Double
     /// ``HostSpeedProbe``'s nanoseconds per round before the measurement; nil when not taken.
-    public var probeStartNanos: Double?
+    package var probeStartNanos: Double?
     /// ``HostSpeedProbe``'s nanoseconds per round after the measurement; nil when not taken.
-    public var probeEndNanos: Double?
-    public var disturbed: Bool
+    package var probeEndNanos: Double?
+    package var disturbed: Bool
     /// Why it is disturbed, one sentence per reason (empty when it is not).
-    public var reasons: [String]
+    package var reasons: [String]
 
-    public init(
+    package init(
         stealNanos: UInt64 = 0,
         involuntarySwitches: UInt64 = 0,
         otherRunnable: Double = 0,
@@ -50,29 +50,29 @@ public struct Disturbance: Sendable, Equatable, Codable {
     /// When readings mark a measurement disturbed.
     ///
     /// Thread safety: a value type.
-    public struct Thresholds: Sendable, Equatable {
+    package struct Thresholds: Sendable, Equatable {
         /// Steal above this share of the machine's CPU time (wall × cores): 2 %.
-        public var stealShare: Double = 0.02
+        package var stealShare: Double = 0.02
         /// Involuntary context switches above this many per second per thread the measurement
         /// ran: 50 (an undisturbed CPU-bound thread sees a few per second; one sharing its core
         /// with another busy thread, hundreds).
-        public var switchesPerThreadSecond: Double = 50
+        package var switchesPerThreadSecond: Double = 50
         /// Other runnable threads above the cores the measurement left free (cores − threads),
         /// on average, by more than this: 0.5.
-        public var otherRunnableSlack: Double = 0.5
+        package var otherRunnableSlack: Double = 0.5
         /// The host-speed probe slower at one end of the measurement than at the other by more
         /// than this factor: 1.5 (the fastest of seven samples repeats within ~10 % on a steady
         /// machine; the slow-downs it is there for were 2–3x).
-        public var probeDrift: Double = 1.5
+        package var probeDrift: Double = 1.5
 
-        public init() {}
+        package init() {}
     }
 
     /// The disturbance between `start` and `end` readings with `samples` (every reading, start and
     /// end included) over `wallNanos` of a measurement on `threads` threads of a `cores`-core
     /// machine, with the host-speed probe's times before and after it (nil: not taken), judged by
     /// `thresholds`.
-    public init(
+    package init(
         start: DisturbanceReading,
         end: DisturbanceReading,
         samples: [DisturbanceReading],
@@ -133,7 +133,7 @@ public struct Disturbance: Sendable, Equatable, Codable {
 
     /// The machine's speed over the measurement: the mean of the probe's times before and after
     /// (either alone when the other was not taken); nil when neither was.
-    public var hostSpeedNanos: Double? {
+    package var hostSpeedNanos: Double? {
         switch (probeStartNanos, probeEndNanos) {
         case (let before?, let after?): (before + after) / 2
         case (let only?, nil), (nil, let only?): only
@@ -142,7 +142,7 @@ public struct Disturbance: Sendable, Equatable, Codable {
     }
 
     /// Marks this measurement disturbed for `reason` (from outside the readings).
-    public mutating func mark(_ reason: String) {
+    package mutating func mark(_ reason: String) {
         disturbed = true
         if !reasons.contains(reason) { reasons.append(reason) }
     }
@@ -150,7 +150,7 @@ public struct Disturbance: Sendable, Equatable, Codable {
     /// These readings and another measurement's (merged shards): steal and switches add up, the
     /// other runnable load and each probe time are the larger (the slower machine), disturbed when
     /// either is. Nil when a sum would pass 2^64 − 1.
-    public func merging(_ other: Disturbance) -> Disturbance? {
+    package func merging(_ other: Disturbance) -> Disturbance? {
         let (steal, stealOverflow) = stealNanos.addingReportingOverflow(other.stealNanos)
         let (switches, switchOverflow) = involuntarySwitches.addingReportingOverflow(other.involuntarySwitches)
         guard !stealOverflow, !switchOverflow else { return nil }
@@ -174,19 +174,19 @@ public struct Disturbance: Sendable, Equatable, Codable {
     }
 
     /// The columns summary.csv and capacity.csv carry, in order.
-    public static let columns = ["steal_ns", "involuntary_switches", "other_runnable", "disturbed"]
+    package static let columns = ["steal_ns", "involuntary_switches", "other_runnable", "disturbed"]
 
     /// The host-speed probe's columns in tables with a row per measurement and no manifest of its
     /// own (capacity.csv's steps, CoreBenchmarks' comparisons), in order: before, after.
-    public static let probeColumns = ["probe_start_ns", "probe_end_ns"]
+    package static let probeColumns = ["probe_start_ns", "probe_end_ns"]
 
     /// The values of ``probeColumns`` as written: two decimals, empty when not taken.
-    public var probeFields: [String] {
+    package var probeFields: [String] {
         [probeStartNanos, probeEndNanos].map { nanos in nanos.map { ReportSchema.decimal($0, digits: 2) } ?? "" }
     }
 
     /// The values of ``columns`` as written (`other_runnable` with two decimals, `disturbed` 0/1).
-    public var fields: [String] {
+    package var fields: [String] {
         [
             String(stealNanos), String(involuntarySwitches), ReportSchema.decimal(otherRunnable, digits: 2),
             disturbed ? "1" : "0",

@@ -6,15 +6,15 @@
 /// below may be off by more than the usual noise`.
 ///
 /// Thread safety: stateless.
-public enum DisturbanceNotice {
+package enum DisturbanceNotice {
     /// What a disturbance means for the numbers it comes with.
-    public static let consequence = "timings below may be off by more than the usual noise"
+    package static let consequence = "timings below may be off by more than the usual noise"
     /// Reasons listed before the rest are counted (a capacity sweep gathers one per step).
-    public static let reasonsShown = 4
+    package static let reasonsShown = 4
 
     /// The notice, or nil when `disturbance` is absent or quiet. `steps` (disturbed, all) names
     /// how many of several measurements (a capacity sweep's steps) were disturbed.
-    public static func text(_ disturbance: Disturbance?, steps: (disturbed: Int, all: Int)? = nil) -> String? {
+    package static func text(_ disturbance: Disturbance?, steps: (disturbed: Int, all: Int)? = nil) -> String? {
         guard let disturbance, disturbance.disturbed else { return nil }
         var reasons = Array(disturbance.reasons.prefix(reasonsShown))
         if disturbance.reasons.count > reasonsShown {
@@ -27,7 +27,7 @@ public enum DisturbanceNotice {
 
     /// ``text(_:steps:)`` for a terminal: folded at spaces into lines of at most `width` columns
     /// (a word longer than that keeps a line of its own), continuation lines indented by two.
-    public static func terminalText(_ disturbance: Disturbance?, width: Int = 100) -> String? {
+    package static func terminalText(_ disturbance: Disturbance?, width: Int = 100) -> String? {
         guard let text = text(disturbance) else { return nil }
         var lines: [String] = []
         var line = ""

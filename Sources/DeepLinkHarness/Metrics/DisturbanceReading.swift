@@ -3,19 +3,19 @@
 /// runnable load, all others' and ours.
 ///
 /// Thread safety: a value type.
-public struct DisturbanceReading: Sendable, Equatable {
+package struct DisturbanceReading: Sendable, Equatable {
     /// CPU time the hypervisor gave to other guests, all CPUs together, since boot
     /// (`/proc/stat`'s `steal`), in nanoseconds.
-    public var stealNanos: UInt64
+    package var stealNanos: UInt64
     /// Times this process's threads were preempted (`getrusage(RUSAGE_SELF)`'s `ru_nivcsw`).
-    public var involuntarySwitches: UInt64
+    package var involuntarySwitches: UInt64
     /// Runnable threads on the whole machine now (`/proc/loadavg`'s running count).
-    public var runnable: Int
+    package var runnable: Int
     /// This process's runnable threads now (state `R` in `/proc/self/task/*/stat`): subtracted
     /// from ``runnable`` to get the others'.
-    public var ownRunnable: Int
+    package var ownRunnable: Int
 
-    public init(stealNanos: UInt64, involuntarySwitches: UInt64, runnable: Int, ownRunnable: Int) {
+    package init(stealNanos: UInt64, involuntarySwitches: UInt64, runnable: Int, ownRunnable: Int) {
         self.stealNanos = stealNanos
         self.involuntarySwitches = involuntarySwitches
         self.runnable = runnable
@@ -23,5 +23,5 @@ public struct DisturbanceReading: Sendable, Equatable {
     }
 
     /// Runnable threads that are not this process's (never negative).
-    public var otherRunnable: Int { max(0, runnable - ownRunnable) }
+    package var otherRunnable: Int { max(0, runnable - ownRunnable) }
 }

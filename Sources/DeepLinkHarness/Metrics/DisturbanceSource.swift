@@ -2,7 +2,7 @@
 /// script of synthetic readings.
 ///
 /// Thread safety: `Sendable`; ``read()`` is called from the thread that runs the measurement.
-public protocol DisturbanceSource: Sendable {
+package protocol DisturbanceSource: Sendable {
     /// The readings now.
     func read() -> DisturbanceReading
 
@@ -14,5 +14,5 @@ public protocol DisturbanceSource: Sendable {
 
 extension DisturbanceSource {
     /// No probe: a scripted source that does not script one.
-    public func hostSpeedNanos() -> Double? { nil }
+    package func hostSpeedNanos() -> Double? { nil }
 }

@@ -1,7 +1,7 @@
 /// A named error reading a histogram's serialised form.
 ///
 /// Thread safety: an immutable value.
-public enum HistogramDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum HistogramDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A `lower:count` pair that is not two unsigned integers separated by `:`.
     case malformedBucket(String)
     /// A lower bound that is not the start of a bucket of the fixed layout.
@@ -13,7 +13,7 @@ public enum HistogramDecodingError: Error, Equatable, Sendable, CustomStringConv
     /// min/max inconsistent with the buckets (min above max, or outside the first/last bucket).
     case inconsistentExtremes(min: UInt64, max: UInt64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformedBucket(let text): "malformed histogram bucket '\(text)' (expected lower_ns:count)"
         case .notABucketBoundary(let value): "histogram bucket lower bound \(value) is not a bucket boundary"
@@ -31,7 +31,7 @@ extension Histogram {
     /// ``max`` it restores the histogram exactly (``init(count:min:max:encodedBuckets:)``).
     ///
     /// - Complexity: O(number of buckets).
-    public var encodedBuckets: String {
+    package var encodedBuckets: String {
         var parts: [String] = []
         for (index, bucketCount) in counts.enumerated() where bucketCount != 0 {
             parts.append("\(Self.lowestEquivalentValue(ofIndex: index)):\(bucketCount)")
@@ -40,7 +40,7 @@ extension Histogram {
     }
 
     /// The non-empty buckets: lowest value, highest value, count, in increasing order.
-    public var nonEmptyBuckets: [(lower: UInt64, upper: UInt64, count: UInt64)] {
+    package var nonEmptyBuckets: [(lower: UInt64, upper: UInt64, count: UInt64)] {
         counts.enumerated().compactMap { index, bucketCount in
             guard bucketCount != 0 else { return nil }
             return (
@@ -50,7 +50,7 @@ extension Histogram {
     }
 
     /// Restores a histogram from its serialised form (see ``encodedBuckets``), checking it.
-    public init(count: UInt64, min: UInt64, max: UInt64, encodedBuckets: String) throws(HistogramDecodingError) {
+    package init(count: UInt64, min: UInt64, max: UInt64, encodedBuckets: String) throws(HistogramDecodingError) {
         self.init()
         var total: UInt64 = 0
         var firstIndex = Int.max
@@ -90,7 +90,7 @@ extension Histogram {
 
 extension Histogram: Equatable {
     /// Equal when they hold the same counts in every bucket and the same exact min and max.
-    public static func == (lhs: Histogram, rhs: Histogram) -> Bool {
+    package static func == (lhs: Histogram, rhs: Histogram) -> Bool {
         lhs.count == rhs.count && lhs.min == rhs.min && lhs.max == rhs.max && lhs.counts == rhs.counts
     }
 }

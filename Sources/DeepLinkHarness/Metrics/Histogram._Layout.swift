@@ -40,7 +40,7 @@ extension Histogram {
     }
 
     /// The lowest and highest value of the bucket `value` falls in.
-    public static func bucketRange(containing value: UInt64) -> ClosedRange<UInt64> {
+    package static func bucketRange(containing value: UInt64) -> ClosedRange<UInt64> {
         let index = countsIndex(for: value)
         return lowestEquivalentValue(ofIndex: index)...highestEquivalentValue(ofIndex: index)
     }

@@ -17,7 +17,7 @@
 ///
 /// Thread safety: a value type; record into one histogram per thread and ``merge(_:)`` them after.
 /// Copies share storage until one of them is mutated (copy on write).
-public struct Histogram: Sendable {
+package struct Histogram: Sendable {
     // The layout constants are computed properties, not `static let`s: without whole-module
     // optimisation a `static let` is a lazily initialised global checked on every read (measured:
     // record went from ~16 ns to ~3 ns only once WMO folded them; literals fold either way).
@@ -34,18 +34,18 @@ public struct Histogram: Sendable {
 
     /// The largest value with its own bucket: 2^46 − 1 ns, about 19.5 hours. Larger values are
     /// counted in the top bucket.
-    public static var highestTrackableValue: UInt64 { (1 << 46) - 1 }
+    package static var highestTrackableValue: UInt64 { (1 << 46) - 1 }
 
     var counts: [UInt64]
     /// Number of values recorded.
-    public internal(set) var count: UInt64
+    package internal(set) var count: UInt64
     var lowest: UInt64
     var highest: UInt64
 
     /// An empty histogram.
     ///
     /// - Complexity: O(number of buckets): allocates and zeroes the counts array once.
-    public init() {
+    package init() {
         counts = [UInt64](repeating: 0, count: Self.countsLength)
         count = 0
         lowest = .max
@@ -53,23 +53,23 @@ public struct Histogram: Sendable {
     }
 
     /// The smallest value recorded, exactly; 0 when empty.
-    public var min: UInt64 { count == 0 ? 0 : lowest }
+    package var min: UInt64 { count == 0 ? 0 : lowest }
 
     /// The largest value recorded, exactly; 0 when empty.
-    public var max: UInt64 { highest }
+    package var max: UInt64 { highest }
 
     /// Records one value (nanoseconds).
     ///
     /// - Complexity: O(1); never allocates (the storage is uniquely owned after the first write).
     @inlinable
-    public mutating func record(_ valueNanos: UInt64) {
+    package mutating func record(_ valueNanos: UInt64) {
         recordValue(valueNanos, times: 1)
     }
 
     /// Records `value` `times` times.
     ///
     /// - Complexity: O(1).
-    public mutating func record(_ valueNanos: UInt64, times: UInt64) {
+    package mutating func record(_ valueNanos: UInt64, times: UInt64) {
         guard times > 0 else { return }
         recordValue(valueNanos, times: times)
     }
@@ -86,7 +86,7 @@ public struct Histogram: Sendable {
     /// exactly the histogram of all values recorded into either.
     ///
     /// - Complexity: O(number of buckets).
-    public mutating func merge(_ other: Histogram) {
+    package mutating func merge(_ other: Histogram) {
         guard other.count > 0 else { return }
         counts.withUnsafeMutableBufferPointer { mine in
             other.counts.withUnsafeBufferPointer { theirs in
@@ -108,7 +108,7 @@ public struct Histogram: Sendable {
     /// first), clamped to [``min``, ``max``]. 0 when empty.
     ///
     /// - Complexity: O(number of buckets).
-    public func value(atPercentile p: Double) -> UInt64 {
+    package func value(atPercentile p: Double) -> UInt64 {
         guard count > 0 else { return 0 }
         let rank = Self.rank(ofPercentile: p, count: count)
         // The first and last ranks are the exact extremes.
@@ -131,7 +131,7 @@ public struct Histogram: Sendable {
 
     /// The 1-based rank of percentile `p` among `count` sorted values: `ceil(p/100 · count)`,
     /// at least 1 and at most `count`. `p` is clamped to 0…100 (NaN reads as 0).
-    public static func rank(ofPercentile p: Double, count: UInt64) -> UInt64 {
+    package static func rank(ofPercentile p: Double, count: UInt64) -> UInt64 {
         guard count > 0 else { return 0 }
         let clamped = p.isNaN ? 0 : Swift.min(Swift.max(p, 0), 100)
         // Rounded to 9 digits first so that 99.9 % of 1000 is 999, not 1000 (binary fractions).

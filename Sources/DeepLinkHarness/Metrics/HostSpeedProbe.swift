@@ -16,23 +16,23 @@ import Synchronization
 /// raises it.
 ///
 /// Thread safety: stateless; ``measure()`` may run on any thread (it allocates its own buffers).
-public enum HostSpeedProbe {
+package enum HostSpeedProbe {
     /// The bytes one round copies: a `PendingLink`'s size.
-    public static let recordBytes = 752
+    package static let recordBytes = 752
     /// Rounds in one timed sample (~20–80 µs).
-    public static let roundsPerSample = 2048
+    package static let roundsPerSample = 2048
     /// Timed samples, after one untimed warm-up sample.
-    public static let samples = 7
+    package static let samples = 7
 
     /// Whether two probe times are further apart than `factor` (the slower one over the faster):
     /// the one rule behind a run that changed speed (``Disturbance``) and a run on a machine of
     /// another speed than its baseline's (``RegressionGate``). False when either is not positive.
-    public static func differ(_ one: Double, _ other: Double, byMoreThan factor: Double) -> Bool {
+    package static func differ(_ one: Double, _ other: Double, byMoreThan factor: Double) -> Bool {
         one > 0 && other > 0 && max(one, other) > factor * min(one, other)
     }
 
     /// Nanoseconds per round: the fastest of ``samples`` samples of ``roundsPerSample`` rounds.
-    public static func measure() -> Double {
+    package static func measure() -> Double {
         let lock = Mutex<Int>(0)
         // Two records in one buffer, cache-line aligned, copied back and forth so that no copy can
         // be dropped as a repeat of the one before.

@@ -6,9 +6,9 @@
 /// ``StrategyReport/histograms``.
 ///
 /// Thread safety: a value type; one per thread.
-public struct LatencyHistograms: Sendable, Equatable {
+package struct LatencyHistograms: Sendable, Equatable {
     /// The metrics, in report order.
-    public enum Metric: Int, Sendable, CaseIterable {
+    package enum Metric: Int, Sendable, CaseIterable {
         case parse
         case validate
         case enqueue
@@ -16,7 +16,7 @@ public struct LatencyHistograms: Sendable, Equatable {
         case journey
 
         /// The name in the reports (`gate_open_to_route` …).
-        public var name: String {
+        package var name: String {
             switch self {
             case .parse: DeepLinkHarness.Metric.parse
             case .validate: DeepLinkHarness.Metric.validate
@@ -27,19 +27,19 @@ public struct LatencyHistograms: Sendable, Equatable {
         }
     }
 
-    public var parse = Histogram()
-    public var validate = Histogram()
-    public var enqueue = Histogram()
-    public var gateOpenToRoute = Histogram()
-    public var journey = Histogram()
+    package var parse = Histogram()
+    package var validate = Histogram()
+    package var enqueue = Histogram()
+    package var gateOpenToRoute = Histogram()
+    package var journey = Histogram()
 
     /// Five empty histograms (five allocations of about 300 KB each).
-    public init() {}
+    package init() {}
 
     /// Records `valueNanos` into `metric`'s histogram.
     ///
     /// - Complexity: O(1); never allocates.
-    public mutating func record(_ metric: Metric, _ valueNanos: UInt64) {
+    package mutating func record(_ metric: Metric, _ valueNanos: UInt64) {
         switch metric {
         case .parse: parse.record(valueNanos)
         case .validate: validate.record(valueNanos)
@@ -50,7 +50,7 @@ public struct LatencyHistograms: Sendable, Equatable {
     }
 
     /// Adds every histogram of `other` to this one's.
-    public mutating func merge(_ other: LatencyHistograms) {
+    package mutating func merge(_ other: LatencyHistograms) {
         parse.merge(other.parse)
         validate.merge(other.validate)
         enqueue.merge(other.enqueue)
@@ -59,7 +59,7 @@ public struct LatencyHistograms: Sendable, Equatable {
     }
 
     /// The histograms keyed by report name, for ``StrategyReport/histograms``.
-    public var dictionary: [String: Histogram] {
+    package var dictionary: [String: Histogram] {
         [
             Metric.parse.name: parse, Metric.validate.name: validate, Metric.enqueue.name: enqueue,
             Metric.gateOpenToRoute.name: gateOpenToRoute, Metric.journey.name: journey,

@@ -21,20 +21,20 @@ internal import CCycleCounter
 ///
 /// Thread safety: stateless after the one calibration (a `static let`, made once, on first use,
 /// by whichever thread gets there first); any thread may read.
-public enum OperationClock {
+package enum OperationClock {
     /// How readings become nanoseconds.
-    public struct Calibration: Sendable, Equatable {
+    package struct Calibration: Sendable, Equatable {
         /// Whether readings are counter ticks (else they are `CLOCK_MONOTONIC` nanoseconds).
-        public var usesCounter: Bool
+        package var usesCounter: Bool
         /// Nanoseconds per tick in 32.32 fixed point (`1 << 32`: a reading is nanoseconds).
-        public var nanosPerTickFixed: UInt64
+        package var nanosPerTickFixed: UInt64
 
         /// Readings in nanoseconds (`CLOCK_MONOTONIC`).
-        public static let monotonic = Calibration(usesCounter: false, nanosPerTickFixed: 1 << 32)
+        package static let monotonic = Calibration(usesCounter: false, nanosPerTickFixed: 1 << 32)
 
         /// Counter ticks, `nanos` nanoseconds having passed over `ticks` ticks (nil when either is
         /// 0, or the rate is beyond 2^32 ns per tick).
-        public init?(counterTicks ticks: UInt64, overNanos nanos: UInt64) {
+        package init?(counterTicks ticks: UInt64, overNanos nanos: UInt64) {
             guard ticks > 0, nanos > 0, nanos < 1 << 32 else { return nil }
             self.init(usesCounter: true, nanosPerTickFixed: (nanos << 32) / ticks)
         }
@@ -46,7 +46,7 @@ public enum OperationClock {
 
         /// What `manifest.json` records as `operation_clock`: `tsc, 0.3571 ns per tick` or
         /// `CLOCK_MONOTONIC`.
-        public var summary: String {
+        package var summary: String {
             guard usesCounter else { return "CLOCK_MONOTONIC" }
             let nanosPerTick = Double(nanosPerTickFixed) / 4_294_967_296
             return "tsc, \(ReportSchema.decimal(nanosPerTick, digits: 4)) ns per tick"
@@ -54,24 +54,24 @@ public enum OperationClock {
 
         /// A reading, for ``nanos(from:to:)``.
         @inline(__always)
-        public func now() -> UInt64 {
+        package func now() -> UInt64 {
             usesCounter ? deeplink_cycle_counter() : Runner.monotonicNanos()
         }
 
         /// Nanoseconds from reading `start` to reading `end`; 0 when `end` is before `start`.
         @inline(__always)
-        public func nanos(from start: UInt64, to end: UInt64) -> UInt64 {
+        package func nanos(from start: UInt64, to end: UInt64) -> UInt64 {
             end > start ? nanos(ticks: end &- start) : 0
         }
 
         /// Nanoseconds since reading `start`.
         @inline(__always)
-        public func nanos(since start: UInt64) -> UInt64 {
+        package func nanos(since start: UInt64) -> UInt64 {
             nanos(from: start, to: now())
         }
 
         /// `ticks` in nanoseconds (rounded down; saturates at `UInt64.max`).
-        public func nanos(ticks: UInt64) -> UInt64 {
+        package func nanos(ticks: UInt64) -> UInt64 {
             let (high, low) = ticks.multipliedFullWidth(by: nanosPerTickFixed)
             guard high >> 32 == 0 else { return .max }
             return high << 32 | low >> 32
@@ -80,7 +80,7 @@ public enum OperationClock {
         /// How this machine's readings are made: the counter when `clocksource` (the kernel's
         /// current one) is `tsc` and the counter exists, timed against `CLOCK_MONOTONIC` over
         /// `window` nanoseconds; else ``monotonic``.
-        public static func measure(clocksource: String?, window: UInt64 = 5_000_000) -> Calibration {
+        package static func measure(clocksource: String?, window: UInt64 = 5_000_000) -> Calibration {
             guard deeplink_cycle_counter_exists() != 0, clocksource == "tsc" else { return .monotonic }
             let startNanos = Runner.monotonicNanos()
             let startTicks = deeplink_cycle_counter()
@@ -95,13 +95,13 @@ public enum OperationClock {
     /// This machine's calibration, made on first use (~5 ms). A hot loop holds a copy (a stored
     /// `let`) and reads through it: every access to this `static let` calls `swift_once`, which
     /// cost `core` ~80 instructions per journey over its ~8 readings.
-    public static let calibration = Calibration.measure(clocksource: currentClocksource())
+    package static let calibration = Calibration.measure(clocksource: currentClocksource())
 
     /// A reading, for ``nanos(from:to:)`` (``Calibration/now()`` of ``calibration``).
-    public static func now() -> UInt64 { calibration.now() }
+    package static func now() -> UInt64 { calibration.now() }
 
     /// Nanoseconds from reading `start` to reading `end`; 0 when `end` is before `start`.
-    public static func nanos(from start: UInt64, to end: UInt64) -> UInt64 {
+    package static func nanos(from start: UInt64, to end: UInt64) -> UInt64 {
         calibration.nanos(from: start, to: end)
     }
 

@@ -7,10 +7,10 @@ import Glibc
 /// by its zero readings).
 ///
 /// Thread safety: stateless.
-public struct ProcDisturbanceSource: DisturbanceSource {
-    public init() {}
+package struct ProcDisturbanceSource: DisturbanceSource {
+    package init() {}
 
-    public func read() -> DisturbanceReading {
+    package func read() -> DisturbanceReading {
         DisturbanceReading(
             stealNanos: Self.stealNanos(stat: ResourceUsage.readTextFile("/proc/stat") ?? ""),
             involuntarySwitches: Self.involuntarySwitches(),
@@ -19,7 +19,7 @@ public struct ProcDisturbanceSource: DisturbanceSource {
         )
     }
 
-    public func hostSpeedNanos() -> Double? { HostSpeedProbe.measure() }
+    package func hostSpeedNanos() -> Double? { HostSpeedProbe.measure() }
 
     /// The `steal` field (the 8th number) of `/proc/stat`'s aggregate `cpu` line, converted from
     /// clock ticks (`sysconf(_SC_CLK_TCK)`) to nanoseconds; 0 when absent.

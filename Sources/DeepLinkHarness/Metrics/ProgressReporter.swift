@@ -13,9 +13,9 @@ import Glibc
 /// polling often is cheap.
 ///
 /// Thread safety: a value type; use it from one thread.
-public struct ProgressReporter: Sendable {
+package struct ProgressReporter: Sendable {
     /// How progress is shown.
-    public enum Style: Sendable, Equatable {
+    package enum Style: Sendable, Equatable {
         /// A bar redrawn with `\r` (stderr is a terminal).
         case bar
         /// One full line per interval (stderr is a file or pipe).
@@ -24,16 +24,16 @@ public struct ProgressReporter: Sendable {
         case quiet
 
         /// `.quiet` when `quiet`, else `.bar` on a terminal and `.lines` otherwise.
-        public static func choose(stderrIsTerminal: Bool, quiet: Bool) -> Style {
+        package static func choose(stderrIsTerminal: Bool, quiet: Bool) -> Style {
             quiet ? .quiet : (stderrIsTerminal ? .bar : .lines)
         }
     }
 
-    public let total: UInt64
-    public let style: Style
-    public let startNanos: UInt64
+    package let total: UInt64
+    package let style: Style
+    package let startNanos: UInt64
     /// Minimum time between two outputs.
-    public let intervalNanos: UInt64
+    package let intervalNanos: UInt64
     private var lastOutputNanos: UInt64
     private var finished = false
 
@@ -42,7 +42,7 @@ public struct ProgressReporter: Sendable {
     ///   - startNanos: when the run started, on the clock later passed as `nowNanos`
     ///     (``monotonicNanos()``).
     ///   - intervalNanos: minimum time between outputs; default 100 ms for the bar, 5 s for lines.
-    public init(total: UInt64, style: Style, startNanos: UInt64, intervalNanos: UInt64? = nil) {
+    package init(total: UInt64, style: Style, startNanos: UInt64, intervalNanos: UInt64? = nil) {
         self.total = total
         self.style = style
         self.startNanos = startNanos
@@ -51,7 +51,7 @@ public struct ProgressReporter: Sendable {
     }
 
     /// The text to write now for `completed` journeys, or nil when nothing is due.
-    public mutating func update(completed: UInt64, nowNanos: UInt64) -> String? {
+    package mutating func update(completed: UInt64, nowNanos: UInt64) -> String? {
         switch style {
         case .quiet: return nil
         case .bar, .lines:
@@ -63,7 +63,7 @@ public struct ProgressReporter: Sendable {
 
     /// The final text: the bar at its end state followed by a newline, or a last line; nil when
     /// quiet or already finished.
-    public mutating func finish(completed: UInt64, nowNanos: UInt64) -> String? {
+    package mutating func finish(completed: UInt64, nowNanos: UInt64) -> String? {
         guard !finished else { return nil }
         finished = true
         switch style {
@@ -127,7 +127,7 @@ public struct ProgressReporter: Sendable {
     }
 
     /// A monotonic clock in nanoseconds (`CLOCK_MONOTONIC`), for `startNanos` and `nowNanos`.
-    public static func monotonicNanos() -> UInt64 {
+    package static func monotonicNanos() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
@@ -141,7 +141,7 @@ extension ProgressReporter {
     ///
     /// - Parameters:
     ///   - quiet: `--quiet`: nothing is written (the loop still waits for `finished`).
-    public static func watch(
+    package static func watch(
         total: UInt64,
         io: CommandIO,
         quiet: Bool,

@@ -7,10 +7,10 @@ import Glibc
 /// a stated default instead of failing.
 ///
 /// Thread safety: all members may be called from any thread.
-public enum ResourceUsage {
+package enum ResourceUsage {
     /// The peak resident set size of this process in bytes: `VmHWM` from `/proc/self/status`, or
     /// `getrusage`'s `ru_maxrss` (KiB on Linux) when that file cannot be read.
-    public static func peakRSSBytes() -> UInt64 {
+    package static func peakRSSBytes() -> UInt64 {
         if let status = readTextFile("/proc/self/status"), let kib = kibibytes(field: "VmHWM", in: status) {
             return kib * 1024
         }
@@ -20,7 +20,7 @@ public enum ResourceUsage {
     }
 
     /// The current resident set size in bytes (`VmRSS`), 0 when unknown.
-    public static func currentRSSBytes() -> UInt64 {
+    package static func currentRSSBytes() -> UInt64 {
         guard let status = readTextFile("/proc/self/status"), let kib = kibibytes(field: "VmRSS", in: status) else {
             return 0
         }
@@ -29,7 +29,7 @@ public enum ResourceUsage {
 
     /// The CPU model (`model name` in `/proc/cpuinfo`; on ARM, `Hardware` or `CPU implementer`/`CPU
     /// part`), or the machine name from `uname`, or "unknown".
-    public static func cpuModel() -> String {
+    package static func cpuModel() -> String {
         if let cpuinfo = readTextFile("/proc/cpuinfo") {
             for key in ["model name", "Hardware", "Processor", "cpu model"] {
                 if let value = field(key, in: cpuinfo), !value.isEmpty { return value }
@@ -47,12 +47,12 @@ public enum ResourceUsage {
     }
 
     /// Online processor cores (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
-    public static func coreCount() -> Int {
+    package static func coreCount() -> Int {
         Swift.max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
     }
 
     /// "jemalloc <version>" when jemalloc serves this process's allocations, else "system".
-    public static func allocator() -> String {
+    package static func allocator() -> String {
         guard AllocationCounter.isJemallocActive, let version = AllocationCounter.jemallocVersion else {
             return "system"
         }

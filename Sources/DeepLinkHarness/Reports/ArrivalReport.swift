@@ -5,19 +5,23 @@
 /// lag is the largest shard's.
 ///
 /// Thread safety: a value type.
-public struct ArrivalReport: Sendable, Equatable {
+package struct ArrivalReport: Sendable, Equatable {
     /// The arrival rate the run offered, per second (0: closed loop).
-    public var offeredPerSecond: Double
+    package var offeredPerSecond: Double
     /// Arrivals that started more than ``OpenLoopSchedule/lateToleranceNanos`` after their
     /// intended start.
-    public var lateStarts: UInt64
+    package var lateStarts: UInt64
     /// Arrivals dropped, never run, because their wait exceeded the run's maximum lag.
-    public var dropped: UInt64
+    package var dropped: UInt64
     /// The largest start lag of an arrival that ran, ns.
-    public var maxStartLagNanos: UInt64
+    package var maxStartLagNanos: UInt64
 
-    public init(offeredPerSecond: Double = 0, lateStarts: UInt64 = 0, dropped: UInt64 = 0, maxStartLagNanos: UInt64 = 0)
-    {
+    package init(
+        offeredPerSecond: Double = 0,
+        lateStarts: UInt64 = 0,
+        dropped: UInt64 = 0,
+        maxStartLagNanos: UInt64 = 0
+    ) {
         self.offeredPerSecond = offeredPerSecond
         self.lateStarts = lateStarts
         self.dropped = dropped
@@ -26,7 +30,7 @@ public struct ArrivalReport: Sendable, Equatable {
 
     /// These arrivals and a shard's together (see the type's documentation); nil when a count
     /// would pass 2^64 − 1 (only doctored input gets there).
-    public func merging(_ other: ArrivalReport) -> ArrivalReport? {
+    package func merging(_ other: ArrivalReport) -> ArrivalReport? {
         let (late, lateOverflow) = lateStarts.addingReportingOverflow(other.lateStarts)
         let (drops, dropOverflow) = dropped.addingReportingOverflow(other.dropped)
         guard !lateOverflow, !dropOverflow else { return nil }
@@ -39,10 +43,10 @@ public struct ArrivalReport: Sendable, Equatable {
     }
 
     /// summary.csv's arrival columns, in order (appended after `peak_rss_bytes`).
-    public static let columns = ["offered_per_s", "late_starts", "dropped", "max_start_lag_ns"]
+    package static let columns = ["offered_per_s", "late_starts", "dropped", "max_start_lag_ns"]
 
     /// The values of ``columns`` as written (`offered_per_s` with three decimals).
-    public var fields: [String] {
+    package var fields: [String] {
         [
             ReportSchema.decimal(offeredPerSecond, digits: 3), String(lateStarts), String(dropped),
             String(maxStartLagNanos),

@@ -1,7 +1,7 @@
 /// A named error reading or writing CSV. Line numbers count physical lines from 1 (the header).
 ///
 /// Thread safety: an immutable value.
-public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input has no header row.
     case empty
     /// A quoted field is still open at the end of the input.
@@ -26,7 +26,7 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A cell that should hold a count (a non-negative integer below 2^64) does not.
     case invalidCount(column: String, line: Int, value: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "empty CSV (no header row)"
         case .unterminatedQuote(let line): "unterminated quoted field starting on line \(line)"

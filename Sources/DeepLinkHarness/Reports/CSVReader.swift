@@ -5,18 +5,18 @@
 /// row, a missing or duplicate column.
 ///
 /// Thread safety: a value type holding parsed text; immutable after parsing.
-public struct CSVTable: Sendable, Equatable {
+package struct CSVTable: Sendable, Equatable {
     /// The header row's column names, in file order.
-    public let header: [String]
+    package let header: [String]
     /// The records after the header, each with `header.count` fields.
-    public let rows: [[String]]
+    package let rows: [[String]]
     /// For each row, the physical line it starts on (for error messages).
-    public let rowLines: [Int]
+    package let rowLines: [Int]
 
     /// Parses `text`.
     ///
     /// - Complexity: O(n) in the length of `text`.
-    public init(parsing text: String) throws(CSVError) {
+    package init(parsing text: String) throws(CSVError) {
         var records = try CSVReader.records(in: text)
         guard !records.isEmpty else { throw .empty }
         let headerRecord = records.removeFirst()
@@ -31,31 +31,31 @@ public struct CSVTable: Sendable, Equatable {
     }
 
     /// Parses UTF-8 `bytes`.
-    public init(parsing bytes: [UInt8]) throws(CSVError) {
+    package init(parsing bytes: [UInt8]) throws(CSVError) {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         try self.init(parsing: text)
     }
 
     /// The position of the column named `name`, or ``CSVError/missingColumn(_:)``.
-    public func columnIndex(_ name: String) throws(CSVError) -> Int {
+    package func columnIndex(_ name: String) throws(CSVError) -> Int {
         guard let index = header.firstIndex(of: name) else { throw .missingColumn(name) }
         return index
     }
 
     /// Checks that every column in `names` is present; throws for the first one missing.
-    public func require(_ names: [String]) throws(CSVError) {
+    package func require(_ names: [String]) throws(CSVError) {
         for name in names { _ = try columnIndex(name) }
     }
 
     /// The rows as dictionaries keyed by column name.
-    public var records: [[String: String]] {
+    package var records: [[String: String]] {
         rows.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
     /// The count (an unsigned integer below 2^64) in column `name` of row `row`, or
     /// ``CSVError/invalidCount(column:line:value:)``: a sign, a fraction or a value of 2^64 or more
     /// are refused, never clamped.
-    public func unsigned(_ name: String, row: Int) throws(CSVError) -> UInt64 {
+    package func unsigned(_ name: String, row: Int) throws(CSVError) -> UInt64 {
         let value = rows[row][try columnIndex(name)]
         guard let number = UInt64(value) else {
             throw .invalidCount(column: name, line: rowLines[row], value: value)
@@ -65,7 +65,7 @@ public struct CSVTable: Sendable, Equatable {
 
     /// The finite number in column `name` of row `row`, or a named error (a number too large for
     /// a `Double`, such as one of 400 digits, is refused rather than read as infinity).
-    public func double(_ name: String, row: Int) throws(CSVError) -> Double {
+    package func double(_ name: String, row: Int) throws(CSVError) -> Double {
         let value = rows[row][try columnIndex(name)]
         guard CSVWriter.isPlainNumber(value), let number = Double(value), number.isFinite else {
             throw .invalidNumber(column: name, line: rowLines[row], value: value)
@@ -74,7 +74,7 @@ public struct CSVTable: Sendable, Equatable {
     }
 
     /// The text in column `name` of row `row`.
-    public func string(_ name: String, row: Int) throws(CSVError) -> String {
+    package func string(_ name: String, row: Int) throws(CSVError) -> String {
         rows[row][try columnIndex(name)]
     }
 }
@@ -82,11 +82,11 @@ public struct CSVTable: Sendable, Equatable {
 /// The record scanner behind ``CSVTable``.
 ///
 /// Thread safety: stateless; ``records(in:)`` may run on any thread.
-public enum CSVReader {
+package enum CSVReader {
     /// One record: its fields and the physical line it starts on.
-    public struct Record: Sendable, Equatable {
-        public var fields: [String]
-        public var line: Int
+    package struct Record: Sendable, Equatable {
+        package var fields: [String]
+        package var line: Int
     }
 
     private enum State {
@@ -106,7 +106,7 @@ public enum CSVReader {
     /// every reader (gate, merge, report) must give the same answer for the same file.
     ///
     /// - Complexity: O(n).
-    public static func records(in text: String) throws(CSVError) -> [Record] {
+    package static func records(in text: String) throws(CSVError) -> [Record] {
         guard text.unicodeScalars.first != "\u{FEFF}" else { throw .byteOrderMark }
         var records: [Record] = []
         var fields: [String] = []

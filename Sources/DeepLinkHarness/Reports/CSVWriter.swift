@@ -10,37 +10,37 @@
 /// plain number (`-12`, `3.5`); anything else in them is neutralised like text.
 ///
 /// Thread safety: a value type; use each writer from one thread.
-public struct CSVWriter: Sendable {
+package struct CSVWriter: Sendable {
     /// Whether a column holds numbers (never neutralised when they parse as numbers) or text.
-    public enum ColumnKind: Sendable {
+    package enum ColumnKind: Sendable {
         case text
         case numeric
     }
 
     /// One column: its header name and kind.
-    public struct Column: Sendable, Equatable {
-        public var name: String
-        public var kind: ColumnKind
+    package struct Column: Sendable, Equatable {
+        package var name: String
+        package var kind: ColumnKind
 
-        public init(_ name: String, _ kind: ColumnKind) {
+        package init(_ name: String, _ kind: ColumnKind) {
             self.name = name
             self.kind = kind
         }
     }
 
     /// The record terminator.
-    public enum LineEnding: String, Sendable {
+    package enum LineEnding: String, Sendable {
         case crlf = "\r\n"
         case lf = "\n"
     }
 
-    public let columns: [Column]
-    public let lineEnding: LineEnding
+    package let columns: [Column]
+    package let lineEnding: LineEnding
     /// The document so far: the header row and every appended row.
-    public private(set) var text: String
+    package private(set) var text: String
 
     /// A writer whose document starts with the header row.
-    public init(columns: [Column], lineEnding: LineEnding = .crlf) {
+    package init(columns: [Column], lineEnding: LineEnding = .crlf) {
         self.columns = columns
         self.lineEnding = lineEnding
         self.text = ""
@@ -49,7 +49,7 @@ public struct CSVWriter: Sendable {
 
     /// Appends one row. Throws ``CSVError/raggedRow(line:expected:found:)`` when the row does not
     /// have one field per column (nothing is appended then).
-    public mutating func append(_ row: [String]) throws(CSVError) {
+    package mutating func append(_ row: [String]) throws(CSVError) {
         guard row.count == columns.count else {
             throw .raggedRow(line: rowCount + 2, expected: columns.count, found: row.count)
         }
@@ -64,7 +64,7 @@ public struct CSVWriter: Sendable {
     }
 
     /// Rows appended so far (not counting the header).
-    public private(set) var rowCount = 0
+    package private(set) var rowCount = 0
 
     private mutating func appendRecord(_ fields: [String]) {
         text += fields.joined(separator: ",")
@@ -74,7 +74,7 @@ public struct CSVWriter: Sendable {
     /// `field` with a `'` in front when it starts with a character that spreadsheets treat as the
     /// start of a formula (`=`, `+`, `-`, `@`, tab, CR), or with `'` itself (so that
     /// ``unneutralised(_:)`` can undo it exactly); unchanged otherwise.
-    public static func neutralised(_ field: String) -> String {
+    package static func neutralised(_ field: String) -> String {
         guard let first = field.unicodeScalars.first else { return field }
         switch first {
         case "=", "+", "-", "@", "\t", "\r", "'": return "'" + field
@@ -83,7 +83,7 @@ public struct CSVWriter: Sendable {
     }
 
     /// Undoes ``neutralised(_:)``: drops a leading `'` when a formula character or `'` follows it.
-    public static func unneutralised(_ field: String) -> String {
+    package static func unneutralised(_ field: String) -> String {
         var scalars = field.unicodeScalars[...]
         guard scalars.first == "'" else { return field }
         scalars = scalars.dropFirst()
@@ -95,7 +95,7 @@ public struct CSVWriter: Sendable {
 
     /// `field` as it appears in the file: quoted (with quotes doubled) only when it contains a
     /// comma, a double quote, CR or LF.
-    public static func quoted(_ field: String) -> String {
+    package static func quoted(_ field: String) -> String {
         let needsQuotes = field.utf8.contains { byte in
             byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\r")
                 || byte == UInt8(ascii: "\n")
@@ -111,7 +111,7 @@ public struct CSVWriter: Sendable {
     }
 
     /// Whether `field` is a plain decimal number: optional `-`, digits, optional `.` and digits.
-    public static func isPlainNumber(_ field: String) -> Bool {
+    package static func isPlainNumber(_ field: String) -> Bool {
         var bytes = Substring(field).utf8[...]
         if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
         guard let first = bytes.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return false }

@@ -5,13 +5,13 @@ import Foundation
 /// description.
 ///
 /// Thread safety: stateless; reads files only.
-public enum GateInput {
+package enum GateInput {
     /// The report directories `argument` names: comma-separated paths, each a report directory
     /// (it holds manifest.json) or a directory of repetitions, standing for its `rep-1…rep-N`. With
     /// `repetitions` (`gate --repetitions N`) exactly `rep-1…rep-N` are read; otherwise the
     /// `rep-K` subdirectories must be numbered 1…N without a gap. Nothing else in a directory of
     /// repetitions is read; a path that is neither is refused.
-    public static func directories(_ argument: String, repetitions: Int? = nil) throws(ReportError) -> [String] {
+    package static func directories(_ argument: String, repetitions: Int? = nil) throws(ReportError) -> [String] {
         var result: [String] = []
         for path in argument.split(separator: ",").map(String.init) where !path.isEmpty {
             var isDirectory: ObjCBool = false
@@ -91,7 +91,7 @@ public enum GateInput {
     /// not compare: the same run twice (the same directory, or two directories holding the run
     /// with the same id and start time), or a run whose workload differs from the first
     /// baseline's (``RunIdentity/differences(from:includingCoverage:)``), naming the first difference.
-    public static func checkComparable(baseline: [String], current: [String]) throws(ReportError) {
+    package static func checkComparable(baseline: [String], current: [String]) throws(ReportError) {
         var seen: [(key: String, directory: String)] = []
         var first: (identity: RunIdentity, directory: String)?
         for directory in baseline + current {
@@ -123,14 +123,14 @@ public enum GateInput {
     }
 
     /// The numbers the gate compares, from the verified report in `directory`.
-    public static func values(_ directory: String) throws(ReportError) -> RegressionGate.RunValues {
+    package static func values(_ directory: String) throws(ReportError) -> RegressionGate.RunValues {
         values(of: try ReportReader.read(directory))
     }
 
     /// The numbers the gate compares: per strategy `journeys_per_s`, `bytes_per_journey` and
     /// `violations` as summary.csv has them, and the judged latency percentiles of every histogram
     /// as latency.csv has them.
-    public static func values(of report: RunReport) -> RegressionGate.RunValues {
+    package static func values(of report: RunReport) -> RegressionGate.RunValues {
         var values = RegressionGate.RunValues()
         if let disturbance = report.manifest.disturbance, disturbance.disturbed {
             values.disturbances = disturbance.reasons.isEmpty ? ["disturbed"] : disturbance.reasons
@@ -159,7 +159,7 @@ public enum GateInput {
 
     /// The differences between two hosts that make timings incomparable: CPU model, cores,
     /// allocator. Empty when they match.
-    public static func hostDifferences(_ baseline: RunManifest, _ current: RunManifest) -> [String] {
+    package static func hostDifferences(_ baseline: RunManifest, _ current: RunManifest) -> [String] {
         var differences: [String] = []
         if baseline.cpuModel != current.cpuModel {
             differences.append("cpu_model '\(baseline.cpuModel)' vs '\(current.cpuModel)'")
@@ -173,7 +173,7 @@ public enum GateInput {
 
     /// The command line to repeat the baseline's run: its manifest's `command_line` without the
     /// program name, `--out` and `--quiet`, with `--quiet --out DIR` appended.
-    public static func repetitionArguments(from manifest: RunManifest, out: String) throws(ReportError) -> [String] {
+    package static func repetitionArguments(from manifest: RunManifest, out: String) throws(ReportError) -> [String] {
         var arguments = Array(manifest.commandLine.dropFirst())
         guard arguments.first == "run" else {
             throw .incompatible(

@@ -13,7 +13,7 @@ import Foundation
 /// blocks: legal zlib that every inflater reads, written without a compression library.
 ///
 /// Thread safety: stateless.
-public enum HistogramLog {
+package enum HistogramLog {
     /// HdrHistogram's V2 cookies with the word-size nibble its writers set (0x10).
     static let encodingCookie: UInt32 = 0x1c84_9313
     static let compressedEncodingCookie: UInt32 = 0x1c84_9314
@@ -21,7 +21,7 @@ public enum HistogramLog {
     static let maxValueUnitRatio = 1e6
 
     /// The whole log of `report`.
-    public static func text(_ report: RunReport) -> String {
+    package static func text(_ report: RunReport) -> String {
         let start = startSeconds(report.manifest.startTime)
         // summary.csv's longest `wall_ns` (time in a strategy per thread): what the files hold
         // (the run's own wall time is not in them).

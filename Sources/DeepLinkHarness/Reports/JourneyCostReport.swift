@@ -8,14 +8,14 @@
 /// Merged shards: every sum adds up.
 ///
 /// Thread safety: a value type.
-public struct JourneyCostReport: Sendable, Equatable {
-    public var strategyNanos: UInt64
-    public var harnessNanos: UInt64
-    public var harnessAllocatedBytes: UInt64
-    public var racingJourneys: UInt64
-    public var racingNanos: UInt64
+package struct JourneyCostReport: Sendable, Equatable {
+    package var strategyNanos: UInt64
+    package var harnessNanos: UInt64
+    package var harnessAllocatedBytes: UInt64
+    package var racingJourneys: UInt64
+    package var racingNanos: UInt64
 
-    public init(
+    package init(
         strategyNanos: UInt64 = 0,
         harnessNanos: UInt64 = 0,
         harnessAllocatedBytes: UInt64 = 0,
@@ -30,20 +30,20 @@ public struct JourneyCostReport: Sendable, Equatable {
     }
 
     /// summary.csv's cost columns, in order (after `bytes_per_journey`).
-    public static let columns = [
+    package static let columns = [
         "strategy_ns", "harness_ns", "strategy_ns_per_journey", "harness_ns_per_journey", "harness_allocated_bytes",
         "harness_bytes_per_journey", "racing_journeys", "racing_ns", "racing_journeys_per_s",
         "non_racing_journeys_per_s",
     ]
 
     /// The columns of ``columns`` that hold decimals.
-    public static let decimalColumns: Set<String> = [
+    package static let decimalColumns: Set<String> = [
         "strategy_ns_per_journey", "harness_ns_per_journey", "harness_bytes_per_journey", "racing_journeys_per_s",
         "non_racing_journeys_per_s",
     ]
 
     /// The values of ``columns`` for a strategy of `journeys` journeys on `threads` threads.
-    public func fields(journeys: Int, threads: Int) -> [String] {
+    package func fields(journeys: Int, threads: Int) -> [String] {
         let count = Double(max(0, journeys))
         func perJourney(_ value: UInt64) -> Double { count == 0 ? 0 : Double(value) / count }
         return [
@@ -56,12 +56,12 @@ public struct JourneyCostReport: Sendable, Equatable {
     }
 
     /// Racing journeys per second of strategy time per thread (0 with none).
-    public func racingJourneysPerSecond(threads: Int) -> Double {
+    package func racingJourneysPerSecond(threads: Int) -> Double {
         Self.rate(racingJourneys, nanos: racingNanos, threads: threads)
     }
 
     /// The other journeys per second of strategy time per thread (0 with none).
-    public func nonRacingJourneysPerSecond(journeys: Int, threads: Int) -> Double {
+    package func nonRacingJourneysPerSecond(journeys: Int, threads: Int) -> Double {
         let others = UInt64(max(0, journeys)) > racingJourneys ? UInt64(max(0, journeys)) - racingJourneys : 0
         let nanos = strategyNanos > racingNanos ? strategyNanos - racingNanos : 0
         return Self.rate(others, nanos: nanos, threads: threads)
@@ -73,7 +73,7 @@ public struct JourneyCostReport: Sendable, Equatable {
 
     /// These costs and a shard's together; nil when a sum would pass 2^64 − 1 (only doctored input
     /// gets there).
-    public func merging(_ other: JourneyCostReport) -> JourneyCostReport? {
+    package func merging(_ other: JourneyCostReport) -> JourneyCostReport? {
         let sums = [
             strategyNanos.addingReportingOverflow(other.strategyNanos),
             harnessNanos.addingReportingOverflow(other.harnessNanos),

@@ -16,9 +16,9 @@ import Glibc
 /// also for root.
 ///
 /// Thread safety: stateless; the probe names are unique per process and call.
-public enum OutputDirectory {
+package enum OutputDirectory {
     /// Throws a named error when `path` cannot be used as an output directory.
-    public static func check(_ path: String, replacingReport: Bool) throws(ReportError) {
+    package static func check(_ path: String, replacingReport: Bool) throws(ReportError) {
         guard !path.isEmpty else {
             throw .cannotCreateDirectory(path: path, reason: "the path is empty; give --out a directory")
         }
@@ -87,7 +87,7 @@ public enum OutputDirectory {
     /// Creates `path` with its missing parents, for a command that writes files into it itself
     /// (`gate`: gate.csv), after ``check(_:replacingReport:)`` passed; an existing directory is
     /// left as it is.
-    public static func create(_ path: String) throws(ReportError) {
+    package static func create(_ path: String) throws(ReportError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {

@@ -9,7 +9,7 @@ extension RegressionGate {
     /// - `PASS (hard checks only; no timing checks)`: `--hard-only`, or nothing to time;
     /// - `PASS (hard checks only; N timing checks inconclusive: …)`: none judged;
     /// - `PASS (K of N timing checks judged; M inconclusive: …)`: some judged.
-    public static func verdict(of checks: [(kind: Kind, verdict: Verdict)], doubts: [String] = []) -> String {
+    package static func verdict(of checks: [(kind: Kind, verdict: Verdict)], doubts: [String] = []) -> String {
         if checks.contains(where: { $0.verdict == .fail }) { return "FAIL" }
         let timing = checks.filter { $0.kind == .timing }
         let inconclusive = timing.filter { $0.verdict == .inconclusive }.count
@@ -25,7 +25,7 @@ extension RegressionGate {
     }
 
     /// ``verdict(of:doubts:)`` of evaluated checks, with their doubts' causes.
-    public static func verdict(of checks: [Check]) -> String {
+    package static func verdict(of checks: [Check]) -> String {
         var causes: [String] = []
         for doubt in checks.compactMap(\.doubt) where !causes.contains(doubt.summary) { causes.append(doubt.summary) }
         return verdict(of: checks.map { ($0.kind, $0.verdict) }, doubts: causes)

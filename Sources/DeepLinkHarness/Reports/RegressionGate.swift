@@ -18,48 +18,48 @@
 /// verdicts are reported and never fail the gate.
 ///
 /// Thread safety: a value type; ``evaluate(baseline:current:)`` is a pure function of its input.
-public struct RegressionGate: Sendable {
+package struct RegressionGate: Sendable {
     /// Bytes per journey a run may allocate above its baseline and still pass: racing delivery
     /// allocates on partner threads depending on timing, which moves the average by hundredths of
     /// a byte; real growth (a new allocation on a path) moves it by whole bytes.
-    public static let allocationSlackBytesPerJourney = 0.5
+    package static let allocationSlackBytesPerJourney = 0.5
 
     /// Host-speed probes of the baseline and the current run further apart than this factor make
     /// the timings incomparable: 1.5 (the probe repeats within ~10 % on a steady machine).
-    public static let hostSpeedRatio = 1.5
+    package static let hostSpeedRatio = 1.5
 
     /// A verdict.
-    public enum Verdict: String, Sendable, Equatable {
+    package enum Verdict: String, Sendable, Equatable {
         case pass
         case fail
         case inconclusive
     }
 
     /// Whether a check is deterministic (`hard`) or judged against noise (`timing`).
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         case hard
         case timing
     }
 
     /// One compared quantity and its verdict.
-    public struct Check: Sendable, Equatable {
-        public var strategy: String
-        public var metric: String
-        public var kind: Kind
-        public var baseline: Double
-        public var current: Double
-        public var verdict: Verdict
-        public var detail: String
+    package struct Check: Sendable, Equatable {
+        package var strategy: String
+        package var metric: String
+        package var kind: Kind
+        package var baseline: Double
+        package var current: Double
+        package var verdict: Verdict
+        package var detail: String
         /// Why an *inconclusive* timing check could not judge; nil for every other check.
-        public var doubt: Doubt? = nil
+        package var doubt: Doubt? = nil
 
         /// `(current − baseline) / baseline × 100`, nil when the baseline is 0.
-        public var changePercent: Double? { baseline == 0 ? nil : (current - baseline) / baseline * 100 }
+        package var changePercent: Double? { baseline == 0 ? nil : (current - baseline) / baseline * 100 }
     }
 
     /// Why a timing check could not judge: the noise it measured against the tolerance. The first
     /// three hold for every timing check of a gate (they describe the runs, not one quantity).
-    public enum Doubt: Sendable, Equatable {
+    package enum Doubt: Sendable, Equatable {
         /// The machine disturbed runs: which, and what was measured (``disturbedNote(baseline:current:)``).
         case disturbed(String)
         /// The two sides ran on machines of different speed (``hostSpeedNote(baseline:current:)``).
@@ -72,7 +72,7 @@ public struct RegressionGate: Sendable {
         case zeroBaseline
 
         /// Whether it holds for the whole gate rather than one check.
-        public var isRunWide: Bool {
+        package var isRunWide: Bool {
             switch self {
             case .disturbed, .hostSpeed, .singleRun: true
             case .noisy, .zeroBaseline: false
@@ -80,7 +80,7 @@ public struct RegressionGate: Sendable {
         }
 
         /// A few words for the verdict line.
-        public var summary: String {
+        package var summary: String {
             switch self {
             case .disturbed: "the machine disturbed a run"
             case .hostSpeed: "host speed differs from the baseline's"
@@ -91,7 +91,7 @@ public struct RegressionGate: Sendable {
         }
 
         /// The sentence the gate's text output prints: what was measured, against what.
-        public var explanation: String {
+        package var explanation: String {
             switch self {
             case .disturbed(let note): "disturbed: \(note)"
             case .hostSpeed(let note): note
@@ -105,32 +105,33 @@ public struct RegressionGate: Sendable {
     }
 
     /// The numbers of one run the gate compares.
-    public struct RunValues: Sendable, Equatable {
+    package struct RunValues: Sendable, Equatable {
         /// Strategy names in report order.
-        public var strategies: [String] = []
+        package var strategies: [String] = []
         /// Per strategy: `journeys_per_s`, `bytes_per_journey`, `violations`.
-        public var summary: [String: [String: Double]] = [:]
+        package var summary: [String: [String: Double]] = [:]
         /// Per strategy, per `metric/pN` (e.g. `journey/p99`): nanoseconds.
-        public var latency: [String: [String: Double]] = [:]
+        package var latency: [String: [String: Double]] = [:]
         /// Why the machine disturbed this run (``Disturbance/reasons``); empty when it did not.
-        public var disturbances: [String] = []
+        package var disturbances: [String] = []
         /// The machine's speed over the run (``Disturbance/hostSpeedNanos``); nil when the run
         /// took no probe.
-        public var hostSpeedNanos: Double?
+        package var hostSpeedNanos: Double?
 
-        public init() {}
+        package init() {}
     }
 
     /// Largest tolerated timing regression, as a fraction (0.1 = 10 %).
-    public var timeTolerance: Double
+    package var timeTolerance: Double
     /// Skip timing checks (noisy CI machines).
-    public var hardOnly: Bool
+    package var hardOnly: Bool
     /// Bootstrap resamples.
-    public var resamples: Int
+    package var resamples: Int
     /// Seed of the bootstrap's generator (verdicts are reproducible).
-    public var bootstrapSeed: UInt64
+    package var bootstrapSeed: UInt64
 
-    public init(timeTolerance: Double = 0.1, hardOnly: Bool = false, resamples: Int = 2000, bootstrapSeed: UInt64 = 1) {
+    package init(timeTolerance: Double = 0.1, hardOnly: Bool = false, resamples: Int = 2000, bootstrapSeed: UInt64 = 1)
+    {
         self.timeTolerance = timeTolerance
         self.hardOnly = hardOnly
         self.resamples = resamples
@@ -138,10 +139,10 @@ public struct RegressionGate: Sendable {
     }
 
     /// The latency percentiles judged, as `latency.csv` writes them.
-    public static let judgedPercentiles = ["50", "99"]
+    package static let judgedPercentiles = ["50", "99"]
 
     /// Every check, hard ones first, in strategy order.
-    public func evaluate(baseline: [RunValues], current: [RunValues]) -> [Check] {
+    package func evaluate(baseline: [RunValues], current: [RunValues]) -> [Check] {
         guard let baseRun = baseline.first, let currentRun = current.first else { return [] }
         var checks: [Check] = []
         // `core` is held to zero violations even when the baseline has no `core` row.
@@ -231,7 +232,7 @@ public struct RegressionGate: Sendable {
     /// The verdict on one timing quantity measured `baseline.count` and `current.count` times;
     /// `disturbed` (a run-wide doubt: runs the machine disturbed, or a host-speed difference) makes
     /// it inconclusive.
-    public func timing(
+    package func timing(
         strategy: String,
         metric: String,
         higherIsBetter: Bool,
@@ -360,7 +361,7 @@ public struct RegressionGate: Sendable {
     }
 
     /// The median (mean of the middle two for an even count); 0 for no values.
-    public static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let middle = sorted.count / 2

@@ -2,7 +2,7 @@
 /// directory), says what was found and what to do.
 ///
 /// Thread safety: an immutable value.
-public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case missingFile(path: String)
@@ -26,7 +26,7 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A sum or product of input numbers beyond 64 bits.
     case overflow(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotCreateDirectory(let path, let reason): "cannot create directory \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"

@@ -16,7 +16,7 @@
 /// disturbance readings merged (``Disturbance/merging(_:)``).
 ///
 /// Thread safety: stateless.
-public enum ReportMerger {
+package enum ReportMerger {
     /// The merged report of `reports` (at least one).
     ///
     /// - Parameters:
@@ -25,7 +25,7 @@ public enum ReportMerger {
     ///   - commandLine: the merge's own command line, recorded in the manifest.
     ///   - allowPartial: merge even when some journeys of the run are in no input
     ///     (`merge --partial`); the result records the ranges it covers.
-    public static func merge(
+    package static func merge(
         _ reports: [RunReport],
         sources: [String],
         commandLine: [String],
@@ -186,7 +186,7 @@ public enum ReportMerger {
     }
 
     /// The parts of `0..<journeys` that `union` (sorted, disjoint) leaves out.
-    public static func missing(_ union: [Range<UInt64>], of journeys: UInt64) -> [Range<UInt64>] {
+    package static func missing(_ union: [Range<UInt64>], of journeys: UInt64) -> [Range<UInt64>] {
         var gaps: [Range<UInt64>] = []
         var next: UInt64 = 0
         for range in union {
@@ -246,7 +246,7 @@ public enum ReportMerger {
     /// One manifest for merged shards: each field kept when equal everywhere, else the distinct
     /// values joined with " | "; start time the earliest; `mergedFrom` the sources. ``RunManifest/run``
     /// is left to ``merge(_:sources:commandLine:allowPartial:)``.
-    public static func combine(_ manifests: [RunManifest], sources: [String], commandLine: [String]) -> RunManifest {
+    package static func combine(_ manifests: [RunManifest], sources: [String], commandLine: [String]) -> RunManifest {
         func joined(_ values: [String]) -> String { unique(values).joined(separator: " | ") }
         let cores = unique(manifests.map { String($0.cores) })
         var manifest = RunManifest(

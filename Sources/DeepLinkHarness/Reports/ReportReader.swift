@@ -20,9 +20,9 @@ import Foundation
 /// one).
 ///
 /// Thread safety: stateless.
-public enum ReportReader {
+package enum ReportReader {
     /// The files every run report directory lists in its manifest.json.
-    public static let runFiles = [
+    package static let runFiles = [
         ReportSchema.summaryFile, ReportSchema.latencyFile, ReportSchema.outcomesFile, ReportSchema.violationsFile,
         ReportSchema.histogramsFile, ReportSchema.coverageFile,
     ]
@@ -30,12 +30,12 @@ public enum ReportReader {
     /// The files a run writes after ``runFiles`` (in this order), which reports written before
     /// them lack: read and checked when listed, never required. A merged report has no
     /// thresholds.csv.
-    public static let newerRunFiles = [
+    package static let newerRunFiles = [
         ReportSchema.thresholdsFile, ReportSchema.summaryJSONFile, ReportSchema.latencyLogFile,
     ]
 
     /// The whole report in `directory`, verified.
-    public static func read(_ directory: String) throws(ReportError) -> RunReport {
+    package static func read(_ directory: String) throws(ReportError) -> RunReport {
         let sealed = try SealedDirectory.open(directory, requiring: runFiles)
         let manifestPath = path(ReportSchema.manifestFile, in: directory)
         guard let identity = sealed.manifest.run else {
@@ -53,13 +53,13 @@ public enum ReportReader {
 
     /// manifest.json of `directory`, after verifying the directory against it
     /// (``SealedDirectory/open(_:requiring:)``).
-    public static func readManifest(_ directory: String) throws(ReportError) -> RunManifest {
+    package static func readManifest(_ directory: String) throws(ReportError) -> RunManifest {
         try SealedDirectory.open(directory, requiring: []).manifest
     }
 
     /// The CSV file `name` of `directory`, parsed (not verified: for files outside a report's
     /// seal, such as gate.csv).
-    public static func table(_ name: String, in directory: String) throws(ReportError) -> CSVTable {
+    package static func table(_ name: String, in directory: String) throws(ReportError) -> CSVTable {
         let filePath = path(name, in: directory)
         let data = try contents(of: filePath)
         do {
@@ -70,7 +70,7 @@ public enum ReportReader {
     }
 
     /// Runs `body`, turning a ``CSVError`` into ``ReportError/badCSV(path:_:)`` for `filePath`.
-    public static func checked(_ filePath: String, _ body: () throws(CSVError) -> Void) throws(ReportError) {
+    package static func checked(_ filePath: String, _ body: () throws(CSVError) -> Void) throws(ReportError) {
         do {
             try body()
         } catch {
@@ -86,7 +86,7 @@ public enum ReportReader {
     /// ignored. Written out rather than `NSString.deletingLastPathComponent`, which traps on a
     /// one-character relative path such as `m` in swift-corelibs-foundation 6.3.1
     /// (`merge --out m` crashed).
-    public static func parentDirectory(of path: String) -> String {
+    package static func parentDirectory(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }

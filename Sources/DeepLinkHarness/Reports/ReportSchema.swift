@@ -2,25 +2,25 @@
 /// documents each of them; ``ReportWriter`` writes them and ``ReportReader`` reads them back.
 ///
 /// Thread safety: constants and pure functions.
-public enum ReportSchema {
-    public static let summaryFile = "summary.csv"
-    public static let latencyFile = "latency.csv"
-    public static let outcomesFile = "outcomes.csv"
-    public static let violationsFile = "violations.csv"
-    public static let histogramsFile = "histograms.csv"
-    public static let manifestFile = "manifest.json"
-    public static let coverageFile = "coverage.csv"
-    public static let thresholdsFile = "thresholds.csv"
-    public static let summaryJSONFile = "summary.json"
-    public static let latencyLogFile = "latency.hlog"
+package enum ReportSchema {
+    package static let summaryFile = "summary.csv"
+    package static let latencyFile = "latency.csv"
+    package static let outcomesFile = "outcomes.csv"
+    package static let violationsFile = "violations.csv"
+    package static let histogramsFile = "histograms.csv"
+    package static let manifestFile = "manifest.json"
+    package static let coverageFile = "coverage.csv"
+    package static let thresholdsFile = "thresholds.csv"
+    package static let summaryJSONFile = "summary.json"
+    package static let latencyLogFile = "latency.hlog"
 
     /// Percentiles written to latency.csv, as they appear in the `percentile` column.
-    public static let percentiles = ["0", "50", "90", "99", "99.9", "99.99", "100"]
+    package static let percentiles = ["0", "50", "90", "99", "99.9", "99.99", "100"]
 
     /// At most this many violating journeys per strategy are written to violations.csv.
-    public static let maxViolationRowsPerStrategy = 1000
+    package static let maxViolationRowsPerStrategy = 1000
 
-    public static let summaryColumns: [CSVWriter.Column] =
+    package static let summaryColumns: [CSVWriter.Column] =
         [
             .init("run_id", .text), .init("strategy", .text), .init("seed", .numeric),
             .init("journeys", .numeric), .init("threads", .numeric), .init("wall_ns", .numeric),
@@ -34,41 +34,41 @@ public enum ReportSchema {
 
     /// summary.csv's numeric columns that hold decimals; every other numeric column is a count
     /// (a non-negative integer).
-    public static let summaryDecimalColumns = Set([
+    package static let summaryDecimalColumns = Set([
         "journeys_per_s", "bytes_per_journey", "offered_per_s", "other_runnable",
     ])
     .union(JourneyCostReport.decimalColumns)
 
-    public static let latencyColumns: [CSVWriter.Column] = [
+    package static let latencyColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("metric", .text), .init("percentile", .numeric),
         .init("value_ns", .numeric), .init("count", .numeric),
     ]
 
-    public static let outcomesColumns: [CSVWriter.Column] = [
+    package static let outcomesColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("scenario_class", .text), .init("outcome", .text), .init("count", .numeric),
     ]
 
-    public static let violationsColumns: [CSVWriter.Column] = [
+    package static let violationsColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("seed", .numeric), .init("journey", .numeric),
         .init("scenario_class", .text), .init("expected", .text), .init("actual", .text), .init("trace", .text),
     ]
 
-    public static let coverageColumns: [CSVWriter.Column] = [
+    package static let coverageColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("kind", .text), .init("name", .text), .init("journeys", .numeric),
     ]
 
-    public static let thresholdsColumns: [CSVWriter.Column] = [
+    package static let thresholdsColumns: [CSVWriter.Column] = [
         .init("expression", .text), .init("strategy", .text), .init("metric", .text), .init("bound", .numeric),
         .init("observed", .numeric), .init("passed", .numeric),
     ]
 
-    public static let histogramsColumns: [CSVWriter.Column] = [
+    package static let histogramsColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("metric", .text), .init("count", .numeric), .init("min_ns", .numeric),
         .init("max_ns", .numeric), .init("buckets", .text),
     ]
 
     /// `value` with exactly `digits` decimals, rounded half up, without locale (`12.35`).
-    public static func decimal(_ value: Double, digits: Int) -> String {
+    package static func decimal(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return "0" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }

@@ -3,15 +3,15 @@
 /// faults such as a full disk at a chosen file.
 ///
 /// Thread safety: `Sendable`; the closure must be safe to call from the writing thread.
-public struct ReportStorage: Sendable {
+package struct ReportStorage: Sendable {
     /// Creates the file at `path` (which must not exist) holding exactly `bytes`, durably, or
     /// throws ``ReportError/cannotWrite(path:reason:)`` naming the OS error.
-    public var writeFile: @Sendable (_ path: String, _ bytes: [UInt8]) throws(ReportError) -> Void
+    package var writeFile: @Sendable (_ path: String, _ bytes: [UInt8]) throws(ReportError) -> Void
 
-    public init(writeFile: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(ReportError) -> Void) {
+    package init(writeFile: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(ReportError) -> Void) {
         self.writeFile = writeFile
     }
 
     /// The real disk.
-    public static let posix = ReportStorage(writeFile: SealedDirectory.writeWholeFile)
+    package static let posix = ReportStorage(writeFile: SealedDirectory.writeWholeFile)
 }

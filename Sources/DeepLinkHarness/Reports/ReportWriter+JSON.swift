@@ -9,7 +9,7 @@ extension ReportWriter {
 
     /// summary.json: `{"run": {…}, "strategies": [{…, "outcomes": {…}, "latency_ns": {…}}],
     /// "thresholds": […], "verdict": "PASS"}`, keys in a fixed order, two-space indentation.
-    public static func summaryJSON(_ report: RunReport) -> String {
+    package static func summaryJSON(_ report: RunReport) -> String {
         let columns = ReportSchema.summaryColumns
         let rows = summaryRows(report)
         let outcomeNames = Dictionary(

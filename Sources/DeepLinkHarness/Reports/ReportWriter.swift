@@ -8,9 +8,9 @@ import Foundation
 /// given report (rows in a stable order), which ``ReportReader`` relies on.
 ///
 /// Thread safety: stateless; concurrent writes to different directories are fine.
-public enum ReportWriter {
+package enum ReportWriter {
     /// The report files of `report` (without manifest.json), in writing order.
-    public static func files(_ report: RunReport) throws -> [(name: String, bytes: [UInt8])] {
+    package static func files(_ report: RunReport) throws -> [(name: String, bytes: [UInt8])] {
         var files = [
             (ReportSchema.summaryFile, Array(try summaryCSV(report).utf8)),
             (ReportSchema.latencyFile, Array(try latencyCSV(report).utf8)),
@@ -29,7 +29,7 @@ public enum ReportWriter {
 
     /// thresholds.csv: each threshold (``RunReport/thresholds``, in order) judged against the
     /// report: its bound and the observed value in the metric's unit, and 1 when it held.
-    public static func thresholdsCSV(_ report: RunReport) throws -> String {
+    package static func thresholdsCSV(_ report: RunReport) throws -> String {
         var writer = CSVWriter(columns: ReportSchema.thresholdsColumns)
         for result in RunVerdict(report).results {
             let threshold = result.threshold
@@ -47,7 +47,7 @@ public enum ReportWriter {
     /// report there (see ``SealedDirectory/write(_:manifest:to:storage:)``). The manifest's
     /// ``RunManifest/run`` must name the run's workload; its id, seed and strategies are taken
     /// from `report`.
-    public static func write(_ report: RunReport, to directory: String, storage: ReportStorage = .posix) throws {
+    package static func write(_ report: RunReport, to directory: String, storage: ReportStorage = .posix) throws {
         guard var identity = report.manifest.run else {
             throw ReportError.incompatible(
                 "cannot write a report to \(directory): its manifest names no run (seed, journeys, mix, race share, "
@@ -63,7 +63,7 @@ public enum ReportWriter {
     }
 
     /// summary.csv: one row per strategy, in report order.
-    public static func summaryCSV(_ report: RunReport) throws -> String {
+    package static func summaryCSV(_ report: RunReport) throws -> String {
         var writer = CSVWriter(columns: ReportSchema.summaryColumns)
         for row in summaryRows(report) { try writer.append(row) }
         return writer.text
@@ -93,7 +93,7 @@ public enum ReportWriter {
 
     /// latency.csv: per strategy (report order), metric (``Metric/ordered(_:)``) and percentile
     /// (``ReportSchema/percentiles``), the value in ns and the histogram's total count.
-    public static func latencyCSV(_ report: RunReport) throws -> String {
+    package static func latencyCSV(_ report: RunReport) throws -> String {
         var writer = CSVWriter(columns: ReportSchema.latencyColumns)
         for strategy in report.strategies {
             for metric in Metric.ordered(strategy.histograms.keys) {
@@ -109,7 +109,7 @@ public enum ReportWriter {
 
     /// coverage.csv: per strategy (report order), every feature and decision path it counted,
     /// zeros included (a path never taken is the point of the file), in ``CoverageKey`` order.
-    public static func coverageCSV(_ report: RunReport) throws -> String {
+    package static func coverageCSV(_ report: RunReport) throws -> String {
         var writer = CSVWriter(columns: ReportSchema.coverageColumns)
         for strategy in report.strategies {
             for key in strategy.coverage.keys.sorted(by: CoverageKey.precedes) {
@@ -123,7 +123,7 @@ public enum ReportWriter {
 
     /// outcomes.csv: non-zero counters per strategy (report order), scenario class and outcome
     /// (both in byte order).
-    public static func outcomesCSV(_ report: RunReport) throws -> String {
+    package static func outcomesCSV(_ report: RunReport) throws -> String {
         var writer = CSVWriter(columns: ReportSchema.outcomesColumns)
         for strategy in report.strategies {
             let keys = strategy.outcomeCounts.filter { $0.value > 0 }.keys.sorted { lhs, rhs in
@@ -143,7 +143,7 @@ public enum ReportWriter {
 
     /// violations.csv: per strategy (report order), its first
     /// ``ReportSchema/maxViolationRowsPerStrategy`` violations by (seed, journey index).
-    public static func violationsCSV(_ report: RunReport) throws -> String {
+    package static func violationsCSV(_ report: RunReport) throws -> String {
         var writer = CSVWriter(columns: ReportSchema.violationsColumns)
         for strategy in report.strategies {
             let sorted = strategy.violations.sorted { ($0.seed, $0.journey) < ($1.seed, $1.journey) }
@@ -158,7 +158,7 @@ public enum ReportWriter {
     }
 
     /// histograms.csv: every histogram in its exact serialised form (``Histogram/encodedBuckets``).
-    public static func histogramsCSV(_ report: RunReport) throws -> String {
+    package static func histogramsCSV(_ report: RunReport) throws -> String {
         var writer = CSVWriter(columns: ReportSchema.histogramsColumns)
         for strategy in report.strategies {
             for metric in Metric.ordered(strategy.histograms.keys) {
@@ -174,7 +174,7 @@ public enum ReportWriter {
 
     /// A manifest's JSON without a file list (pretty-printed, keys sorted, escaped by
     /// `JSONEncoder`); the manifest.json of a directory is ``SealedDirectory/manifestJSON(_:files:)``.
-    public static func manifestJSON(_ manifest: RunManifest) throws -> String {
+    package static func manifestJSON(_ manifest: RunManifest) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(manifest)

@@ -16,7 +16,7 @@ extension RunIdentity: Codable {
         case maxLagNanos = "max_lag_ns"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         runID = try container.decode(String.self, forKey: .runID)
         seed = try container.decode(UInt64.self, forKey: .seed)
@@ -52,7 +52,7 @@ extension RunIdentity: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(runID, forKey: .runID)
         try container.encode(seed, forKey: .seed)
@@ -75,7 +75,7 @@ extension RunIdentity: Codable {
 
 extension RunIdentity.Loop: CustomStringConvertible {
     /// `closed` or `open at 1000/s (max lag 1000000000 ns)`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .closed: "closed"
         case .open(let rate, let maxLag): "open at \(rate)/s (max lag \(maxLag) ns)"

@@ -7,39 +7,39 @@
 /// counted once. The run id tells runs apart; it does not decide what may be compared.
 ///
 /// Thread safety: a value type.
-public struct RunIdentity: Sendable, Equatable {
+package struct RunIdentity: Sendable, Equatable {
     /// The run's id (summary.csv's `run_id`); for a merged report the inputs' ids joined by `+`.
-    public var runID: String
-    public var seed: UInt64
+    package var runID: String
+    package var seed: UInt64
     /// The journey count of the whole run (`--journeys`), also for one shard of it.
-    public var journeys: UInt64
+    package var journeys: UInt64
     /// The journey indices this report covers, sorted and disjoint: `[0..<journeys]` for a run,
     /// one slice for a shard (``ShardSpec/range(ofJourneys:)``), the union of the inputs for a
     /// merged report.
-    public var journeyRanges: [Range<UInt64>]
+    package var journeyRanges: [Range<UInt64>]
     /// Strategy names in run order.
-    public var strategies: [String]
+    package var strategies: [String]
     /// SHA-256 of the scenario mix's canonical text (``ScenarioMix/digest``).
-    public var mixDigest: String
+    package var mixDigest: String
     /// Share of `core` journeys delivered from two threads at once (`--race-share`).
-    public var raceShare: Double
+    package var raceShare: Double
     /// How those racing journeys were interleaved: the `--schedule` spelling
     /// (``ScheduleMode/name``), or `nil` for a report written before runs recorded it (not
     /// comparable with one that did: which interleavings it ran is unknown).
-    public var schedule: String?
+    package var schedule: String?
     /// How journeys arrived: closed loop (as fast as the workers go) or open loop at a rate.
-    public var loop: Loop
+    package var loop: Loop
 
     /// Closed loop, or open loop at a rate (`run --rate`) with a maximum start lag
     /// (`--max-lag-ns`). A merged open-loop report's rate is the sum of its shards' rates.
     ///
     /// Thread safety: a value type.
-    public enum Loop: Sendable, Equatable {
+    package enum Loop: Sendable, Equatable {
         case closed
         case open(ratePerSecond: Double, maxLagNanos: UInt64)
     }
 
-    public init(
+    package init(
         runID: String = "",
         seed: UInt64 = 0,
         journeys: UInt64,
@@ -63,7 +63,7 @@ public struct RunIdentity: Sendable, Equatable {
 
     /// How many journey indices ``journeyRanges`` covers (nil if that overflows 64 bits, which
     /// only doctored input can do).
-    public var coveredJourneys: UInt64? {
+    package var coveredJourneys: UInt64? {
         var total: UInt64 = 0
         for range in journeyRanges {
             let (sum, overflow) = total.addingReportingOverflow(range.upperBound - range.lowerBound)
@@ -77,7 +77,7 @@ public struct RunIdentity: Sendable, Equatable {
     /// journeys, covered journeys, strategies, mix, race share, schedule, loop. Empty when
     /// comparable. Each
     /// entry reads `seed 1 vs 2` (this report's value first).
-    public func differences(from other: RunIdentity, includingCoverage: Bool = true) -> [String] {
+    package func differences(from other: RunIdentity, includingCoverage: Bool = true) -> [String] {
         var found: [String] = []
         if seed != other.seed { found.append("seed \(seed) vs \(other.seed)") }
         if journeys != other.journeys { found.append("journeys \(journeys) vs \(other.journeys)") }
@@ -101,7 +101,7 @@ public struct RunIdentity: Sendable, Equatable {
     }
 
     /// `0..<250, 500..<750`.
-    public static func describe(_ ranges: [Range<UInt64>]) -> String {
+    package static func describe(_ ranges: [Range<UInt64>]) -> String {
         ranges.isEmpty ? "(none)" : ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ")
     }
 }

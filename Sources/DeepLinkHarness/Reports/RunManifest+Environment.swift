@@ -42,7 +42,7 @@ extension RunManifest {
     }
 
     /// `2026-11-30T22:41:37.123Z` for a time in nanoseconds since the Unix epoch (UTC).
-    public static func iso8601(nanosecondsSinceEpoch: UInt64) -> String {
+    package static func iso8601(nanosecondsSinceEpoch: UInt64) -> String {
         var seconds = time_t(nanosecondsSinceEpoch / 1_000_000_000)
         let millis = (nanosecondsSinceEpoch / 1_000_000) % 1000
         var parts = tm()

@@ -11,35 +11,35 @@
 /// are kept, differing ones are joined with " | ", and ``mergedFrom`` lists the shard directories.
 ///
 /// Thread safety: a value type.
-public struct RunManifest: Sendable, Equatable, Codable {
+package struct RunManifest: Sendable, Equatable, Codable {
     /// `git rev-parse HEAD` at run time, else the `DEEPLINK_COMMIT` environment variable, else
     /// "unknown".
-    public var commit: String
+    package var commit: String
     /// The compiler that built the binary (from `#if compiler(...)`) and the language mode.
-    public var toolchain: String
-    public var cpuModel: String
-    public var cores: Int
+    package var toolchain: String
+    package var cpuModel: String
+    package var cores: Int
     /// "jemalloc <version>" or "system".
-    public var allocator: String
-    public var commandLine: [String]
+    package var allocator: String
+    package var commandLine: [String]
     /// ISO 8601 UTC, millisecond precision, e.g. `2026-11-30T22:41:37.123Z`.
-    public var startTime: String
+    package var startTime: String
     /// `i/n` for a shard of a sharded run, nil otherwise.
-    public var shard: String?
+    package var shard: String?
     /// The report directories a merged report was made from; empty for a run.
-    public var mergedFrom: [String]
+    package var mergedFrom: [String]
     /// What each of those inputs brought (journeys, wall time, violations); empty for a run.
-    public var shards: [ShardContribution] = []
+    package var shards: [ShardContribution] = []
     /// What the report is of; nil only for a directory that is not a run's (capacity).
-    public var run: RunIdentity?
+    package var run: RunIdentity?
     /// What else the machine did during the run (summary.csv's disturbance columns are these);
     /// nil for a directory that is not a run's.
-    public var disturbance: Disturbance?
+    package var disturbance: Disturbance?
     /// The stopwatch of latency.csv and of summary.csv's times (``OperationClock/Calibration/summary``);
     /// nil in manifests written before it was recorded.
-    public var operationClock: String?
+    package var operationClock: String?
 
-    public init(
+    package init(
         commit: String,
         toolchain: String,
         cpuModel: String,
@@ -79,7 +79,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
         case operationClock = "operation_clock"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         commit = try container.decode(String.self, forKey: .commit)
         toolchain = try container.decode(String.self, forKey: .toolchain)
@@ -98,7 +98,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
 
     /// Writes every key; `shard` only for a shard, `merged_from` and `shards` only for a merged
     /// report, `run`, `disturbance` and `operation_clock` when known.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(commit, forKey: .commit)
         try container.encode(toolchain, forKey: .toolchain)
@@ -117,7 +117,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
 
     /// The manifest of this process now: commit, toolchain, CPU, cores, allocator, `commandLine`,
     /// the current time and the operation clock.
-    public static func current(commandLine: [String]) -> RunManifest {
+    package static func current(commandLine: [String]) -> RunManifest {
         var manifest = RunManifest(
             commit: Self.currentCommit(),
             toolchain: Self.toolchain,
@@ -132,7 +132,7 @@ public struct RunManifest: Sendable, Equatable, Codable {
     }
 
     /// The compiler version this binary was built with, from `#if compiler(...)`.
-    public static var toolchain: String {
+    package static var toolchain: String {
         #if compiler(>=6.4)
         let compiler = "Swift compiler >= 6.4"
         #elseif compiler(>=6.3)

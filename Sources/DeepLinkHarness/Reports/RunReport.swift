@@ -5,11 +5,11 @@
 /// `crashWindow`.
 ///
 /// Thread safety: a value type.
-public struct OutcomeKey: Sendable, Hashable {
-    public var scenarioClass: String
-    public var outcome: String
+package struct OutcomeKey: Sendable, Hashable {
+    package var scenarioClass: String
+    package var outcome: String
 
-    public init(scenarioClass: String, outcome: String) {
+    package init(scenarioClass: String, outcome: String) {
         self.scenarioClass = scenarioClass
         self.outcome = outcome
     }
@@ -20,19 +20,19 @@ public struct OutcomeKey: Sendable, Hashable {
 /// (`kind` `pair`, `a/b`), by name.
 ///
 /// Thread safety: a value type.
-public struct CoverageKey: Sendable, Hashable {
-    public var kind: String
-    public var name: String
+package struct CoverageKey: Sendable, Hashable {
+    package var kind: String
+    package var name: String
 
-    public init(kind: String, name: String) {
+    package init(kind: String, name: String) {
         self.kind = kind
         self.name = name
     }
 
-    public static let feature = "feature"
-    public static let path = "path"
-    public static let point = "point"
-    public static let pair = "pair"
+    package static let feature = "feature"
+    package static let path = "path"
+    package static let point = "point"
+    package static let pair = "pair"
 
     /// The kinds in report order, each with its names in the order the harness defines them.
     private static let orderedKinds: [(kind: String, names: [String: Int])] = [
@@ -63,16 +63,16 @@ public struct CoverageKey: Sendable, Hashable {
 /// it: strategy, seed and journey index, plus the expected and actual outcome and the event trace.
 ///
 /// Thread safety: a value type.
-public struct ViolationRecord: Sendable, Equatable {
-    public var strategy: String
-    public var seed: UInt64
-    public var journey: UInt64
-    public var scenarioClass: String
-    public var expected: String
-    public var actual: String
-    public var trace: String
+package struct ViolationRecord: Sendable, Equatable {
+    package var strategy: String
+    package var seed: UInt64
+    package var journey: UInt64
+    package var scenarioClass: String
+    package var expected: String
+    package var actual: String
+    package var trace: String
 
-    public init(
+    package init(
         strategy: String,
         seed: UInt64,
         journey: UInt64,
@@ -98,20 +98,20 @@ public struct ViolationRecord: Sendable, Equatable {
 /// `gate_open_to_route`, `journey` (others are allowed and reported too).
 ///
 /// Thread safety: a value type.
-public struct StrategyReport: Sendable {
-    public var name: String
-    public var journeys: Int
-    public var wallNanos: UInt64
-    public var outcomeCounts: [OutcomeKey: UInt64]
-    public var histograms: [String: Histogram]
-    public var allocatedBytes: UInt64
-    public var violations: [ViolationRecord]
+package struct StrategyReport: Sendable {
+    package var name: String
+    package var journeys: Int
+    package var wallNanos: UInt64
+    package var outcomeCounts: [OutcomeKey: UInt64]
+    package var histograms: [String: Histogram]
+    package var allocatedBytes: UInt64
+    package var violations: [ViolationRecord]
     /// Journeys per feature and per decision path (`coverage.csv`).
-    public var coverage: [CoverageKey: UInt64]
+    package var coverage: [CoverageKey: UInt64]
     /// Strategy and harness time and bytes, racing journeys apart.
-    public var costs: JourneyCostReport
+    package var costs: JourneyCostReport
 
-    public init(
+    package init(
         name: String,
         journeys: Int = 0,
         wallNanos: UInt64 = 0,
@@ -136,7 +136,7 @@ public struct StrategyReport: Sendable {
     /// Journeys per outcome summed over scenario classes, keyed by summary column
     /// (``Outcome/summaryColumn(for:)``): `rejected:<reason>` counts under `rejected`; an outcome
     /// the report does not know counts under `unclassified`.
-    public var outcomeTotals: [String: UInt64] {
+    package var outcomeTotals: [String: UInt64] {
         var totals: [String: UInt64] = [:]
         for (key, value) in outcomeCounts {
             totals[Outcome.summaryColumn(for: key.outcome), default: 0] &+= value
@@ -145,18 +145,18 @@ public struct StrategyReport: Sendable {
     }
 
     /// Journeys with a violation outcome (``Outcome/violations``).
-    public var violationCount: UInt64 {
+    package var violationCount: UInt64 {
         let totals = outcomeTotals
         return Outcome.violations.reduce(0) { $0 &+ totals[Outcome.summaryColumn(for: $1), default: 0] }
     }
 
     /// Journeys per second over this strategy's wall time (0 when no time was measured).
-    public var journeysPerSecond: Double {
+    package var journeysPerSecond: Double {
         wallNanos == 0 ? 0 : Double(journeys) * 1e9 / Double(wallNanos)
     }
 
     /// Bytes allocated per journey (0 with no journeys).
-    public var bytesPerJourney: Double {
+    package var bytesPerJourney: Double {
         journeys == 0 ? 0 : Double(allocatedBytes) / Double(journeys)
     }
 }
@@ -165,22 +165,22 @@ public struct StrategyReport: Sendable {
 /// ``StrategyReport`` per strategy in the order they are reported.
 ///
 /// Thread safety: a value type.
-public struct RunReport: Sendable {
-    public var runID: String
-    public var seed: UInt64
-    public var journeys: Int
-    public var threads: Int
-    public var wallNanos: UInt64
-    public var peakRSSBytes: UInt64
-    public var manifest: RunManifest
-    public var strategies: [StrategyReport]
+package struct RunReport: Sendable {
+    package var runID: String
+    package var seed: UInt64
+    package var journeys: Int
+    package var threads: Int
+    package var wallNanos: UInt64
+    package var peakRSSBytes: UInt64
+    package var manifest: RunManifest
+    package var strategies: [StrategyReport]
     /// Open-loop arrivals (all zero for a closed-loop run).
-    public var arrivals: ArrivalReport
+    package var arrivals: ArrivalReport
     /// The thresholds the run is judged by (``RunVerdict``; thresholds.csv): `run`'s defaults and
     /// `--threshold`s. Empty for a merged report and for reports written before thresholds.
-    public var thresholds: [Threshold] = []
+    package var thresholds: [Threshold] = []
 
-    public init(
+    package init(
         runID: String,
         seed: UInt64,
         journeys: Int,
@@ -207,42 +207,42 @@ public struct RunReport: Sendable {
 /// one spelling of an outcome in every file, the terminal and the page.
 ///
 /// Thread safety: constants and pure functions.
-public enum Outcome {
-    public static let routed = JourneyOutcome.routed.name
-    public static let misrouted = JourneyOutcome.misrouted.name
-    public static let duplicated = JourneyOutcome.duplicated.name
-    public static let premature = JourneyOutcome.premature.name
-    public static let lost = JourneyOutcome.lost.name
-    public static let expired = JourneyOutcome.expired.name
+package enum Outcome {
+    package static let routed = JourneyOutcome.routed.name
+    package static let misrouted = JourneyOutcome.misrouted.name
+    package static let duplicated = JourneyOutcome.duplicated.name
+    package static let premature = JourneyOutcome.premature.name
+    package static let lost = JourneyOutcome.lost.name
+    package static let expired = JourneyOutcome.expired.name
     /// Rejections carry their reason: `rejected:<reason>`.
-    public static let rejectedPrefix = "rejected"
-    public static let superseded = JourneyOutcome.superseded.name
-    public static let organic = JourneyOutcome.organic.name
-    public static let notSet = JourneyOutcome.notSet.name
-    public static let noLink = JourneyOutcome.noLink.name
-    public static let crashWindow = JourneyOutcome.crashWindow.name
-    public static let stale = JourneyOutcome.stale.name
-    public static let unsafe = JourneyOutcome.unsafe.name
-    public static let late = JourneyOutcome.late.name
-    public static let misjudged = JourneyOutcome.misjudged.name
-    public static let hung = JourneyOutcome.hung.name
-    public static let trapped = JourneyOutcome.trapped.name
+    package static let rejectedPrefix = "rejected"
+    package static let superseded = JourneyOutcome.superseded.name
+    package static let organic = JourneyOutcome.organic.name
+    package static let notSet = JourneyOutcome.notSet.name
+    package static let noLink = JourneyOutcome.noLink.name
+    package static let crashWindow = JourneyOutcome.crashWindow.name
+    package static let stale = JourneyOutcome.stale.name
+    package static let unsafe = JourneyOutcome.unsafe.name
+    package static let late = JourneyOutcome.late.name
+    package static let misjudged = JourneyOutcome.misjudged.name
+    package static let hung = JourneyOutcome.hung.name
+    package static let trapped = JourneyOutcome.trapped.name
 
     /// The outcomes that count as violations.
-    public static let violations = [
+    package static let violations = [
         misrouted, stale, unsafe, duplicated, premature, lost, late, misjudged, hung, trapped,
     ]
 
     /// `rejected:<reason>`.
-    public static func rejected(_ reason: String) -> String { "\(rejectedPrefix):\(reason)" }
+    package static func rejected(_ reason: String) -> String { "\(rejectedPrefix):\(reason)" }
 
     /// Whether `outcome` is a violation (one of ``violations``).
-    public static func isViolation(_ outcome: String) -> Bool { violations.contains(outcome) }
+    package static func isViolation(_ outcome: String) -> Bool { violations.contains(outcome) }
 
     /// The summary.csv column of each known outcome, in column order: the outcome's name (as in
     /// outcomes.csv, the terminal and the page) in snake case, as every CSV column is named
     /// (`crashWindow` → `crash_window`).
-    public static let summaryColumns: [(outcome: String, column: String)] = [
+    package static let summaryColumns: [(outcome: String, column: String)] = [
         routed, misrouted, duplicated, premature, lost, expired, rejectedPrefix, superseded, organic, notSet, noLink,
         crashWindow, stale, unsafe, late, misjudged, hung, trapped,
     ].map { ($0, snakeCase($0)) }
@@ -258,7 +258,7 @@ public enum Outcome {
 
     /// The summary.csv column an outcome counts under: its own, `rejected` for `rejected:<reason>`,
     /// or `unclassified`.
-    public static func summaryColumn(for outcome: String) -> String {
+    package static func summaryColumn(for outcome: String) -> String {
         if outcome == rejectedPrefix || outcome.hasPrefix(rejectedPrefix + ":") { return "rejected" }
         for entry in summaryColumns where entry.outcome == outcome { return entry.column }
         return "unclassified"
@@ -268,24 +268,24 @@ public enum Outcome {
 /// Latency metric names (histogram keys), in report order.
 ///
 /// Thread safety: constants and pure functions.
-public enum Metric {
-    public static let parse = "parse"
-    public static let validate = "validate"
-    public static let enqueue = "enqueue"
-    public static let gateOpenToRoute = "gate_open_to_route"
-    public static let journey = "journey"
+package enum Metric {
+    package static let parse = "parse"
+    package static let validate = "validate"
+    package static let enqueue = "enqueue"
+    package static let gateOpenToRoute = "gate_open_to_route"
+    package static let journey = "journey"
     /// Open loop only: the journey's latency from its intended start (start lag + `journey`).
     /// Not in ``all`` (the metrics every run records); ``ordered(_:)`` puts it after them.
-    public static let journeyCorrected = "journey_corrected"
+    package static let journeyCorrected = "journey_corrected"
     /// `journey` split by ``Journey/racing``: racing journeys only, and the others. Absent for a
     /// strategy without journeys of that kind (and in reports written before the split).
-    public static let journeyRacing = "journey_racing"
-    public static let journeyNonRacing = "journey_non_racing"
+    package static let journeyRacing = "journey_racing"
+    package static let journeyNonRacing = "journey_non_racing"
 
-    public static let all = [parse, validate, enqueue, gateOpenToRoute, journey]
+    package static let all = [parse, validate, enqueue, gateOpenToRoute, journey]
 
     /// `names` in report order: the known metrics first in ``all``'s order, then others sorted.
-    public static func ordered(_ names: some Sequence<String>) -> [String] {
+    package static func ordered(_ names: some Sequence<String>) -> [String] {
         let set = Set(names)
         let known = all.filter { set.contains($0) }
         let others = set.subtracting(all).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -4,9 +4,9 @@
 /// `--threshold` names them.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct RunVerdict: Sendable, Equatable {
+package struct RunVerdict: Sendable, Equatable {
     /// What the verdict says, in order of precedence.
-    public enum State: String, Sendable {
+    package enum State: String, Sendable {
         /// Every threshold held.
         case pass = "PASS"
         /// At least one threshold failed: `run` exits 1.
@@ -15,42 +15,42 @@ public struct RunVerdict: Sendable, Equatable {
         case nothingJudged = "NONE"
     }
 
-    public var results: [ThresholdResult]
+    package var results: [ThresholdResult]
     /// The report's peers that no threshold names (reported, not judged), in report order.
-    public var unjudgedPeers: [String]
+    package var unjudgedPeers: [String]
 
     /// Whether `strategy` (a report name) is under test: `core` or an `exec:` strategy.
-    public static func isUnderTest(_ strategy: String) -> Bool {
+    package static func isUnderTest(_ strategy: String) -> Bool {
         strategy == StrategyKind.core.rawValue || strategy.hasPrefix(StrategyKind.execPrefix)
     }
 
     /// The default thresholds of a run of `strategies` (one ``Threshold/noViolations(_:)`` per
     /// strategy under test), then `extra` without repeating one of them.
-    public static func thresholds(strategies: [String], extra: [Threshold]) -> [Threshold] {
+    package static func thresholds(strategies: [String], extra: [Threshold]) -> [Threshold] {
         var all = strategies.filter(isUnderTest).map(Threshold.noViolations)
         for threshold in extra where !all.contains(threshold) { all.append(threshold) }
         return all
     }
 
     /// `report`'s thresholds (``RunReport/thresholds``) judged against it.
-    public init(_ report: RunReport) {
+    package init(_ report: RunReport) {
         results = report.thresholds.map { $0.evaluate(report) }
         let judged = Set(report.thresholds.map(\.strategy))
         unjudgedPeers = report.strategies.map(\.name).filter { !Self.isUnderTest($0) && !judged.contains($0) }
     }
 
-    public var state: State {
+    package var state: State {
         if results.isEmpty { return .nothingJudged }
         return results.allSatisfy(\.passed) ? .pass : .fail
     }
 
     /// `run`'s exit status for this verdict: 1 when a threshold failed, else 0.
-    public var exitStatus: Int32 { state == .fail ? 1 : 0 }
+    package var exitStatus: Int32 { state == .fail ? 1 : 0 }
 
     /// The one line `run` ends with, e.g. `verdict: PASS — 0 violations in core (under test);
     /// peers reported, not judged` or `verdict: FAIL — core: 131,691 violations (threshold
     /// core.violations==0)`.
-    public var line: String {
+    package var line: String {
         let peerNote = unjudgedPeers.isEmpty ? "" : "; peers reported, not judged"
         switch state {
         case .nothingJudged:
@@ -95,7 +95,7 @@ public struct RunVerdict: Sendable, Equatable {
 
 extension ThresholdResult {
     /// The observed value for a person: `131,691`, `3.2 ms`, or `-` when there is none.
-    public var shown: String {
+    package var shown: String {
         guard let observed else { return "-" }
         return threshold.metric.latency == nil ? ReportFormat.grouped(observed) : ReportFormat.nanos(observed)
     }

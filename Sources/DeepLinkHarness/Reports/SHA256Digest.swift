@@ -4,9 +4,9 @@ import CCrypto
 /// report directory's manifest.json records for each file it lists (see ``SealedDirectory``).
 ///
 /// Thread safety: stateless; `EVP_Digest` with the built-in SHA-256 is safe on any thread.
-public enum SHA256Digest {
+package enum SHA256Digest {
     /// The digest of `bytes`, 64 lowercase hexadecimal digits.
-    public static func hex(of bytes: [UInt8]) -> String {
+    package static func hex(of bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let status = bytes.withUnsafeBytes { buffer in

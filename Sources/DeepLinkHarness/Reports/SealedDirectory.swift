@@ -20,19 +20,19 @@ import Glibc
 /// summary.md, gate.csv, written later by other commands) are not part of the unit and not read.
 ///
 /// Thread safety: a value type; the static functions touch only the paths they are given.
-public struct SealedDirectory: Sendable {
+package struct SealedDirectory: Sendable {
     /// The directory as given.
-    public let path: String
+    package let path: String
     /// manifest.json without its file list.
-    public let manifest: RunManifest
+    package let manifest: RunManifest
     /// The file list of manifest.json, in its order.
-    public let files: [SealedFile]
+    package let files: [SealedFile]
     /// The verified contents of every listed file, by name.
-    public let contents: [String: [UInt8]]
+    package let contents: [String: [UInt8]]
 
     /// Names an existing directory may hold and still be replaced by a new report: the report
     /// files and what `report`, `gate` and `capacity` write beside them.
-    public static let replaceableNames: Set<String> = [
+    package static let replaceableNames: Set<String> = [
         ReportSchema.summaryFile, ReportSchema.latencyFile, ReportSchema.outcomesFile, ReportSchema.violationsFile,
         ReportSchema.histogramsFile, ReportSchema.coverageFile, ReportSchema.thresholdsFile,
         ReportSchema.summaryJSONFile,
@@ -42,7 +42,7 @@ public struct SealedDirectory: Sendable {
 
     /// Opens `directory` and verifies it against its manifest.json; `required` names files every
     /// directory of this kind lists (e.g. summary.csv for a run).
-    public static func open(_ directory: String, requiring required: [String]) throws(ReportError) -> SealedDirectory {
+    package static func open(_ directory: String, requiring required: [String]) throws(ReportError) -> SealedDirectory {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw .cannotRead(path: directory, reason: "no such directory")
@@ -80,7 +80,7 @@ public struct SealedDirectory: Sendable {
     }
 
     /// The listed CSV file `name`, parsed from its verified bytes.
-    public func table(_ name: String) throws(ReportError) -> CSVTable {
+    package func table(_ name: String) throws(ReportError) -> CSVTable {
         let filePath = ReportReader.path(name, in: path)
         guard let bytes = contents[name] else {
             throw .incomplete(path: path, reason: "\(ReportSchema.manifestFile) does not list \(name)")
@@ -123,7 +123,7 @@ public struct SealedDirectory: Sendable {
 
     /// Writes `files` and then manifest.json (`manifest` plus the file list) into `directory` as
     /// one unit (see the type's documentation).
-    public static func write(
+    package static func write(
         _ files: [(name: String, bytes: [UInt8])],
         manifest: RunManifest,
         to directory: String,
@@ -153,7 +153,7 @@ public struct SealedDirectory: Sendable {
     /// Cheap; ``OutputDirectory/check(_:)`` (what commands call before their work) runs it with
     /// `createParent: false`, so that checking leaves nothing behind.
     @discardableResult
-    public static func checkWritable(_ directory: String, createParent: Bool = true) throws(ReportError) -> String {
+    package static func checkWritable(_ directory: String, createParent: Bool = true) throws(ReportError) -> String {
         var target = directory
         while target.count > 1, target.hasSuffix("/") { target.removeLast() }
         let name = (target as NSString).lastPathComponent
@@ -194,7 +194,7 @@ public struct SealedDirectory: Sendable {
     }
 
     /// manifest.json's text: `manifest`'s keys and `files`, pretty-printed with sorted keys.
-    public static func manifestJSON(_ manifest: RunManifest, files: [SealedFile]) throws(ReportError) -> String {
+    package static func manifestJSON(_ manifest: RunManifest, files: [SealedFile]) throws(ReportError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -205,7 +205,7 @@ public struct SealedDirectory: Sendable {
     }
 
     /// Creates `path` (absent) holding `bytes`: open, write all, fsync, close, each checked.
-    @Sendable public static func writeWholeFile(_ path: String, _ bytes: [UInt8]) throws(ReportError) {
+    @Sendable package static func writeWholeFile(_ path: String, _ bytes: [UInt8]) throws(ReportError) {
         let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: errnoDescription()) }
         var offset = 0

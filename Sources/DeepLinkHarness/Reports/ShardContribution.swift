@@ -4,18 +4,18 @@
 /// violating shard) without its inputs at hand.
 ///
 /// Thread safety: a value type.
-public struct ShardContribution: Sendable, Equatable, Codable {
+package struct ShardContribution: Sendable, Equatable, Codable {
     /// The input directory, as given to `merge`.
-    public var source: String
+    package var source: String
     /// `i/n`, or nil for an input that was not one shard (a whole run or a merged report).
-    public var shard: String?
+    package var shard: String?
     /// Journeys per strategy it ran.
-    public var journeys: Int
-    public var wallNanos: UInt64
+    package var journeys: Int
+    package var wallNanos: UInt64
     /// Violations by strategy name.
-    public var violations: [String: UInt64]
+    package var violations: [String: UInt64]
 
-    public init(source: String, shard: String?, journeys: Int, wallNanos: UInt64, violations: [String: UInt64]) {
+    package init(source: String, shard: String?, journeys: Int, wallNanos: UInt64, violations: [String: UInt64]) {
         self.source = source
         self.shard = shard
         self.journeys = journeys
@@ -24,7 +24,7 @@ public struct ShardContribution: Sendable, Equatable, Codable {
     }
 
     /// The contribution of `report`, read from `source`.
-    public init(_ report: RunReport, source: String) {
+    package init(_ report: RunReport, source: String) {
         self.init(
             source: source,
             shard: report.manifest.shard,

@@ -3,7 +3,7 @@ import Foundation
 /// Why a threshold expression was refused; ``message`` says what to write instead.
 ///
 /// Thread safety: a value type; `Sendable`.
-public enum ThresholdError: Error, Equatable, Sendable {
+package enum ThresholdError: Error, Equatable, Sendable {
     /// No comparison operator.
     case noComparison(String)
     /// Nothing before the metric, or no `.` between strategy and metric.
@@ -13,7 +13,7 @@ public enum ThresholdError: Error, Equatable, Sendable {
     /// fractional count, a unit on a count).
     case badBound(expression: String, bound: String, expected: String)
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .noComparison(let text):
             "'\(text)' has no comparison: write STRATEGY.METRIC OP VALUE, OP one of "
@@ -39,7 +39,7 @@ extension Threshold {
     /// last `.` of the left side (exec names may hold dots), the metric a ``Metric`` name, OP a
     /// ``Comparison``; a latency's VALUE carries a unit (`ns`, `us`/`µs`, `ms`, `s`), a count is
     /// a non-negative integer and a rate a non-negative number, both without a unit.
-    public static func parse(_ text: String) throws(ThresholdError) -> Threshold {
+    package static func parse(_ text: String) throws(ThresholdError) -> Threshold {
         let expression = String(text.unicodeScalars.filter { $0 != " " && $0 != "\t" })
         guard
             let (comparison, operatorRange) = Comparison.allCases.lazy.compactMap({ comparison in

@@ -4,9 +4,9 @@
 /// thresholds.csv records each with what was observed.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct Threshold: Sendable, Hashable {
+package struct Threshold: Sendable, Hashable {
     /// What a threshold measures, by its name in the expression.
-    public enum Metric: String, Sendable, CaseIterable {
+    package enum Metric: String, Sendable, CaseIterable {
         /// Journeys with a violation outcome (a count).
         case violations
         /// The strategy's journeys per second (summary.csv's `journeys_per_s`).
@@ -36,7 +36,7 @@ public struct Threshold: Sendable, Hashable {
     }
 
     /// How the observed value is compared with the bound.
-    public enum Comparison: String, Sendable, CaseIterable {
+    package enum Comparison: String, Sendable, CaseIterable {
         // Two-character operators first: parsing takes the first that matches.
         case lessOrEqual = "<="
         case greaterOrEqual = ">="
@@ -56,16 +56,16 @@ public struct Threshold: Sendable, Hashable {
     }
 
     /// The strategy's report name (`core`, `naive`, `exec:mine`).
-    public var strategy: String
-    public var metric: Metric
-    public var comparison: Comparison
+    package var strategy: String
+    package var metric: Metric
+    package var comparison: Comparison
     /// The bound in the metric's unit: a count, journeys per second, or nanoseconds.
-    public var bound: Double
+    package var bound: Double
     /// The expression as given (spaces removed), as thresholds.csv and the verdict show it.
-    public var expression: String
+    package var expression: String
 
     /// The default threshold of a strategy under test: no violations.
-    public static func noViolations(_ strategy: String) -> Threshold {
+    package static func noViolations(_ strategy: String) -> Threshold {
         Threshold(
             strategy: strategy,
             metric: .violations,
@@ -77,7 +77,7 @@ public struct Threshold: Sendable, Hashable {
 
     /// This threshold judged against `report`: the observed value (nil when the strategy or its
     /// histogram is absent, e.g. no racing journeys: then it fails, as nothing shows it holds).
-    public func evaluate(_ report: RunReport) -> ThresholdResult {
+    package func evaluate(_ report: RunReport) -> ThresholdResult {
         guard let strategy = report.strategies.first(where: { $0.name == self.strategy }) else {
             return ThresholdResult(threshold: self, observed: nil)
         }
@@ -98,11 +98,11 @@ public struct Threshold: Sendable, Hashable {
 /// One threshold and what the run showed.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct ThresholdResult: Sendable, Equatable {
-    public var threshold: Threshold
+package struct ThresholdResult: Sendable, Equatable {
+    package var threshold: Threshold
     /// The observed value in the metric's unit; nil when the run has none (no such histogram).
-    public var observed: Double?
+    package var observed: Double?
 
     /// Whether the threshold holds: an observed value that satisfies the comparison.
-    public var passed: Bool { observed.map { threshold.comparison.holds($0, threshold.bound) } ?? false }
+    package var passed: Bool { observed.map { threshold.comparison.holds($0, threshold.bound) } ?? false }
 }

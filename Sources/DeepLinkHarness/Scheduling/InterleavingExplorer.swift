@@ -1,4 +1,4 @@
-public import DeepLinkCore
+package import DeepLinkCore
 
 /// Exhaustive exploration of a small race, for tests: every interleaving of the first
 /// `maxPoints` schedule points of some inputs delivered to a resolver from logical threads of
@@ -7,9 +7,9 @@ public import DeepLinkCore
 ///
 /// Thread safety: ``explore(maxPoints:plants:scenario:check:)`` runs on the calling thread (and
 /// the race's own partner threads); call it from one thread at a time per scenario.
-public enum InterleavingExplorer {
+package enum InterleavingExplorer {
     /// One input of a scenario's logical thread.
-    public enum Input: Sendable {
+    package enum Input: Sendable {
         /// `copies` captures of `link` under its own id.
         case captures(PendingLink, copies: Int)
         /// A signal (`appReady`, a login, …).

@@ -6,23 +6,23 @@ package import DeepLinkCore
 /// ``StrategyObservation``.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct ScheduleCoverage: Sendable {
+package struct ScheduleCoverage: Sendable {
     /// How many schedule points there are (``SchedulePoint``'s cases).
     static let pointCount = SchedulePoint.allCases.count
     /// Words of ``pairs``: one bit per ordered pair of points.
     static let pairWords = 7
     /// How many pairs ``pairs`` holds (a test checks every pair of points fits).
-    public static let pairCapacity = pairWords * 64
+    package static let pairCapacity = pairWords * 64
 
     /// A bit per point (its raw value).
-    public private(set) var reached: UInt64 = 0
+    package private(set) var reached: UInt64 = 0
     /// Bit `a * pointCount + b` per interleaved pair.
     private var pairs: InlineArray<7, UInt64> = InlineArray(repeating: 0)
 
-    public init() {}
+    package init() {}
 
     /// Whether the race reached no point (no controlled race, or an `os` one).
-    public var isEmpty: Bool { reached == 0 }
+    package var isEmpty: Bool { reached == 0 }
 
     package mutating func reach(_ point: SchedulePoint) {
         reached |= 1 << UInt64(point.rawValue)
@@ -41,15 +41,15 @@ public struct ScheduleCoverage: Sendable {
     func interleaved(pair: Int) -> Bool { pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 }
 
     /// Adds what `other` reached and interleaved (an exhaustive journey's interleavings).
-    public mutating func formUnion(_ other: ScheduleCoverage) {
+    package mutating func formUnion(_ other: ScheduleCoverage) {
         reached |= other.reached
         for word in 0..<Self.pairWords { pairs[word] |= other.pairs[word] }
     }
 
     /// The `coverage.csv` names of the points (kind `point`), in ``SchedulePoint`` order.
-    public static let pointNames: [String] = SchedulePoint.allCases.map(\.name)
+    package static let pointNames: [String] = SchedulePoint.allCases.map(\.name)
     /// The `coverage.csv` names of the pairs (kind `pair`), `a/b`, in pair-number order.
-    public static let pairNames: [String] = SchedulePoint.allCases.flatMap { parked in
+    package static let pairNames: [String] = SchedulePoint.allCases.flatMap { parked in
         SchedulePoint.allCases.map { passed in "\(parked.name)/\(passed.name)" }
     }
 }

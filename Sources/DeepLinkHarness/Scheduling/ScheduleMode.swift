@@ -1,7 +1,7 @@
 /// How a racing journey's logical threads are interleaved (`--schedule`, Docs/Scheduling.md).
 ///
 /// Thread safety: a value type; `Sendable`.
-public enum ScheduleMode: Sendable, Equatable {
+package enum ScheduleMode: Sendable, Equatable {
     /// The operating system decides (today's race partner; not reproducible).
     case os
     /// A seeded random walk: at every schedule point, any runnable logical thread runs next.
@@ -16,21 +16,21 @@ public enum ScheduleMode: Sendable, Equatable {
     case exhaustive(maxPoints: Int)
 
     /// The default for racing journeys: `pct:depth=3`.
-    public static let `default` = ScheduleMode.pct(depth: 3, steps: defaultPCTSteps)
+    package static let `default` = ScheduleMode.pct(depth: 3, steps: defaultPCTSteps)
     /// PCT's step bound when `steps=` is not given: about the schedule points of a long racing
     /// journey of the default mix (a burst of captures against a signal): over seed 1's first 72
     /// racing journeys `replay` counts a median of 75 points, a 90th percentile of 148, at most 160.
-    public static let defaultPCTSteps = 144
+    package static let defaultPCTSteps = 144
     /// The largest `depth`, `steps` and `maxPoints` accepted.
-    public static let maximumDepth = 16
-    public static let maximumSteps = 1_000_000
-    public static let maximumExhaustivePoints = 24
+    package static let maximumDepth = 16
+    package static let maximumSteps = 1_000_000
+    package static let maximumExhaustivePoints = 24
 
     /// Whether the harness's scheduler (not the OS) decides.
-    public var isControlled: Bool { self != .os }
+    package var isControlled: Bool { self != .os }
 
     /// The spelling `--schedule` accepts and reports print.
-    public var name: String {
+    package var name: String {
         switch self {
         case .os: "os"
         case .random: "random"
@@ -42,7 +42,7 @@ public enum ScheduleMode: Sendable, Equatable {
 
     /// Parses `os`, `random`, `pct`, `pct:depth=D`, `pct:depth=D,steps=K` or `exhaustive`
     /// (`maxPoints` comes from `--max-points`). Returns what was wrong on failure.
-    public static func parse(_ text: String, maxPoints: Int?) -> Result<ScheduleMode, ScheduleModeError> {
+    package static func parse(_ text: String, maxPoints: Int?) -> Result<ScheduleMode, ScheduleModeError> {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         let name = parts.first ?? ""
         let options = parts.count > 1 ? parts[1] : ""
@@ -83,7 +83,7 @@ public enum ScheduleMode: Sendable, Equatable {
 /// Why a `--schedule` value was refused; ``message`` says what was found and what to pass.
 ///
 /// Thread safety: a value type; `Sendable`.
-public enum ScheduleModeError: Error, Sendable, Equatable {
+package enum ScheduleModeError: Error, Sendable, Equatable {
     case unknownMode(String)
     case unexpectedOptions(String)
     case badOption(String)
@@ -92,7 +92,7 @@ public enum ScheduleModeError: Error, Sendable, Equatable {
     case maxPointsWithoutExhaustive(String)
     case missingExhaustive
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .unknownMode(let text):
             "unknown schedule '\(text)'; pass os, random, pct[:depth=D[,steps=K]] or exhaustive"

@@ -7,18 +7,18 @@
 ///
 /// Thread safety: one instance per worker thread; its state is behind a lock (``LockedPeer``), as
 /// an SDK's is, and a racing journey's raced events reach it from two threads.
-public struct ClipboardStrategy: Strategy {
-    public var kind: StrategyKind { .clipboard }
-    public var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
+package struct ClipboardStrategy: Strategy {
+    package var kind: StrategyKind { .clipboard }
+    package var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
     let peer: LockedPeer<ClipboardModel>
     var races: RaceDelivery
 
-    public init(context: StrategyContext) {
+    package init(context: StrategyContext) {
         peer = LockedPeer(ClipboardModel(ttl: context.ttlSeconds))
         races = RaceDelivery(context: context)
     }
 
-    public mutating func run(
+    package mutating func run(
         _ journey: Journey,
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
@@ -26,7 +26,7 @@ public struct ClipboardStrategy: Strategy {
         peer.run(journey, into: &observation, races: &races)
     }
 
-    public mutating func finish() { races.finish() }
+    package mutating func finish() { races.finish() }
 }
 
 /// The device's clipboard and the app's side of pasting: whether it pasted already, and the gate

@@ -1,6 +1,6 @@
 import DeepLinkCore
 
-// A racing journey's capture: its record is built as the public capture calls build theirs
+// A racing journey's capture: its record is built as the package capture calls build theirs
 // (validated, then authenticated against the resolver's signing), then delivered as a burst of
 // copies, at once with the next step's signal, through the resolver's raw capture.
 extension CoreStrategy {
@@ -87,7 +87,7 @@ extension CoreStrategy {
         }
     }
 
-    /// Checks the scratch record's signature as the public capture calls do; a rejection is
+    /// Checks the scratch record's signature as the package capture calls do; a rejection is
     /// noted. Returns whether it is captured.
     mutating func authenticateScratch(_ observation: inout StrategyObservation) -> Bool {
         guard let rejection = resolver.authenticate(&scratch) else { return true }

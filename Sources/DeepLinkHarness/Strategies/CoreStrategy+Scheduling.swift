@@ -3,29 +3,29 @@ import DeepLinkCore
 /// What one controlled race did: its schedule, its steps and how it ended.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct RaceRecord: Sendable {
+package struct RaceRecord: Sendable {
     /// The mode the race ran under (`nil`: no controlled race in the journey).
-    public var mode: ScheduleMode?
+    package var mode: ScheduleMode?
     /// The steps, in order (the first ``ControlledRace/traceCapacity``).
-    public var trace: [ScheduleStep] = []
+    package var trace: [ScheduleStep] = []
     /// Schedule points passed (all of them, past the trace's capacity too).
-    public var steps = 0
-    public var hang: ScheduleHang?
+    package var steps = 0
+    package var hang: ScheduleHang?
     /// Schedule points reached and pairs interleaved (exhaustive: over every interleaving).
-    public var coverage = ScheduleCoverage()
+    package var coverage = ScheduleCoverage()
     /// Exhaustive: the interleavings explored for the journey.
-    public var interleavings = 0
+    package var interleavings = 0
     /// The journey step whose input thread 0 delivered (thread 1: the next step's).
-    public var raceStep = -1
+    package var raceStep = -1
     /// How many distinct OS threads delivered the race's inputs (observed).
-    public var threads = 0
+    package var threads = 0
 }
 
 extension CoreStrategy {
     /// The last racing journey's controlled race.
-    public var lastRaceRecord: RaceRecord { lastRace }
+    package var lastRaceRecord: RaceRecord { lastRace }
 
-    public mutating func run(
+    package mutating func run(
         _ journey: Journey,
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms

@@ -6,51 +6,51 @@ import Glibc
 
 extension CoreStrategy {
     /// Deliberate miswirings of the core, for tests of the harness itself.
-    public struct Faults: OptionSet, Sendable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
+    package struct Faults: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// The router forwards every route twice (a resolver that routes twice).
-        public static let routeTwice = Faults(rawValue: 1 << 0)
+        package static let routeTwice = Faults(rawValue: 1 << 0)
         /// The app signals `loggedIn` at every launch (a gate that ignores the login).
-        public static let ignoreLoginGate = Faults(rawValue: 1 << 1)
+        package static let ignoreLoginGate = Faults(rawValue: 1 << 1)
         /// A relaunch starts from an empty container (a store that is not durable).
-        public static let forgetOnKill = Faults(rawValue: 1 << 2)
+        package static let forgetOnKill = Faults(rawValue: 1 << 2)
         /// Rejections are reported with another reason than the validator's (expected: misjudged).
-        public static let wrongRejectionReason = Faults(rawValue: 1 << 3)
+        package static let wrongRejectionReason = Faults(rawValue: 1 << 3)
         /// Play's organic and `(not set)` placeholders are read as each other (expected: misjudged).
-        public static let placeholderMisread = Faults(rawValue: 1 << 4)
+        package static let placeholderMisread = Faults(rawValue: 1 << 4)
         /// The app navigates one event after the router call (expected: late).
-        public static let lateRoute = Faults(rawValue: 1 << 5)
+        package static let lateRoute = Faults(rawValue: 1 << 5)
         /// Referrers are captured without Play's install-begin timestamp, so a re-delivery under a
         /// new id is not recognised (expected: duplicated).
-        public static let noTimestampDedupe = Faults(rawValue: 1 << 6)
+        package static let noTimestampDedupe = Faults(rawValue: 1 << 6)
         /// The resolver is given a time-to-live of a year (expected: stale).
-        public static let ignoreExpiry = Faults(rawValue: 1 << 7)
+        package static let ignoreExpiry = Faults(rawValue: 1 << 7)
         /// Expired links are reported as superseded (expected: misjudged).
-        public static let expiryReportedAsSuperseded = Faults(rawValue: 1 << 8)
+        package static let expiryReportedAsSuperseded = Faults(rawValue: 1 << 8)
         /// A rejected payload is captured anyway, as the link of the home route (expected: unsafe
         /// or misrouted).
-        public static let routeRejected = Faults(rawValue: 1 << 9)
+        package static let routeRejected = Faults(rawValue: 1 << 9)
         /// Journeys with a kill stall for 1.5 s (a stuck capture): the watchdog's test subject.
-        public static let stall = Faults(rawValue: 1 << 10)
+        package static let stall = Faults(rawValue: 1 << 10)
         /// One journey in 4,096 traps (a precondition failure): the trap supervisor's test subject.
-        public static let trap = Faults(rawValue: 1 << 11)
+        package static let trap = Faults(rawValue: 1 << 11)
         /// The drainer lets go of the drain role without re-checking for work (a concurrency bug
         /// in the core: `ConcurrencyFault.drainerSkipsRecheck`).
-        public static let drainerSkipsRecheck = Faults(rawValue: 1 << 12)
+        package static let drainerSkipsRecheck = Faults(rawValue: 1 << 12)
         /// The resolver forgets its ring of routed links (`ConcurrencyFault.forgetRoutedRing`).
-        public static let forgetRoutedRing = Faults(rawValue: 1 << 13)
+        package static let forgetRoutedRing = Faults(rawValue: 1 << 13)
         /// The queue's consumer reads a slot its producer has not published yet
         /// (`ConcurrencyFault.consumerReadsUnpublished`).
-        public static let consumerReadsUnpublished = Faults(rawValue: 1 << 14)
+        package static let consumerReadsUnpublished = Faults(rawValue: 1 << 14)
         /// The faults planted in the core's concurrent paths: they show only in racing journeys.
-        public static let concurrency: Faults = [.drainerSkipsRecheck, .forgetRoutedRing, .consumerReadsUnpublished]
+        package static let concurrency: Faults = [.drainerSkipsRecheck, .forgetRoutedRing, .consumerReadsUnpublished]
         /// Every journey burns ``slowPathRounds`` extra arithmetic rounds (a slower core, same
         /// outcomes): the instruction gate's test subject (`gate --instructions`).
-        public static let slowPath = Faults(rawValue: 1 << 15)
+        package static let slowPath = Faults(rawValue: 1 << 15)
 
         /// Every fault by name (`run --core-faults`).
-        public static var named: [(name: String, fault: Faults)] {
+        package static var named: [(name: String, fault: Faults)] {
             (catalogue + concurrencyCatalogue).map { ($0.name, $0.fault) } + [
                 ("stall", .stall), ("trap", .trap), ("slowPath", .slowPath),
             ]
@@ -58,14 +58,14 @@ extension CoreStrategy {
 
         /// The concurrency faults with the outcome class the harness must report for each in
         /// racing journeys under a controlled `--schedule`.
-        public static let concurrencyCatalogue: [(fault: Faults, name: String, expected: JourneyOutcome)] = [
+        package static let concurrencyCatalogue: [(fault: Faults, name: String, expected: JourneyOutcome)] = [
             (.drainerSkipsRecheck, "drainerSkipsRecheck", .lost),
             (.forgetRoutedRing, "forgetRoutedRing", .duplicated),
             (.consumerReadsUnpublished, "consumerReadsUnpublished", .lost),
         ]
 
         /// Every fault with the outcome class the harness must report for it.
-        public static let catalogue: [(fault: Faults, name: String, expected: JourneyOutcome)] = [
+        package static let catalogue: [(fault: Faults, name: String, expected: JourneyOutcome)] = [
             (.routeTwice, "routeTwice", .duplicated),
             (.ignoreLoginGate, "ignoreLoginGate", .premature),
             (.forgetOnKill, "forgetOnKill", .lost),

@@ -5,7 +5,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// This project's design, end to end through DeepLinkCore's public capture calls
+/// This project's design, end to end through DeepLinkCore's package capture calls
 /// (``ExampleAppCapture``, the calls an app ships with): the App Clip writes its invocation URL into
 /// an ``InMemoryHandoffStore`` (the App Group container, with its crash model); each process launch
 /// relaunches the worker's ``LinkResolver`` over that store in place (the example app's route
@@ -25,10 +25,10 @@ import Glibc
 ///
 /// Thread safety: one instance per worker thread; the partner thread only runs closures handed to
 /// it while the worker waits.
-public struct CoreStrategy: Strategy {
-    public var kind: StrategyKind { .core }
+package struct CoreStrategy: Strategy {
+    package var kind: StrategyKind { .core }
     /// The resolver reports every reason (through its observer) and the parser every placeholder.
-    public var distinctions: StrategyObservation.Reasons { .all }
+    package var distinctions: StrategyObservation.Reasons { .all }
     let configuration: LinkResolver.Configuration
     /// The example app's capture calls.
     let capture = ExampleAppCapture()
@@ -97,7 +97,7 @@ public struct CoreStrategy: Strategy {
         var installBegin: UInt64 = 0
     }
 
-    public init(context: StrategyContext, faults: Faults = []) {
+    package init(context: StrategyContext, faults: Faults = []) {
         let hooks = FaultHooks(faults)
         self.configuration = LinkResolver.Configuration(
             policy: ExampleApp.policy,
@@ -141,7 +141,7 @@ public struct CoreStrategy: Strategy {
         self.resolver = resolvers.wide
     }
 
-    public mutating func finish() {
+    package mutating func finish() {
         partner?.stop()
         partner = nil
         controlled?.stop()

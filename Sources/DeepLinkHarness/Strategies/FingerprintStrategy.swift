@@ -9,18 +9,18 @@
 ///
 /// Thread safety: one instance per worker thread; its state is behind a lock (``LockedPeer``), as
 /// an SDK's is, and a racing journey's raced events reach it from two threads.
-public struct FingerprintStrategy: Strategy {
-    public var kind: StrategyKind { .fingerprint }
-    public var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
+package struct FingerprintStrategy: Strategy {
+    package var kind: StrategyKind { .fingerprint }
+    package var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
     let peer: LockedPeer<FingerprintModel>
     var races: RaceDelivery
 
-    public init(context: StrategyContext) {
+    package init(context: StrategyContext) {
         peer = LockedPeer(FingerprintModel(ttl: context.ttlSeconds, window: context.fingerprintWindowSeconds))
         races = RaceDelivery(context: context)
     }
 
-    public mutating func run(
+    package mutating func run(
         _ journey: Journey,
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
@@ -28,7 +28,7 @@ public struct FingerprintStrategy: Strategy {
         peer.run(journey, into: &observation, races: &races)
     }
 
-    public mutating func finish() { races.finish() }
+    package mutating func finish() { races.finish() }
 }
 
 /// The app's side of fingerprint matching: the last tap it heard of, whether it asked the server

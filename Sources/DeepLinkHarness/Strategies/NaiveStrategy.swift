@@ -13,17 +13,17 @@
 /// Thread safety: one instance per worker thread; its state is behind a lock (``LockedPeer``), as
 /// the article's queue is made thread-safe, and a racing journey's raced events reach it from two
 /// threads.
-public struct NaiveStrategy: Strategy {
-    public var kind: StrategyKind { .naive }
+package struct NaiveStrategy: Strategy {
+    package var kind: StrategyKind { .naive }
     /// No validator, no time-to-live, no placeholders, one slot: it can only tell that it died
     /// before routing.
-    public var distinctions: StrategyObservation.Reasons { .crashWindow }
+    package var distinctions: StrategyObservation.Reasons { .crashWindow }
     let peer = LockedPeer(NaiveModel())
     var races: RaceDelivery
 
-    public init(context: StrategyContext) { races = RaceDelivery(context: context) }
+    package init(context: StrategyContext) { races = RaceDelivery(context: context) }
 
-    public mutating func run(
+    package mutating func run(
         _ journey: Journey,
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
@@ -31,7 +31,7 @@ public struct NaiveStrategy: Strategy {
         peer.run(journey, into: &observation, races: &races)
     }
 
-    public mutating func finish() { races.finish() }
+    package mutating func finish() { races.finish() }
 }
 
 /// The snippet's state: the App Group key, the process, `_pending`, `_authReady` and an armed

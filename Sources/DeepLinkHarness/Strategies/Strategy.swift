@@ -4,7 +4,7 @@
 ///
 /// Thread safety: instances are not shared; each worker thread makes its own with
 /// ``StrategyKind/make(context:)``.
-public protocol Strategy {
+package protocol Strategy {
     /// The kind (and report name) of this strategy.
     var kind: StrategyKind { get }
     /// The reasons for not routing that this strategy can tell apart and reports in its
@@ -25,11 +25,11 @@ public protocol Strategy {
 }
 
 extension Strategy {
-    public mutating func finish() {}
-    public mutating func prepare(_ journeys: [Journey]) {}
+    package mutating func finish() {}
+    package mutating func prepare(_ journeys: [Journey]) {}
 
     /// Runs `journey` without recording operation latencies.
-    public mutating func run(_ journey: Journey, into observation: inout StrategyObservation) {
+    package mutating func run(_ journey: Journey, into observation: inout StrategyObservation) {
         var metrics = OperationHistograms()
         run(journey, into: &observation, metrics: &metrics)
     }
@@ -38,7 +38,7 @@ extension Strategy {
 /// The strategies the harness knows, in report order, and the implementations outside it that
 /// `run --exec NAME=COMMAND` drives over the journey protocol (`exec:NAME`, `Docs/Protocol.md`).
 /// ``rawValue`` is the report name (`core`, `exec:mine`): reports are keyed by it.
-public enum StrategyKind: Sendable, Hashable, CaseIterable {
+package enum StrategyKind: Sendable, Hashable, CaseIterable {
     /// DeepLinkCore: parser, validator, resolver, in-memory handoff store.
     case core
     /// The article's snippet as written (SPEC 4.2).
@@ -51,10 +51,10 @@ public enum StrategyKind: Sendable, Hashable, CaseIterable {
     case exec(String)
 
     /// The built-in strategies (exec strategies exist only when a run names them).
-    public static var allCases: [StrategyKind] { [.core, .naive, .fingerprint, .clipboard] }
+    package static var allCases: [StrategyKind] { [.core, .naive, .fingerprint, .clipboard] }
 
     /// The report name: `core`, …, `exec:NAME`.
-    public var rawValue: String {
+    package var rawValue: String {
         switch self {
         case .core: "core"
         case .naive: "naive"
@@ -65,7 +65,7 @@ public enum StrategyKind: Sendable, Hashable, CaseIterable {
     }
 
     /// The kind named `rawValue`; `exec:NAME` needs a valid ``ExecAdapter`` name.
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         if rawValue.hasPrefix(Self.execPrefix) {
             let name = String(rawValue.dropFirst(Self.execPrefix.count))
             guard ExecAdapter.isValidName(name) else { return nil }
@@ -81,20 +81,20 @@ public enum StrategyKind: Sendable, Hashable, CaseIterable {
     /// Whether this strategy meets a racing journey's raced events from two threads at once: every
     /// built-in one does; an `exec:` child reads one pipe, which delivers them in order
     /// (Docs/Protocol.md, *Racing journeys*).
-    public var racesOnTwoThreads: Bool {
+    package var racesOnTwoThreads: Bool {
         if case .exec = self { return false }
         return true
     }
 
     /// Whether this strategy reports DeepLinkCore's decision paths (`coverage.csv`).
-    public var reportsDecisionPaths: Bool { self == .core }
+    package var reportsDecisionPaths: Bool { self == .core }
 
     /// Whether this strategy times DeepLinkCore's operations (``OperationHistograms``); the
     /// others' tallies share one empty set instead of owning four histograms per thread.
-    public var timesOperations: Bool { self == .core }
+    package var timesOperations: Bool { self == .core }
 
     /// Parses a comma-separated list such as `core,naive`; `nil` names the first unknown entry.
-    public static func parseList(_ text: String) -> Result<[StrategyKind], StrategyListError> {
+    package static func parseList(_ text: String) -> Result<[StrategyKind], StrategyListError> {
         var kinds: [StrategyKind] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingSpaces()
@@ -106,8 +106,8 @@ public enum StrategyKind: Sendable, Hashable, CaseIterable {
 }
 
 /// An unknown strategy name in a list.
-public struct StrategyListError: Error, Sendable {
-    public var name: String
+package struct StrategyListError: Error, Sendable {
+    package var name: String
 }
 
 extension Substring {
@@ -119,25 +119,25 @@ extension Substring {
 /// What every strategy is configured with for a run.
 ///
 /// Thread safety: a value type; `Sendable`.
-public struct StrategyContext: Sendable {
-    public var mix: ScenarioMix
+package struct StrategyContext: Sendable {
+    package var mix: ScenarioMix
     /// The time-to-live, seconds (the oracle uses the same).
-    public var ttlSeconds: UInt32
+    package var ttlSeconds: UInt32
     /// The fingerprint match window, seconds.
-    public var fingerprintWindowSeconds: UInt32
+    package var fingerprintWindowSeconds: UInt32
     /// Deliberate miswirings of `core`, for tests of the harness itself (none in a real run).
-    public var coreFaults: CoreStrategy.Faults = []
+    package var coreFaults: CoreStrategy.Faults = []
     /// How racing journeys are interleaved (`--schedule`, Docs/Scheduling.md).
-    public var schedule: ScheduleMode = .default
+    package var schedule: ScheduleMode = .default
     /// The child processes `exec:NAME` strategies drive (`run --exec`), by name.
-    public var execAdapters: [String: ExecAdapter] = [:]
+    package var execAdapters: [String: ExecAdapter] = [:]
     /// The run's worker threads (a race's own partner threads spin between races only with a core
     /// to spare).
     var workerThreads = 1
     /// The worker paired with this one to partner each other's controlled races (``RaceDesk``).
     var racePeering: RacePeering?
 
-    public init(mix: ScenarioMix) {
+    package init(mix: ScenarioMix) {
         self.mix = mix
         self.ttlSeconds = UInt32(min(mix.ttlSeconds, 31_536_000))
         self.fingerprintWindowSeconds = UInt32(min(mix.fingerprintWindowSeconds, 31_536_000))
@@ -146,7 +146,7 @@ public struct StrategyContext: Sendable {
 
 extension StrategyKind {
     /// A fresh strategy of this kind, for one worker thread.
-    public func make(context: StrategyContext) -> any Strategy {
+    package func make(context: StrategyContext) -> any Strategy {
         switch self {
         case .core: CoreStrategy(context: context, faults: context.coreFaults)
         case .naive: NaiveStrategy(context: context)

@@ -5,14 +5,14 @@
 /// The verdict is written beside each row, so colour is never the only cue.
 ///
 /// Thread safety: a value type.
-public struct ChangeChart: Sendable {
-    public struct Row: Sendable {
-        public var label: String
-        public var changePercent: Double
-        public var interval: (low: Double, high: Double)?
-        public var verdict: String
+package struct ChangeChart: Sendable {
+    package struct Row: Sendable {
+        package var label: String
+        package var changePercent: Double
+        package var interval: (low: Double, high: Double)?
+        package var verdict: String
 
-        public init(label: String, changePercent: Double, interval: (low: Double, high: Double)?, verdict: String) {
+        package init(label: String, changePercent: Double, interval: (low: Double, high: Double)?, verdict: String) {
             self.label = label
             self.changePercent = changePercent
             self.interval = interval
@@ -20,19 +20,19 @@ public struct ChangeChart: Sendable {
         }
     }
 
-    public var title: String
-    public var rows: [Row]
+    package var title: String
+    package var rows: [Row]
     /// The tolerated regression in percent, drawn as a line (nil: none).
-    public var tolerancePercent: Double?
-    public var width: Double = 1000
+    package var tolerancePercent: Double?
+    package var width: Double = 1000
 
-    public init(title: String, rows: [Row], tolerancePercent: Double?) {
+    package init(title: String, rows: [Row], tolerancePercent: Double?) {
         self.title = title
         self.rows = rows
         self.tolerancePercent = tolerancePercent
     }
 
-    public static func colour(ofVerdict verdict: String) -> String {
+    package static func colour(ofVerdict verdict: String) -> String {
         switch verdict {
         case "pass": "#009E73"
         case "fail": "#D55E00"
@@ -40,7 +40,7 @@ public struct ChangeChart: Sendable {
         }
     }
 
-    public func svg(idPrefix: String) -> String {
+    package func svg(idPrefix: String) -> String {
         let rowHeight = 20.0
         let left = 230.0
         let right = width - 110

@@ -5,17 +5,17 @@ import Foundation
 /// Both are a bounded number of points whatever the run's size, which keeps report.html small.
 ///
 /// Thread safety: stateless.
-public enum LatencySeries {
+package enum LatencySeries {
     /// Points per decade of `1/(1−p)` in the spectrum.
-    public static let spectrumPointsPerDecade = 12
+    package static let spectrumPointsPerDecade = 12
     /// Bins per decade of nanoseconds in the distribution.
-    public static let binsPerDecade = 16
+    package static let binsPerDecade = 16
 
     /// `(x = 1/(1−p), value_ns)` from p = 0 up to the highest percentile the count resolves
     /// (`x ≤ count`), ending with the maximum at `x = count`. The value at p is the histogram's
     /// (``Histogram/value(atPercentile:)``'s rule): the top of the bucket holding rank
     /// `ceil(p · count)`, clamped to the exact min and max. Empty for an empty histogram.
-    public static func spectrum(_ histogram: Histogram) -> [(x: Double, y: Double)] {
+    package static func spectrum(_ histogram: Histogram) -> [(x: Double, y: Double)] {
         let count = histogram.count
         guard count > 0 else { return [] }
         let buckets = histogram.nonEmptyBuckets
@@ -52,14 +52,14 @@ public enum LatencySeries {
     }
 
     /// The spectrum from latency.csv's few percentiles, for reports without histograms.csv.
-    public static func spectrum(percentiles: [(percentile: Double, value: Double)]) -> [(x: Double, y: Double)] {
+    package static func spectrum(percentiles: [(percentile: Double, value: Double)]) -> [(x: Double, y: Double)] {
         percentiles.filter { $0.percentile < 100 }.map { (1 / (1 - $0.percentile / 100), $0.value) }
     }
 
     /// The distribution as a step line: `(ns, percent of values)` per log bin
     /// (``binsPerDecade`` per decade) from the smallest to the largest bin recorded, empty bins
     /// included so that the line returns to zero between modes. Values of 0 ns fall in the 1 ns bin.
-    public static func distribution(_ histogram: Histogram) -> [(x: Double, y: Double)] {
+    package static func distribution(_ histogram: Histogram) -> [(x: Double, y: Double)] {
         guard histogram.count > 0 else { return [] }
         var bins: [Int: UInt64] = [:]
         for bucket in histogram.nonEmptyBuckets {

@@ -7,8 +7,8 @@ import Foundation
 /// and point markers (a capacity knee) go on top.
 ///
 /// Thread safety: a value type.
-public struct LineChart: Sendable {
-    public enum XAxis: Sendable {
+package struct LineChart: Sendable {
+    package enum XAxis: Sendable {
         /// `x = 1/(1−p)`, labelled as percentiles (0%, 50%, 90%, 99%, …).
         case inverseTail
         /// Nanoseconds, labelled with units.
@@ -17,7 +17,7 @@ public struct LineChart: Sendable {
         case logRate
     }
 
-    public enum YAxis: Sendable {
+    package enum YAxis: Sendable {
         /// Nanoseconds on a log scale, labelled with units.
         case logNanos
         /// A share in percent, linear from 0.
@@ -25,13 +25,13 @@ public struct LineChart: Sendable {
     }
 
     /// One line: its label, colour, whether dashed, and its points in data units.
-    public struct Series: Sendable {
-        public var name: String
-        public var colour: String
-        public var dashed: Bool
-        public var points: [(x: Double, y: Double)]
+    package struct Series: Sendable {
+        package var name: String
+        package var colour: String
+        package var dashed: Bool
+        package var points: [(x: Double, y: Double)]
 
-        public init(name: String, colour: String, dashed: Bool = false, points: [(x: Double, y: Double)]) {
+        package init(name: String, colour: String, dashed: Bool = false, points: [(x: Double, y: Double)]) {
             self.name = name
             self.colour = colour
             self.dashed = dashed
@@ -40,13 +40,13 @@ public struct LineChart: Sendable {
     }
 
     /// A marked point (e.g. the chosen capacity knee) with its tooltip.
-    public struct Marker: Sendable {
-        public var x: Double
-        public var y: Double
-        public var colour: String
-        public var tooltip: String
+    package struct Marker: Sendable {
+        package var x: Double
+        package var y: Double
+        package var colour: String
+        package var tooltip: String
 
-        public init(x: Double, y: Double, colour: String, tooltip: String) {
+        package init(x: Double, y: Double, colour: String, tooltip: String) {
             self.x = x
             self.y = y
             self.colour = colour
@@ -54,19 +54,19 @@ public struct LineChart: Sendable {
         }
     }
 
-    public var title: String
-    public var xLabel: String
-    public var yLabel: String
-    public var xAxis: XAxis
-    public var yAxis: YAxis
-    public var series: [Series]
+    package var title: String
+    package var xLabel: String
+    package var yLabel: String
+    package var xAxis: XAxis
+    package var yAxis: YAxis
+    package var series: [Series]
     /// A horizontal line at this y value with its label (e.g. the SLO).
-    public var reference: (value: Double, label: String)?
-    public var markers: [Marker] = []
-    public var width: Double = 520
-    public var height: Double = 300
+    package var reference: (value: Double, label: String)?
+    package var markers: [Marker] = []
+    package var width: Double = 520
+    package var height: Double = 300
 
-    public init(title: String, xLabel: String, yLabel: String, xAxis: XAxis, yAxis: YAxis, series: [Series]) {
+    package init(title: String, xLabel: String, yLabel: String, xAxis: XAxis, yAxis: YAxis, series: [Series]) {
         self.title = title
         self.xLabel = xLabel
         self.yLabel = yLabel
@@ -78,7 +78,7 @@ public struct LineChart: Sendable {
     static let margin = (left: 72.0, right: 128.0, top: 14.0, bottom: 48.0)
 
     /// The chart as an `<svg>` element; `idPrefix` keeps its ids unique on the page.
-    public func svg(idPrefix: String) -> String {
+    package func svg(idPrefix: String) -> String {
         var writer = SVGWriter(width: width, height: height, title: title, idPrefix: idPrefix)
         var margin = Self.margin
         // Series labels sit right of the plot: room for the longest (12.5 px bold), within reason.

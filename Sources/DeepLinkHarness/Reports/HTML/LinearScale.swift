@@ -4,14 +4,14 @@ import Foundation
 /// Non-finite values map to the range start, so no coordinate is ever NaN.
 ///
 /// Thread safety: an immutable value.
-public struct LinearScale: Sendable, Equatable {
-    public let upper: Double
-    public let rangeStart: Double
-    public let rangeEnd: Double
-    public let step: Double
+package struct LinearScale: Sendable, Equatable {
+    package let upper: Double
+    package let rangeStart: Double
+    package let rangeEnd: Double
+    package let step: Double
 
     /// `upper` is rounded up to a whole number of tick steps (about `tickCount` of them).
-    public init(upper: Double, rangeStart: Double, rangeEnd: Double, tickCount: Int = 5) {
+    package init(upper: Double, rangeStart: Double, rangeEnd: Double, tickCount: Int = 5) {
         let top = upper.isFinite && upper > 0 ? upper : 1
         let raw = top / Double(Swift.max(1, tickCount))
         let magnitude = Foundation.pow(10, Foundation.floor(Foundation.log10(raw)))
@@ -22,14 +22,14 @@ public struct LinearScale: Sendable, Equatable {
         self.rangeEnd = rangeEnd
     }
 
-    public func position(_ value: Double) -> Double {
+    package func position(_ value: Double) -> Double {
         guard value.isFinite else { return rangeStart }
         let clamped = Swift.min(Swift.max(value, 0), upper)
         return rangeStart + clamped / upper * (rangeEnd - rangeStart)
     }
 
     /// 0, step, 2·step, … up to ``upper``.
-    public var ticks: [Double] {
+    package var ticks: [Double] {
         let count = Int((upper / step).rounded())
         return (0...Swift.max(0, count)).map { Double($0) * step }
     }

@@ -7,16 +7,16 @@ import Foundation
 /// to the domain's ends, and an empty or inverted domain is widened to one decade.
 ///
 /// Thread safety: an immutable value.
-public struct LogScale: Sendable, Equatable {
-    public let lower: Double
-    public let upper: Double
-    public let rangeStart: Double
-    public let rangeEnd: Double
+package struct LogScale: Sendable, Equatable {
+    package let lower: Double
+    package let upper: Double
+    package let rangeStart: Double
+    package let rangeEnd: Double
 
     /// Maps `lower...upper` onto `rangeStart...rangeEnd` (either direction). With `wholeDecades`
     /// the domain is widened to the enclosing powers of ten, so the first and last ticks sit on the
     /// axis ends.
-    public init(lower: Double, upper: Double, rangeStart: Double, rangeEnd: Double, wholeDecades: Bool = true) {
+    package init(lower: Double, upper: Double, rangeStart: Double, rangeEnd: Double, wholeDecades: Bool = true) {
         var low = lower.isFinite && lower > 0 ? lower : 1
         var high = upper.isFinite && upper > 0 ? upper : low * 10
         if high < low { swap(&low, &high) }
@@ -32,7 +32,7 @@ public struct LogScale: Sendable, Equatable {
     }
 
     /// The coordinate of `value`, clamped to the range.
-    public func position(_ value: Double) -> Double {
+    package func position(_ value: Double) -> Double {
         let clamped = value.isNaN ? lower : Swift.min(Swift.max(value, lower), upper)
         let fraction =
             (Foundation.log10(clamped) - Foundation.log10(lower))
@@ -43,7 +43,7 @@ public struct LogScale: Sendable, Equatable {
 
     /// The powers of ten within the domain (ends included), smallest first; with
     /// `intermediate`, also 2 × and 5 × each power when the domain spans at most two decades.
-    public func ticks(intermediate: Bool = false) -> [Double] {
+    package func ticks(intermediate: Bool = false) -> [Double] {
         let first = Int(Foundation.ceil(Foundation.log10(lower) - 1e-9))
         let last = Int(Foundation.floor(Foundation.log10(upper) + 1e-9))
         guard first <= last else { return [lower, upper] }

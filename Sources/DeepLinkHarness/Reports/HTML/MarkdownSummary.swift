@@ -4,11 +4,11 @@
 /// so a strategy name or trace cannot break a table or inject markup.
 ///
 /// Thread safety: stateless.
-public enum MarkdownSummary {
+package enum MarkdownSummary {
     /// How many changes the "largest changes" table lists.
-    public static let largestChanges = 5
+    package static let largestChanges = 5
 
-    public static func markdown(_ data: ReportData) -> String {
+    package static func markdown(_ data: ReportData) -> String {
         var text = "## deeplink-bench report: \(escape(data.run?.runID ?? data.directory))\n\n"
         if let manifest = data.manifest {
             text += "`\(escape(String(manifest.commit.prefix(12))))` · \(escape(manifest.cpuModel)) · "
@@ -102,7 +102,7 @@ public enum MarkdownSummary {
 
     /// `text` as literal Markdown inline text: HTML-significant characters as entities, Markdown
     /// punctuation backslash-escaped, line breaks as spaces (a table row stays one line).
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         for character in Markup.escape(text) {
             switch character {

@@ -6,9 +6,9 @@
 /// and are replaced by U+FFFD.
 ///
 /// Thread safety: stateless.
-public enum Markup {
+package enum Markup {
     /// `text` safe inside an element or a double- or single-quoted attribute value.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -32,7 +32,7 @@ public enum Markup {
 
     /// `text` as a fragment identifier safe in an `id` attribute: letters, digits, `-` and `_`
     /// kept, anything else `_`.
-    public static func identifier(_ text: String) -> String {
+    package static func identifier(_ text: String) -> String {
         String(
             text.unicodeScalars.map { scalar -> Character in
                 let ascii = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))

@@ -7,7 +7,7 @@ extension ReportData {
     /// named ``ReportError`` of ``ReportReader``. A run's directory is verified whole by
     /// ``ReportReader/read(_:)`` and a capacity directory against its manifest.json
     /// (``SealedDirectory``) before anything is drawn from them.
-    public static func load(directory: String, baseline: String? = nil) throws(ReportError) -> ReportData {
+    package static func load(directory: String, baseline: String? = nil) throws(ReportError) -> ReportData {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
         else { throw .cannotRead(path: directory, reason: "no such directory") }
@@ -99,7 +99,7 @@ extension ReportData {
     /// such as `95% CI of the change [-5.0%, -1.2%] …`; a gate.csv written before the details
     /// gave the change gave `CI of regression [+1.2%, +5.0%]` (positive = worse), turned here into
     /// the change's interval (a throughput's regression is its drop).
-    public static func interval(in detail: String, metric: String) -> (low: Double, high: Double)? {
+    package static func interval(in detail: String, metric: String) -> (low: Double, high: Double)? {
         guard detail.contains("CI"), let open = detail.firstIndex(of: "["),
             let close = detail[open...].firstIndex(of: "]")
         else { return nil }

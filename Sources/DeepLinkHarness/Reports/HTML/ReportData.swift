@@ -7,73 +7,73 @@
 /// when violations.csv records it as a violating journey's `actual` outcome.
 ///
 /// Thread safety: a value type.
-public struct ReportData: Sendable {
+package struct ReportData: Sendable {
     /// One strategy's row of summary.csv.
-    public struct Strategy: Sendable, Equatable {
-        public var name: String
-        public var journeys: Double
-        public var wallNanos: Double
-        public var journeysPerSecond: Double
-        public var violations: Double
-        public var allocatedBytes: Double
-        public var bytesPerJourney: Double
+    package struct Strategy: Sendable, Equatable {
+        package var name: String
+        package var journeys: Double
+        package var wallNanos: Double
+        package var journeysPerSecond: Double
+        package var violations: Double
+        package var allocatedBytes: Double
+        package var bytesPerJourney: Double
     }
 
     /// One row of outcomes.csv.
-    public struct OutcomeCount: Sendable, Equatable {
-        public var strategy: String
-        public var scenarioClass: String
-        public var outcome: String
-        public var count: Double
+    package struct OutcomeCount: Sendable, Equatable {
+        package var strategy: String
+        package var scenarioClass: String
+        package var outcome: String
+        package var count: Double
     }
 
     /// A run's data: summary, outcomes, histograms, violations.
-    public struct Run: Sendable {
-        public var runID = ""
-        public var seed = ""
-        public var threads = 0.0
-        public var peakRSSBytes = 0.0
-        public var offeredPerSecond = 0.0
-        public var lateStarts = 0.0
-        public var dropped = 0.0
-        public var maxStartLagNanos = 0.0
-        public var strategies: [Strategy] = []
-        public var outcomes: [OutcomeCount] = []
+    package struct Run: Sendable {
+        package var runID = ""
+        package var seed = ""
+        package var threads = 0.0
+        package var peakRSSBytes = 0.0
+        package var offeredPerSecond = 0.0
+        package var lateStarts = 0.0
+        package var dropped = 0.0
+        package var maxStartLagNanos = 0.0
+        package var strategies: [Strategy] = []
+        package var outcomes: [OutcomeCount] = []
         /// Metric names in report order (``Metric/ordered(_:)``).
-        public var metrics: [String] = []
+        package var metrics: [String] = []
         /// histograms.csv by strategy, then metric.
-        public var histograms: [String: [String: Histogram]] = [:]
+        package var histograms: [String: [String: Histogram]] = [:]
         /// latency.csv by strategy, then metric: (percentile, value_ns) in file order; used when a
         /// histogram is absent.
-        public var latency: [String: [String: [(percentile: Double, value: Double)]]] = [:]
-        public var violations: [ViolationRecord] = []
+        package var latency: [String: [String: [(percentile: Double, value: Double)]]] = [:]
+        package var violations: [ViolationRecord] = []
         /// Outcome names that are correctness violations.
-        public var violationOutcomes: Set<String> = []
+        package var violationOutcomes: Set<String> = []
         /// The run's thresholds judged (thresholds.csv); nil when it has none (merged, older).
-        public var verdict: RunVerdict?
+        package var verdict: RunVerdict?
 
         /// The wall time of the run: its slowest strategy's.
-        public var wallNanos: Double { strategies.map(\.wallNanos).max() ?? 0 }
+        package var wallNanos: Double { strategies.map(\.wallNanos).max() ?? 0 }
         /// Journeys per strategy (the largest, as ``ReportReader`` reconstructs it).
-        public var journeys: Double { strategies.map(\.journeys).max() ?? 0 }
+        package var journeys: Double { strategies.map(\.journeys).max() ?? 0 }
     }
 
     /// One regression check: from gate.csv, or computed against `--baseline`.
-    public struct Check: Sendable, Equatable {
-        public var strategy: String
-        public var metric: String
-        public var kind: String
-        public var baseline: Double
-        public var current: Double
+    package struct Check: Sendable, Equatable {
+        package var strategy: String
+        package var metric: String
+        package var kind: String
+        package var baseline: Double
+        package var current: Double
         /// `(current − baseline) / baseline × 100`; nil when the baseline is 0.
-        public var changePercent: Double?
-        public var verdict: String
-        public var detail: String
+        package var changePercent: Double?
+        package var verdict: String
+        package var detail: String
         /// The 95 % confidence interval of the change in percent (the sign of ``changePercent``),
         /// when the verdict came from a bootstrap.
-        public var interval: (low: Double, high: Double)?
+        package var interval: (low: Double, high: Double)?
 
-        public static func == (lhs: Check, rhs: Check) -> Bool {
+        package static func == (lhs: Check, rhs: Check) -> Bool {
             lhs.strategy == rhs.strategy && lhs.metric == rhs.metric && lhs.kind == rhs.kind
                 && lhs.baseline == rhs.baseline && lhs.current == rhs.current && lhs.verdict == rhs.verdict
                 && lhs.detail == rhs.detail
@@ -81,40 +81,40 @@ public struct ReportData: Sendable {
     }
 
     /// One row of capacity.csv.
-    public struct CapacityStep: Sendable, Equatable {
-        public var threads: Int
-        public var offeredPerSecond: Double
-        public var achievedPerSecond: Double
-        public var p50Nanos: Double
-        public var p99Nanos: Double
-        public var p999Nanos: Double
-        public var dropped: Double
-        public var bytesPerJourney: Double
-        public var meetsObjective: Bool
+    package struct CapacityStep: Sendable, Equatable {
+        package var threads: Int
+        package var offeredPerSecond: Double
+        package var achievedPerSecond: Double
+        package var p50Nanos: Double
+        package var p99Nanos: Double
+        package var p999Nanos: Double
+        package var dropped: Double
+        package var bytesPerJourney: Double
+        package var meetsObjective: Bool
         /// The step's `disturbed` column.
-        public var disturbed = false
+        package var disturbed = false
     }
 
     /// The directory the report describes.
-    public var directory: String
-    public var manifest: RunManifest?
-    public var run: Run?
+    package var directory: String
+    package var manifest: RunManifest?
+    package var run: Run?
     /// Where the run sections come from when not from `directory` itself (a gate's repetition).
-    public var runSource: String?
+    package var runSource: String?
     /// The regression checks and where they came from (`gate.csv` or the baseline's path).
-    public var checks: [Check] = []
-    public var checksSource: String?
-    public var capacity: [CapacityStep] = []
+    package var checks: [Check] = []
+    package var checksSource: String?
+    package var capacity: [CapacityStep] = []
     /// capacity's latency objective (p99, ns) and stated peak, from its command line.
-    public var capacityObjectiveNanos = 1_000_000.0
-    public var capacityPeakPerSecond: Double?
+    package var capacityObjectiveNanos = 1_000_000.0
+    package var capacityPeakPerSecond: Double?
     /// coverage.csv as read (columns vary with the harness version), when present.
-    public var coverage: CSVTable?
+    package var coverage: CSVTable?
 
     /// Why to doubt the timings (``DisturbanceNotice``): the manifest's disturbance (a run's, a
     /// merged run's, or a capacity sweep's disturbed steps merged); nil when the machine was quiet
     /// or did not say.
-    public var disturbanceNotice: String? {
+    package var disturbanceNotice: String? {
         let disturbed = capacity.filter(\.disturbed).count
         return DisturbanceNotice.text(
             manifest?.disturbance,
@@ -124,7 +124,7 @@ public struct ReportData: Sendable {
 
     /// The checks' verdict as the gate words it (``RegressionGate/verdict(of:doubts:)``): never a
     /// bare PASS when no timing check judged.
-    public var gateVerdict: String {
+    package var gateVerdict: String {
         RegressionGate.verdict(
             of: checks.map {
                 (RegressionGate.Kind(rawValue: $0.kind) ?? .hard, RegressionGate.Verdict(rawValue: $0.verdict) ?? .fail)

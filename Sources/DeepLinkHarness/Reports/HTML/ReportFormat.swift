@@ -5,9 +5,9 @@ import Foundation
 /// Locale-independent, never NaN (non-finite values read as `n/a`).
 ///
 /// Thread safety: stateless.
-public enum ReportFormat {
+package enum ReportFormat {
     /// `1234` → `1.23 µs`; `12` → `12 ns`; three significant digits above 1 µs.
-    public static func nanos(_ value: Double) -> String {
+    package static func nanos(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         let units: [(Double, String)] = [(1e9, "s"), (1e6, "ms"), (1e3, "µs")]
         for (scale, unit) in units where abs(value) >= scale {
@@ -17,7 +17,7 @@ public enum ReportFormat {
     }
 
     /// An axis label for a power of ten of nanoseconds: `1 ns`, `10 µs`, `1 s`.
-    public static func nanosTick(_ value: Double) -> String { nanos(value) }
+    package static func nanosTick(_ value: Double) -> String { nanos(value) }
 
     /// `value` with three significant digits (`1.23`, `12.3`, `123`).
     static func significant(_ value: Double) -> String {
@@ -32,7 +32,7 @@ public enum ReportFormat {
     }
 
     /// `1234567.4` → `1,234,567`.
-    public static func grouped(_ value: Double) -> String {
+    package static func grouped(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         let digits = ReportSchema.decimal(value.magnitude, digits: 0)
         var result = ""
@@ -44,7 +44,7 @@ public enum ReportFormat {
     }
 
     /// `44453888` → `42.4 MiB`.
-    public static func bytes(_ value: Double) -> String {
+    package static func bytes(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var scaled = value
@@ -58,7 +58,7 @@ public enum ReportFormat {
     }
 
     /// The percentile at `x = 1/(1−p)`: 1 → `0%`, 2 → `50%`, 10 → `90%`, 1000 → `99.9%`.
-    public static func percentileLabel(forInverseTail x: Double) -> String {
+    package static func percentileLabel(forInverseTail x: Double) -> String {
         guard x.isFinite, x >= 1 else { return "0%" }
         let percentile = (1 - 1 / x) * 100
         // As many decimals as the tail needs: 99.99 at x = 10⁴.
@@ -72,7 +72,7 @@ public enum ReportFormat {
     }
 
     /// `0.1234` → `+12.3%`.
-    public static func signedPercent(_ value: Double) -> String {
+    package static func signedPercent(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         return (value >= 0 ? "+" : "") + ReportSchema.decimal(value, digits: 1) + "%"
     }

@@ -242,7 +242,7 @@ extension ReportPage {
 
     /// A violation's trace, one event per line: the first ``traceLinesShown`` lines, the rest in a
     /// collapsed `<details>`.
-    public static func trace(_ trace: String) -> String {
+    package static func trace(_ trace: String) -> String {
         let lines = trace.components(separatedBy: "; ")
         let head = lines.prefix(traceLinesShown).joined(separator: "\n")
         guard lines.count > traceLinesShown + 1 else {

@@ -9,20 +9,20 @@ import Foundation
 /// are additionally hatched, and lines are labelled by name, so no meaning rests on colour alone.
 ///
 /// Thread safety: stateless.
-public enum ReportPage {
+package enum ReportPage {
     /// Line colours for strategies in run order (Okabe–Ito, without yellow: unreadable as text).
-    public static let strategyColours = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000"]
+    package static let strategyColours = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000"]
     /// Fills for outcomes that are not violations (Okabe–Ito, then greys); violations are hatched.
-    public static let outcomeColours = [
+    package static let outcomeColours = [
         "#0072B2", "#56B4E9", "#009E73", "#F0E442", "#CC79A7", "#999999", "#E69F00", "#DDDDDD", "#000000",
     ]
     /// Violations shown per strategy (violations.csv keeps up to 1,000).
-    public static let violationsShown = 5
+    package static let violationsShown = 5
     /// Rows of the scenario-class and coverage tables.
-    public static let tableRows = 25
+    package static let tableRows = 25
 
     /// The whole page.
-    public static func html(_ data: ReportData) -> String {
+    package static func html(_ data: ReportData) -> String {
         var page = Page()
         let title = "deeplink-bench report: " + (data.run?.runID ?? (data.directory as NSString).lastPathComponent)
         page.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")

@@ -7,16 +7,16 @@
 /// colours that carry meaning are given explicitly.
 ///
 /// Thread safety: a value type; build one per chart on one thread.
-public struct SVGWriter: Sendable {
-    public private(set) var body = ""
-    public let width: Double
-    public let height: Double
+package struct SVGWriter: Sendable {
+    package private(set) var body = ""
+    package let width: Double
+    package let height: Double
     private let title: String
     private let idPrefix: String
 
     /// An SVG of `width` × `height` user units whose accessible name is `title`; `idPrefix` makes
     /// the ids of its definitions unique on the page.
-    public init(width: Double, height: Double, title: String, idPrefix: String) {
+    package init(width: Double, height: Double, title: String, idPrefix: String) {
         self.width = width
         self.height = height
         self.title = title
@@ -24,7 +24,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// `value` with at most one decimal, no trailing `.0`, `-0` as `0`; non-finite as `0`.
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         let tenths = (value * 10).rounded()
         guard abs(tenths) < 1e15 else { return "0" }
@@ -41,15 +41,15 @@ public struct SVGWriter: Sendable {
     /// user units (bold when `bold`): charts place their margins and skip crowded tick labels by
     /// it, since an SVG cannot measure text before a browser lays it out. Wide on purpose: the
     /// widest common fallback, DejaVu Sans, averages ~0.6 em per character (0.64 bold), digits 0.64.
-    public static func estimatedWidth(_ string: String, fontSize: Double, bold: Bool = false) -> Double {
+    package static func estimatedWidth(_ string: String, fontSize: Double, bold: Bool = false) -> Double {
         Double(string.count) * fontSize * (bold ? 0.7 : 0.64)
     }
 
     /// The id of a definition named `name` in this SVG.
-    public func id(_ name: String) -> String { idPrefix + "-" + Markup.identifier(name) }
+    package func id(_ name: String) -> String { idPrefix + "-" + Markup.identifier(name) }
 
     /// Diagonal hatching patterns over `colour`, one per `angles` entry, named `hatch0`, `hatch1`…
-    public mutating func hatchPatterns(colour: String, angles: [Double]) {
+    package mutating func hatchPatterns(colour: String, angles: [Double]) {
         body += "<defs>"
         for (index, angle) in angles.enumerated() {
             body += "<pattern id=\"\(id("hatch\(index)"))\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\""
@@ -61,7 +61,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// A rectangle filled with `fill` (a colour or `url(#…)`), with an optional hover tooltip.
-    public mutating func rect(
+    package mutating func rect(
         x: Double,
         y: Double,
         width: Double,
@@ -81,7 +81,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// A straight line.
-    public mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, className: String, stroke: String? = nil)
+    package mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, className: String, stroke: String? = nil)
     {
         body += "<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\""
         body += " y2=\"\(Self.number(y2))\" class=\"\(Markup.escape(className))\""
@@ -91,7 +91,7 @@ public struct SVGWriter: Sendable {
 
     /// A polyline through `points` (non-finite points left out; nothing for fewer than one point).
     /// A single point is drawn as a small circle so that it stays visible.
-    public mutating func polyline(
+    package mutating func polyline(
         _ points: [(x: Double, y: Double)],
         stroke: String,
         dashed: Bool = false,
@@ -114,7 +114,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// A circle marker with an optional tooltip.
-    public mutating func circle(x: Double, y: Double, radius: Double, fill: String, tooltip: String? = nil) {
+    package mutating func circle(x: Double, y: Double, radius: Double, fill: String, tooltip: String? = nil) {
         body += "<circle cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"\(Self.number(radius))\""
         body += " fill=\"\(Markup.escape(fill))\" stroke=\"#000\" stroke-width=\"1\""
         if let tooltip {
@@ -124,14 +124,14 @@ public struct SVGWriter: Sendable {
         }
     }
 
-    public enum Anchor: String, Sendable {
+    package enum Anchor: String, Sendable {
         case start
         case middle
         case end
     }
 
     /// Text at (`x`, `y`), optionally rotated by `rotation` degrees around that point.
-    public mutating func text(
+    package mutating func text(
         _ string: String,
         x: Double,
         y: Double,
@@ -150,7 +150,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// The finished `<svg>` element.
-    public var svg: String {
+    package var svg: String {
         var text =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Self.number(width)) \(Self.number(height))\""
         text += " width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" role=\"img\""

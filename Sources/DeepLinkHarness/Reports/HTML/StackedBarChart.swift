@@ -5,33 +5,33 @@
 /// Every segment carries a hover tooltip (SVG `<title>`, no script).
 ///
 /// Thread safety: a value type.
-public struct StackedBarChart: Sendable {
-    public enum Fill: Sendable, Equatable {
+package struct StackedBarChart: Sendable {
+    package enum Fill: Sendable, Equatable {
         case colour(String)
         /// Hatching pattern `index` (see ``hatchAngles``) over ``hatchColour``.
         case hatch(Int)
     }
 
-    public struct Segment: Sendable {
-        public var name: String
-        public var value: Double
-        public var fill: Fill
+    package struct Segment: Sendable {
+        package var name: String
+        package var value: Double
+        package var fill: Fill
 
-        public init(name: String, value: Double, fill: Fill) {
+        package init(name: String, value: Double, fill: Fill) {
             self.name = name
             self.value = value
             self.fill = fill
         }
     }
 
-    public struct Row: Sendable {
-        public var label: String
-        public var segments: [Segment]
+    package struct Row: Sendable {
+        package var label: String
+        package var segments: [Segment]
         /// Text right of the bar (e.g. the violation count); red when `alarming`.
-        public var note: String
-        public var alarming: Bool
+        package var note: String
+        package var alarming: Bool
 
-        public init(label: String, segments: [Segment], note: String = "", alarming: Bool = false) {
+        package init(label: String, segments: [Segment], note: String = "", alarming: Bool = false) {
             self.label = label
             self.segments = segments
             self.note = note
@@ -39,30 +39,30 @@ public struct StackedBarChart: Sendable {
         }
     }
 
-    public enum Scale: Sendable {
+    package enum Scale: Sendable {
         /// Each row spans the full width (shares of its total), axis in percent.
         case shares
         /// Rows share one axis of bytes.
         case bytes
     }
 
-    public static let hatchColour = "#D55E00"
-    public static let hatchAngles: [Double] = [45, -45, 0, 90]
+    package static let hatchColour = "#D55E00"
+    package static let hatchAngles: [Double] = [45, -45, 0, 90]
 
-    public var title: String
-    public var xLabel: String
-    public var scale: Scale
-    public var rows: [Row]
-    public var width: Double = 1000
+    package var title: String
+    package var xLabel: String
+    package var scale: Scale
+    package var rows: [Row]
+    package var width: Double = 1000
 
-    public init(title: String, xLabel: String, scale: Scale, rows: [Row]) {
+    package init(title: String, xLabel: String, scale: Scale, rows: [Row]) {
         self.title = title
         self.xLabel = xLabel
         self.scale = scale
         self.rows = rows
     }
 
-    public func svg(idPrefix: String) -> String {
+    package func svg(idPrefix: String) -> String {
         let rowHeight = 28.0
         // Room for the longest row label left of the bars and the longest note right of them
         // (13 px labels, 12.5 px notes, bold when alarming: the stylesheet's sizes); a note starts
