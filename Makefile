@@ -6,7 +6,8 @@ FUZZ_SECONDS ?= 20
 # The run the regression gate compares (fixed seed and size, so baselines stay comparable).
 GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
-.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test
+.PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test kotlin-deps \
+	kotlin-test symbol-graph public-api-check
 
 # jemalloc and OpenSSL's libcrypto (SHA-256 of report files), and pkg-config, through which SwiftPM
 # finds them, and valgrind (the instruction-count gate), from Debian; installed only when missing.
@@ -38,6 +39,35 @@ test: deps
 c-abi-test:
 	$(SWIFT) build --product DeepLinkC
 	python3 Tests/CABI/test_c_abi.py "$$($(SWIFT) build --show-bin-path)/libDeepLinkC.so"
+
+# Kotlin, a JDK and JNA from Debian, for the Kotlin programs that drive the C ABI; installed only
+# when missing.
+KOTLIN_PACKAGES = kotlin openjdk-17-jdk-headless libjna-java
+kotlin-deps:
+	@if ! command -v kotlinc >/dev/null 2>&1 || ! command -v java >/dev/null 2>&1 || [ ! -f /usr/share/java/jna.jar ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing $(KOTLIN_PACKAGES)"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(KOTLIN_PACKAGES); \
+	  else \
+	    echo "kotlin, a JDK or JNA is missing; run: sudo apt-get update && sudo apt-get install -y $(KOTLIN_PACKAGES)"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# The C ABI from Kotlin through JNA (Tests/Kotlin/CABITest.kt): one route, a forged link refused.
+kotlin-test: kotlin-deps
+	SWIFT=$(SWIFT) Tests/Kotlin/run.sh
+
+# The public symbol graphs (.build/symbolgraph/). `dump-symbol-graph` builds only the products, then
+# asks for every module's graph, the test runners' too: their modules must be built first.
+symbol-graph:
+	$(SWIFT) build --build-tests
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public
+
+# DeepLinkCore's public API: at most 28 top-level types, all in the DocC topics, no twin enums, and
+# no capture call that ForgedLinkCaptureTests does not cover.
+public-api-check: symbol-graph
+	python3 Tests/PublicAPI/check_public_api.py "$$($(SWIFT) build --show-bin-path)/../symbolgraph"
 
 # Regression gate against the committed baseline: three fresh runs, noise-aware timing verdicts.
 gate: build-release

@@ -26,7 +26,7 @@ let fuzzTargets: [Target] =
     ? [
         .executableTarget(
             name: "DeepLinkFuzz",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks"],
+            dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport", "DeepLinkHarness", "DeepLinkLinks"],
             path: "Fuzz/DeepLinkFuzz",
             swiftSettings: strictSettings + [.enableExperimentalFeature("Extern")]
         )
@@ -81,6 +81,8 @@ let package = Package(
         ),
         // The CPU's time-stamp counter (header-only C), for the harness's operation stopwatch.
         .target(name: "CCycleCounter"),
+        // Stackful coroutines (x86-64 assembly) for the harness's controlled races.
+        .target(name: "CRaceFiber"),
         // Exact per-thread allocation counts (jemalloc's `thread.allocated`) for the harness, the
         // benchmarks and the core's tests: one counter, apart from both.
         .target(name: "AllocationCounting", dependencies: jemalloc, swiftSettings: strictSettings),
@@ -90,7 +92,9 @@ let package = Package(
         // Everything the CLI does, as a testable library.
         .target(
             name: "DeepLinkHarness",
-            dependencies: ["DeepLinkCore", "DeepLinkLinks", "AllocationCounting", "CCrypto", "CCycleCounter"]
+            dependencies: [
+                "DeepLinkCore", "DeepLinkLinks", "AllocationCounting", "CCrypto", "CCycleCounter", "CRaceFiber",
+            ]
                 + jemalloc,
             swiftSettings: strictSettings
         ),

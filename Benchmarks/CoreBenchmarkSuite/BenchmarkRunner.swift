@@ -44,6 +44,10 @@ public struct ComparisonResult: Sendable, Equatable {
     public var subjectNanosPerOp: Double
     public var peerNanosPerOp: Double
     public var speedup: Double
+    /// The lower and upper quartiles of the per-pair ratios: the spread of `speedup` over the
+    /// repetitions.
+    public var speedupLowerQuartile: Double
+    public var speedupUpperQuartile: Double
     public var subjectBytesPerOp: Double
     public var peerBytesPerOp: Double
     public var repetitions: Int
@@ -129,6 +133,8 @@ public struct BenchmarkRunner: Sendable {
             subjectNanosPerOp: Self.median(subjectTimes),
             peerNanosPerOp: Self.median(peerTimes),
             speedup: Self.median(ratios),
+            speedupLowerQuartile: Self.quantile(ratios, 0.25),
+            speedupUpperQuartile: Self.quantile(ratios, 0.75),
             subjectBytesPerOp: subjectBytes,
             peerBytesPerOp: peerBytes,
             repetitions: repetitions,
@@ -166,11 +172,16 @@ public struct BenchmarkRunner: Sendable {
     }
 
     /// The median (mean of the middle two for an even count); 0 for no values.
-    public static func median(_ values: [Double]) -> Double {
+    public static func median(_ values: [Double]) -> Double { quantile(values, 0.5) }
+
+    /// The `fraction` quantile, interpolated linearly between the two nearest ranks; 0 for no values.
+    public static func quantile(_ values: [Double], _ fraction: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        let position = Double(sorted.count - 1) * min(max(fraction, 0), 1)
+        let below = Int(position.rounded(.down))
+        let above = min(below + 1, sorted.count - 1)
+        return sorted[below] + (sorted[above] - sorted[below]) * (position - Double(below))
     }
 }
 

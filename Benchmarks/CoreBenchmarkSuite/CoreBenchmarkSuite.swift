@@ -12,13 +12,13 @@ public enum CoreBenchmarkSuite {
     public static let columns =
         [
             "benchmark", "subject", "peer", "subject_ns_per_op", "peer_ns_per_op", "speedup",
-            "subject_bytes_per_op", "peer_bytes_per_op", "repetitions",
+            "subject_bytes_per_op", "peer_bytes_per_op", "repetitions", "speedup_q1", "speedup_q3",
         ] + Disturbance.probeColumns + Disturbance.columns
 
     /// The benchmarks whose subject must allocate nothing per operation (the targets).
     public static let zeroAllocationBenchmarks: Set<String> = [
         "referrer-parse", "referrer-parse-strings", "link-validate", "queue-1thread", "queue-1thread-pthread",
-        "queue-2threads", "queue-2threads-pthread", "resolver-route",
+        "queue-2threads", "queue-2threads-pthread", "resolver-route", "resolver-route-bare",
     ]
 
     /// Every comparison, over corpora of `corpusSize` inputs.
@@ -57,7 +57,8 @@ public enum CoreBenchmarkSuite {
                     format(result.subjectNanosPerOp, digits: 2), format(result.peerNanosPerOp, digits: 2),
                     format(result.speedup, digits: 2),
                     format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
-                    String(result.repetitions),
+                    String(result.repetitions), format(result.speedupLowerQuartile, digits: 2),
+                    format(result.speedupUpperQuartile, digits: 2),
                 ] + result.disturbance.probeFields + result.disturbance.fields
             text += fields.map(quoted).joined(separator: ",") + "\n"
         }
@@ -81,11 +82,12 @@ public enum CoreBenchmarkSuite {
 
     /// The results as an aligned, readable table.
     public static func table(_ results: [ComparisonResult]) -> String {
-        let header = ["benchmark", "subject", "peer", "ns/op", "peer ns/op", "speedup", "B/op", "peer B/op"]
+        let header = ["benchmark", "subject", "peer", "ns/op", "peer ns/op", "speedup", "q1-q3", "B/op", "peer B/op"]
         let rows = results.map { result in
             [
                 result.benchmark, result.subject, result.peer, format(result.subjectNanosPerOp, digits: 1),
                 format(result.peerNanosPerOp, digits: 1), format(result.speedup, digits: 2) + "x",
+                format(result.speedupLowerQuartile, digits: 2) + "-" + format(result.speedupUpperQuartile, digits: 2),
                 format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
             ]
         }

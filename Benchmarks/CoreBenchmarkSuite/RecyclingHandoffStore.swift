@@ -57,12 +57,15 @@ final class RecyclingHandoffStore: HandoffStore {
 
     func loadPending() throws(HandoffStoreError) -> HandoffLoad { HandoffLoad(pending: []) }
 
-    func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
+    /// The check and the mark in one critical section.
+    func markConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
         let identity = link.identity
         let id = link.id
-        storage.withLock { storage in
-            storage.marks.insert(identity)
+        return storage.withLock { storage in
+            let fresh = !storage.marks.containsSameCapture(as: identity)
+            if fresh { storage.marks.insert(identity) }
             storage.removePending(id)
+            return fresh
         }
     }
 

@@ -9,7 +9,12 @@ let configuration = CommandConfiguration(
     options: [
         .flag("--quick", help: "Shorter samples and smaller corpora; finishes in under 30 s."),
         OptionSpec("--filter", value: "name", help: "Run only benchmarks whose name contains this text."),
-        OptionSpec("--out", value: "file", help: "Where to write the CSV (default Reports/bench/latest.csv)."),
+        OptionSpec(
+            "--out",
+            value: "file",
+            help: "Where to write the CSV (default Reports/bench/latest.csv; columns: Reports/README.md, bench/; "
+                + "speedup_q1 and speedup_q3 are the quartiles of the per-pair speedups)."
+        ),
         OptionSpec(
             "--instructions",
             value: "n",

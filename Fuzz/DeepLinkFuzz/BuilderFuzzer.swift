@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkCoreTestSupport
 import DeepLinkHarness
 import DeepLinkLinks
 
@@ -37,11 +38,11 @@ enum BuilderFuzzer {
             }
         }
         fuzzCheck(link.string == text, "canonical link differs from its text")
-        let attribution: [(field: AttributionField, value: String)] = withTerm ? [(.utmTerm, text)] : []
+        let attribution: [(field: LinkAttribution.Field, value: String)] = withTerm ? [(.utmTerm, text)] : []
         do {
             let referrer = try builder.referrer(for: link, attribution: attribution)
             fuzzCheck(
-                builder.parser.verdict(for: referrer, validator: builder.validator) == .link(link),
+                builder.parser.verdictRead(referrer, validator: builder.validator) == .link(link),
                 "the parser does not recover \(text) from \(referrer)"
             )
             fuzzCheck(referrer.utf8.count <= builder.parser.configuration.maxInputBytes, "referrer over the limit")

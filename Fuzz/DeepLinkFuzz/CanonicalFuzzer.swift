@@ -18,7 +18,7 @@ enum CanonicalFuzzer {
     /// longest-match against the reference.
     static let rules: [(prefix: String, requires: GateEvents)] = [
         (prefix: "/orders/", requires: .loggedIn), (prefix: "/%61ccount", requires: .loggedIn),
-        (prefix: "/Product", requires: []), (prefix: "/orders/42/refund", requires: .custom(CustomEvent(id: 0)!)),
+        (prefix: "/Product", requires: []), (prefix: "/orders/42/refund", requires: .custom(AppEvent.Custom(id: 0)!)),
         (prefix: "/caf%c3%a9", requires: .loggedIn),
     ]
 

@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkCoreTestSupport
 import DeepLinkHarness
 import Foundation
 
@@ -58,7 +59,7 @@ enum InspectFuzzer {
             Set(object.keys) == ["fields", "payload", "link", "verdict", "reason", "requires"],
             "unexpected keys \(object.keys.sorted())"
         )
-        let verdict = line.withUnsafeBytes { parser.verdict(for: $0, validator: validator) }
+        let verdict = line.withUnsafeBytes { parser.verdictRead($0, validator: validator) }
         fuzzCheck(object["verdict"] as? String == verdict.name, "verdict differs from the parser's \(verdict)")
         fuzzCheck(verdictNames.contains(verdict.name), "unknown verdict name")
         fuzzCheck(optionalString(object["link"]) == .some(verdict.link?.string), "link differs")
@@ -74,7 +75,7 @@ enum InspectFuzzer {
         }
 
         guard let fields = object["fields"] as? [[String]] else { return fuzzCheck(false, "fields is not [[String]]") }
-        if case .error = verdict {
+        if case .error = verdict.verdict {
             fuzzCheck(fields.isEmpty && object["payload"] is NSNull, "an error line lists fields or a payload")
             return
         }

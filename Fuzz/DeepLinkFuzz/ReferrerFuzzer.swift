@@ -1,4 +1,5 @@
 import DeepLinkCore
+import DeepLinkCoreTestSupport
 import DeepLinkHarness
 
 /// `ReferrerParser`: limits, WHATWG splitting, double encoding and the verdict, against
@@ -45,10 +46,10 @@ enum ReferrerFuzzer {
         _ bytes: UnsafeRawBufferPointer
     ) {
         let configuration = parser.configuration
-        let verdict = parser.verdict(for: bytes, validator: validator)
-        fuzzCheck(parser.verdict(for: bytes, validator: validator) == verdict, "verdict is not deterministic")
+        let verdict = parser.verdictRead(bytes, validator: validator)
+        fuzzCheck(parser.verdictRead(bytes, validator: validator) == verdict, "verdict is not deterministic")
         if let text = String(validating: referrer, as: UTF8.self) {
-            fuzzCheck(parser.verdict(for: text, validator: validator) == verdict, "String and bytes verdicts differ")
+            fuzzCheck(parser.verdictRead(text, validator: validator) == verdict, "String and bytes verdicts differ")
         }
 
         let outer = Reference.fields(referrer)
@@ -91,7 +92,7 @@ enum ReferrerFuzzer {
             )
             // The payload knows the bytes after it, and its decoder may read them.
             if let field = parsed.payload, let payload { checkDecodeInto(field, Reference.formDecoded(payload.value)) }
-            fuzzCheck(parser.verdict(for: parsed, validator: validator) == verdict, "lent verdict differs")
+            fuzzCheck(parser.verdictRead(parsed, validator: validator) == verdict, "lent verdict differs")
             return parsed.placeholder
         }
         guard case .success(let placeholder) = lent else {
@@ -101,8 +102,9 @@ enum ReferrerFuzzer {
         let value = parser.withValue(forKey: configuration.payloadKey, in: bytes) { $0.map { Array($0) } }
         fuzzCheck(value == .success(payload.map { Reference.formDecoded($0.value) }), "withValue disagrees")
 
-        switch verdict {
-        case .link(let link):
+        switch verdict.verdict {
+        case .link:
+            guard let link = verdict.link else { return fuzzCheck(false, "a link verdict without its link") }
             guard let payload else { return fuzzCheck(false, "a link without a payload") }
             let decoded = Reference.formDecoded(payload.value)
             let again = decoded.withUnsafeBytes { validator.validate($0) }

@@ -20,7 +20,7 @@ final class CResolver: Sendable {
 }
 
 /// The C callback's type (`dl_route_callback`).
-typealias RouteCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, Int32) -> Int32
+public typealias RouteCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, Int32) -> Int32
 
 /// A ``Router`` that hands each link to the app's C callback, which answers 1 (handled) or 0
 /// (not ready).
@@ -45,5 +45,50 @@ final class CallbackRouter: Router, @unchecked Sendable {
             callback(context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, source)
         }
         return handled != 0 ? .handled : .notReady
+    }
+}
+
+/// The C authenticator callback's type (`dl_authenticate_callback`).
+public typealias AuthenticateCallback =
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int
+    ) -> Int32
+
+/// A ``PayloadAuthenticator`` that asks the app's C callback (the app's own HMAC-SHA256: `javax.crypto`
+/// on Android, CryptoKit on iOS), which answers 1 (authentic), 0 (forged) or -1 (unknown key).
+///
+/// Thread safety: `@unchecked Sendable` because it holds the app's `context` pointer, which the
+/// header tells the app must be usable from any thread (every capturing thread calls it).
+final class CallbackAuthenticator: PayloadAuthenticator, @unchecked Sendable {
+    let callback: AuthenticateCallback
+    let context: UnsafeMutableRawPointer?
+
+    init(callback: AuthenticateCallback, context: UnsafeMutableRawPointer?) {
+        self.callback = callback
+        self.context = context
+    }
+
+    func authenticity(
+        ofTag tag: UnsafeRawBufferPointer,
+        message: UnsafeRawBufferPointer,
+        keyID: UnsafeRawBufferPointer
+    ) -> PayloadAuthenticity {
+        func bytes(_ buffer: UnsafeRawBufferPointer) -> UnsafePointer<UInt8>? {
+            buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        }
+        let answer = callback(
+            context,
+            bytes(tag),
+            tag.count,
+            bytes(message),
+            message.count,
+            bytes(keyID),
+            keyID.count
+        )
+        switch answer {
+        case 1: return .authentic
+        case -1: return .unknownKey
+        default: return .forged  // 0, and anything the header does not define: fail closed
+        }
     }
 }

@@ -2,7 +2,8 @@ import DeepLinkCore
 
 // The C functions of `include/deeplink.h`. Every one checks its input and answers a negative
 // error code instead of trapping; none allocates on the capture and signal paths beyond what the
-// resolver does (nothing, after warm-up, with the in-memory store).
+// resolver does (nothing, after warm-up, with the in-memory store). Links come in only through the
+// resolver's public capture calls, which validate and authenticate every one.
 
 /// Error codes and outcomes, as the header numbers them.
 enum CCode {
@@ -19,6 +20,7 @@ enum CCode {
     static let errorUnknownEvent: Int32 = -5
     static let errorUnknownSource: Int32 = -6
     static let errorInvalidAccount: Int32 = -7
+    static let errorInvalidSigning: Int32 = -8
 }
 
 /// The bytes at `pointer`, or `nil` when `pointer` is NULL with a nonzero length. NULL with
@@ -53,7 +55,40 @@ public func dl_resolver_create(
     _ loginPrefixesLength: Int,
     _ storeDirectory: UnsafePointer<CChar>?,
     _ accountKey: UnsafePointer<CChar>?,
-    _ callback: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, Int32) -> Int32)?,
+    _ callback: RouteCallback?,
+    _ context: UnsafeMutableRawPointer?,
+    _ error: UnsafeMutablePointer<Int32>?
+) -> OpaquePointer? {
+    dl_resolver_create_signed(
+        allowedHosts,
+        allowedHostsLength,
+        loginPrefixes,
+        loginPrefixesLength,
+        storeDirectory,
+        accountKey,
+        nil,
+        0,
+        nil,
+        nil,
+        callback,
+        context,
+        error
+    )
+}
+
+@_cdecl("dl_resolver_create_signed")
+public func dl_resolver_create_signed(
+    _ allowedHosts: UnsafePointer<UInt8>?,
+    _ allowedHostsLength: Int,
+    _ loginPrefixes: UnsafePointer<UInt8>?,
+    _ loginPrefixesLength: Int,
+    _ storeDirectory: UnsafePointer<CChar>?,
+    _ accountKey: UnsafePointer<CChar>?,
+    _ signedPrefixes: UnsafePointer<UInt8>?,
+    _ signedPrefixesLength: Int,
+    _ authenticate: AuthenticateCallback?,
+    _ authenticateContext: UnsafeMutableRawPointer?,
+    _ callback: RouteCallback?,
     _ context: UnsafeMutableRawPointer?,
     _ error: UnsafeMutablePointer<Int32>?
 ) -> OpaquePointer? {
@@ -62,7 +97,8 @@ public func dl_resolver_create(
         return nil
     }
     guard let callback else { return fail(CCode.errorNull) }
-    guard let hosts = list(allowedHosts, allowedHostsLength), let prefixes = list(loginPrefixes, loginPrefixesLength)
+    guard let hosts = list(allowedHosts, allowedHostsLength), let prefixes = list(loginPrefixes, loginPrefixesLength),
+        let signed = list(signedPrefixes, signedPrefixesLength)
     else {
         return fail(CCode.errorInvalidUTF8)
     }
@@ -71,6 +107,17 @@ public func dl_resolver_create(
         policy = try RoutePolicy(rules: prefixes.map { (prefix: $0, requires: .loggedIn) })
     } catch {
         return fail(CCode.errorInvalidPrefix)
+    }
+    // Signatures are opt-in: prefixes without a callback to check them (or the reverse) are refused.
+    var signing: SignedLinkVerifier?
+    if !signed.isEmpty || authenticate != nil {
+        guard let authenticate, !signed.isEmpty else { return fail(CCode.errorInvalidSigning) }
+        let authenticator = CallbackAuthenticator(callback: authenticate, context: authenticateContext)
+        do {
+            signing = try SignedLinkVerifier(requiringSignatureUnder: signed, authenticator: authenticator)
+        } catch {
+            return fail(CCode.errorInvalidPrefix)
+        }
     }
     let store: any HandoffStore
     if let storeDirectory {
@@ -93,7 +140,7 @@ public func dl_resolver_create(
     let router = CallbackRouter(callback: callback, context: context)
     let resolver = CResolver(
         resolver: LinkResolver(
-            configuration: .init(policy: policy, referrerAccountKey: referrerAccountKey),
+            configuration: .init(policy: policy, referrerAccountKey: referrerAccountKey, signing: signing),
             store: store,
             router: router
         ),
@@ -128,7 +175,6 @@ public func dl_resolver_capture_referrer(
         input,
         parser: resolver.parser,
         validator: resolver.validator,
-        capturedAtNanos: WallClock().nowNanos(),
         id: id,
         installBeginTimestamp: installBeginTimestamp,
         clickTimestampSeconds: clickTimestampSeconds
@@ -159,7 +205,6 @@ public func dl_resolver_capture_link(
         payload: payload,
         validator: resolver.validator,
         source: linkSource,
-        capturedAtNanos: WallClock().nowNanos(),
         id: id
     )
     return rejection == nil ? CCode.ok : CCode.rejected
@@ -174,7 +219,7 @@ public func dl_resolver_signal(_ pointer: OpaquePointer?, _ event: Int32) -> Int
     case 1: appEvent = .loggedIn
     case 2: appEvent = .loggedOut
     default:
-        guard event >= 100, let custom = CustomEvent(id: Int(event) - 100) else { return CCode.errorUnknownEvent }
+        guard event >= 100, let custom = AppEvent.Custom(id: Int(event) - 100) else { return CCode.errorUnknownEvent }
         appEvent = .custom(custom)
     }
     resolver.resolver.signal(appEvent)

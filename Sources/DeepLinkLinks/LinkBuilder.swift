@@ -81,7 +81,7 @@ public struct LinkBuilder: Sendable {
     ///   ``LinkBuilderError/roundTripFailed(link:found:)``.
     public func referrer(
         for link: DeepLink,
-        attribution: [(field: AttributionField, value: String)] = []
+        attribution: [(field: LinkAttribution.Field, value: String)] = []
     ) throws(LinkBuilderError) -> String {
         var referrer = FormEncoding.encode(parser.configuration.payloadKey) + "=" + FormEncoding.encode(link.string)
         for (field, value) in attribution {
@@ -94,12 +94,11 @@ public struct LinkBuilder: Sendable {
         }
         let fieldCount = 1 + attribution.count
         guard fieldCount <= limits.maxFields else { throw .tooManyFields(count: fieldCount, limit: limits.maxFields) }
-        let verdict = parser.verdict(for: referrer, validator: validator)
-        guard verdict.link == link else {
-            throw .roundTripFailed(
-                link: link.string,
-                found: "\(verdict.name) \(verdict.reason ?? verdict.link?.string ?? "")"
-            )
+        var found = DeepLink(validated: "/")!
+        let verdict = parser.verdict(for: referrer, validator: validator, into: &found)
+        guard case .link = verdict, found == link else {
+            let detail = if case .link = verdict { found.string } else { verdict.reason ?? "" }
+            throw .roundTripFailed(link: link.string, found: "\(verdict.name) \(detail)")
         }
         return referrer
     }
@@ -110,7 +109,7 @@ public struct LinkBuilder: Sendable {
     public func playStoreURL(
         package: String,
         link: DeepLink,
-        attribution: [(field: AttributionField, value: String)] = []
+        attribution: [(field: LinkAttribution.Field, value: String)] = []
     ) throws(LinkBuilderError) -> String {
         guard AndroidPackageName.isValid(package) else { throw .invalidPackageName(package) }
         let referrer = try referrer(for: link, attribution: attribution)

@@ -33,9 +33,17 @@ extension UserDefaultsHandoffStore: HandoffStore {
                     continue
                 }
                 switch readRecord(key, id: id) {
-                case .none: continue
-                case .some(.success(let link)): pending.append(link)
-                case .some(.failure(let error)): skipped.append(error)
+                case .none:
+                    continue
+                case .some(.success(let link)):
+                    // Consumed by its install-begin timestamp: a duplicate, not pending.
+                    guard link.identity.installBeginTimestamp == 0 || !isConsumed(link.identity) else {
+                        try remove(key)
+                        continue
+                    }
+                    pending.append(link)
+                case .some(.failure(let error)):
+                    skipped.append(error)
                 }
             }
             pending.sort { ($0.capturedAtNanos, $0.id) < ($1.capturedAtNanos, $1.id) }
@@ -43,15 +51,15 @@ extension UserDefaultsHandoffStore: HandoffStore {
         }
     }
 
-    /// Exclusive within this process: a link whose id mark exists already is refused with
-    /// `io(operation: "markConsumed", errno: EEXIST)`, as ``FileHandoffStore`` refuses it, and the
-    /// caller must not route it.
-    public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
-        try lock.withLock { (_: inout Void) throws(HandoffStoreError) in
+    /// The check and the marks under one hold of the lock (exclusive within this process, as
+    /// ``FileHandoffStore`` is across processes).
+    public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
+        try lock.withLock { (_: inout Void) throws(HandoffStoreError) -> Bool in
             let identity = link.identity
-            guard !exists(consumedIDKey(identity.id)),
-                identity.installBeginTimestamp == 0 || !exists(consumedTimestampKey(identity.installBeginTimestamp))
-            else { throw .io(operation: "markConsumed", errno: EEXIST) }
+            guard !isConsumed(identity) else {
+                try remove(pendingKey(link.id))
+                return false
+            }
             // The install-begin mark first: a kill between the marks leaves the link pending but
             // recognizably a duplicate, never routable twice.
             if identity.installBeginTimestamp != 0 {
@@ -59,6 +67,7 @@ extension UserDefaultsHandoffStore: HandoffStore {
             }
             try write(link, to: consumedIDKey(identity.id))
             try remove(pendingKey(link.id))
+            return true
         }
     }
 

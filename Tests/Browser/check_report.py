@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """Renders a report.html in headless Chromium and fails (exit 1) when the page is blank or nearly
 so, when the browser logs a console message (the page has no script, so any is an error: a blocked
-or missing resource, a parse problem), or when an expected chart is missing from the DOM.
+or missing resource, a parse problem), when an expected chart is missing from the DOM, or when a
+label is clipped or overlaps: every SVG <text>'s box must lie inside its SVG's box, and no two
+axis tick labels on one line may overlap (measured by the browser on a copy of the page with a
+probe script added; the page itself has none).
 
 Usage: check_report.py REPORT_HTML SCREENSHOT_PNG [CHART_ID ...]
+With README_SCREENSHOT=PATH in the environment, also writes a 1200-pixel-wide screenshot of the
+page's top there (the README's picture).
 Standard library only (the PNG is decoded with zlib), so any python3 runs it.
 """
+import html
 import html.parser
+import json
 import os
 import shutil
 import struct
@@ -34,6 +41,66 @@ def run(arguments):
     base = [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
             "--user-data-dir=" + os.path.join(os.path.dirname(os.path.abspath(sys.argv[2])), "chromium-profile")]
     return subprocess.run(base + arguments, capture_output=True, text=True, timeout=120)
+
+
+# Measures every SVG text against its SVG and the tick labels of each axis line against each
+# other, in CSS pixels after layout; writes the problems as JSON into #layout-probe.
+LAYOUT_PROBE = """<script>
+(function () {
+  var problems = [], slack = 0.5;
+  function name(svg, index) {
+    var holder = svg.closest('[id]');
+    return '#' + (holder ? holder.id : 'svg-' + index);
+  }
+  document.querySelectorAll('svg').forEach(function (svg, index) {
+    var box = svg.getBoundingClientRect(), rows = {};
+    svg.querySelectorAll('text').forEach(function (text) {
+      var r = text.getBoundingClientRect(), label = text.textContent;
+      if (r.width === 0 || label.trim() === '') return;
+      if (r.left < box.left - slack || r.right > box.right + slack ||
+          r.top < box.top - slack || r.bottom > box.bottom + slack) {
+        problems.push('clipped: ' + name(svg, index) + ' "' + label + '" [' + Math.round(r.left - box.left) +
+          '..' + Math.round(r.right - box.left) + ' of ' + Math.round(box.width) + ' px wide, ' +
+          Math.round(r.top - box.top) + '..' + Math.round(r.bottom - box.top) + ' of ' +
+          Math.round(box.height) + ' px high]');
+      }
+      if (text.classList.contains('tick')) {
+        var key = Math.round(r.top);
+        (rows[key] = rows[key] || []).push({left: r.left, right: r.right, label: label});
+      }
+    });
+    Object.keys(rows).forEach(function (key) {
+      var labels = rows[key].sort(function (a, b) { return a.left - b.left; });
+      for (var i = 1; i < labels.length; i++) {
+        if (labels[i].left < labels[i - 1].right - slack) {
+          problems.push('overlapping: ' + name(svg, index) + ' "' + labels[i - 1].label + '" and "' +
+            labels[i].label + '"');
+        }
+      }
+    });
+  });
+  var out = document.createElement('pre');
+  out.id = 'layout-probe';
+  out.textContent = JSON.stringify(problems);
+  document.body.appendChild(out);
+})();
+</script>"""
+
+
+def layout_problems(report, window):
+    """The clipped and overlapping labels the browser measures in a probed copy of `report`."""
+    with open(report, encoding="utf-8") as handle:
+        page = handle.read()
+    probed = report[:-len(".html")] + ".probe.html"
+    with open(probed, "w", encoding="utf-8") as handle:
+        handle.write(page.replace("</body>", LAYOUT_PROBE + "</body>"))
+    dump = run(["--window-size=" + window, "--dump-dom", "file://" + probed])
+    start = dump.stdout.find('<pre id="layout-probe">')
+    if start < 0:
+        return ["the layout probe did not run: " + dump.stderr[-300:]]
+    end = dump.stdout.find("</pre>", start)
+    text = html.unescape(dump.stdout[start + len('<pre id="layout-probe">'):end])
+    return json.loads(text)
 
 
 def png_pixels(path):
@@ -157,6 +224,21 @@ def main():
         if element_id not in parser.ids:
             failures.append("missing #" + element_id)
     print("DOM: %d elements with ids; charts checked: %s" % (len(parser.ids), ", ".join(charts)))
+
+    # Two widths: the page's own (1120 px of content) and a narrow window, where the charts scale
+    # down with their text (a label that fits one fits the other unless it is placed by pixels).
+    for window in (WINDOW, "800,1600"):
+        problems = layout_problems(report, window)
+        print("layout at %s: %d clipped or overlapping labels" % (window, len(problems)))
+        failures += ["at %s: %s" % (window, problem) for problem in problems]
+
+    readme = os.environ.get("README_SCREENSHOT")
+    if readme:
+        picture = run(["--window-size=1200,1420", "--screenshot=" + os.path.abspath(readme), url])
+        if picture.returncode != 0 or not os.path.exists(readme):
+            failures.append("README screenshot failed: " + picture.stderr[-500:])
+        else:
+            print("README screenshot %s: %d bytes" % (readme, os.path.getsize(readme)))
 
     if failures:
         print("check_report: FAIL\n- " + "\n- ".join(failures))

@@ -9,6 +9,16 @@ import Testing
         #expect(BenchmarkRunner.median([4, 1, 3, 2]) == 2.5)
     }
 
+    /// The spread of a speedup over its repetitions: quartiles interpolated between ranks.
+    @Test func quartilesInterpolateBetweenRanks() {
+        #expect(BenchmarkRunner.quantile([], 0.25) == 0)
+        #expect(BenchmarkRunner.quantile([7], 0.75) == 7)
+        #expect(BenchmarkRunner.quantile([5, 1, 3, 2, 4], 0.25) == 2)
+        #expect(BenchmarkRunner.quantile([5, 1, 3, 2, 4], 0.75) == 4)
+        #expect(BenchmarkRunner.quantile([4, 1, 3, 2], 0.25) == 1.75)
+        #expect(BenchmarkRunner.quantile([4, 1, 3, 2], 1) == 4)
+    }
+
     @Test func speedupIsPeerOverSubjectAndBytesAreExact() {
         // The peer does ten times the work of the subject and allocates 64 bytes per operation.
         let subject = BenchmarkSide("light") { operations in
@@ -25,6 +35,7 @@ import Testing
         let result = runner.run(Comparison(benchmark: "synthetic", subject: subject, peer: peer))
         #expect(result.repetitions == 9)
         #expect(result.speedup > 1)
+        #expect(result.speedupLowerQuartile <= result.speedup && result.speedup <= result.speedupUpperQuartile)
         #expect(result.subjectBytesPerOp == 0 || Sanitizer.isActive)
         if !Sanitizer.isActive {
             #expect(AllocationCounter.isJemallocActive)

@@ -19,15 +19,17 @@ import Testing
     @Test func accountIDsAreNarrowAndNamed() throws {
         #expect(Self.alice.string == "alice")
         #expect(try AccountID(validating: String(repeating: "a", count: AccountID.capacity)).utf8Count == 64)
-        #expect(throws: AccountIDError.empty) { try AccountID(validating: "") }
-        #expect(throws: AccountIDError.tooLong(count: 65)) {
+        #expect(throws: AccountID.ValidationError.empty) { try AccountID(validating: "") }
+        #expect(throws: AccountID.ValidationError.tooLong(count: 65)) {
             try AccountID(validating: String(repeating: "a", count: 65))
         }
-        #expect(throws: AccountIDError.invalidByte(0x20, offset: 3)) { try AccountID(validating: "bob smith") }
+        #expect(throws: AccountID.ValidationError.invalidByte(0x20, offset: 3)) {
+            try AccountID(validating: "bob smith")
+        }
         // Two spellings of one name must not both be ids: no non-ASCII, no case folding.
-        #expect(throws: AccountIDError.invalidByte(0xC3, offset: 1)) { try AccountID(validating: "jörg") }
+        #expect(throws: AccountID.ValidationError.invalidByte(0xC3, offset: 1)) { try AccountID(validating: "jörg") }
         #expect(try AccountID(validating: "Alice") != Self.alice)
-        #expect("\(AccountIDError.invalidByte(0x20, offset: 3))".contains("offset 3"))
+        #expect("\(AccountID.ValidationError.invalidByte(0x20, offset: 3))".contains("offset 3"))
     }
 
     @Test func aBoundLinkRoutesOnlyForItsOwnAccount() {
@@ -80,7 +82,7 @@ import Testing
 
     @Test func theResolverBindsAReferrerLinkOnlyWhenTheAppOptsIn() throws {
         let parser = ReferrerParser()
-        func deliver(_ referrer: String, to app: SimulatedApp, id: UInt64) -> ReferrerOutcome {
+        func deliver(_ referrer: String, to app: SimulatedApp, id: UInt64) -> ReferrerVerdict {
             var referrer = referrer
             return referrer.withUTF8 { bytes in
                 app.resolver.captureReferrer(

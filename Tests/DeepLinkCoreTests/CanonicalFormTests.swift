@@ -172,12 +172,12 @@ import Testing
         #expect(policy.requirements(for: try validator.validate("/orders").get()) == [.appReady, .loggedIn])
         #expect(try RoutePolicy(rules: [(prefix: "/", requires: .loggedIn)]).rules.map(\.prefix.string) == ["/"])
         for duplicate in [["/orders", "/orders/"], ["/orders", "/Orders"], ["/orders", "/%6frders"]] {
-            #expect(throws: RoutePolicyError.duplicatePrefix(duplicate[1])) {
+            #expect(throws: RoutePolicy.PrefixError.duplicatePrefix(duplicate[1])) {
                 try RoutePolicy(rules: duplicate.map { (prefix: $0, requires: .loggedIn) })
             }
         }
         for invalid in ["/a%2Fb", "/a/../b", "/a%", "/a#x", "/a\u{200B}", "orders", ""] {
-            #expect(throws: RoutePolicyError.invalidPrefix(invalid)) {
+            #expect(throws: RoutePolicy.PrefixError.invalidPrefix(invalid)) {
                 try RoutePolicy(rules: [(prefix: invalid, requires: .loggedIn)])
             }
         }

@@ -98,22 +98,22 @@ struct HandoffTestDirectory {
         for pending in [clip, referrer, redelivered, otherClip] { try store.save(pending) }
         #expect(!store.wasConsumed(clip.identity))
 
-        try store.markConsumed(clip)
-        try store.markConsumed(referrer)
+        #expect(try store.markConsumed(clip))
+        #expect(try store.markConsumed(referrer))
         #expect(store.wasConsumed(clip.identity))
         #expect(store.wasConsumed(referrer.identity))
         #expect(store.wasConsumed(redelivered.identity), "same install-begin timestamp: a duplicate")
         #expect(!store.wasConsumed(otherClip.identity), "a zero timestamp identifies nothing")
-        #expect(try store.loadPending().pending == [redelivered, otherClip])
+        // A record consumed by its install-begin timestamp is a duplicate: the load removes it.
+        #expect(try store.loadPending().pending == [otherClip])
+        try store.save(redelivered)
 
-        // Exclusive consume: a second consumer (another launch) is refused and must not route.
-        #expect(throws: HandoffStoreError.io(operation: "markConsumed", errno: EEXIST)) {
-            try store.markConsumed(clip)
-        }
-        #expect(throws: HandoffStoreError.io(operation: "markConsumed", errno: EEXIST)) {
-            try store.markConsumed(redelivered)
-        }
-        #expect(try store.loadPending().pending == [redelivered, otherClip], "a refused consume removes nothing")
+        // Exclusive consume: a second consumer (another launch) is told so and must not route; its
+        // record goes, and no mark of its own is written.
+        #expect(try !store.markConsumed(clip))
+        #expect(try !store.markConsumed(redelivered))
+        #expect(!store.wasConsumed(CaptureIdentity(id: redelivered.id, installBeginTimestamp: 0)))
+        #expect(try store.loadPending().pending == [otherClip], "a refused consume removes the duplicate's record")
 
         try store.discard(redelivered)
         try store.discard(otherClip)

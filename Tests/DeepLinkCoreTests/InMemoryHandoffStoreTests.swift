@@ -21,7 +21,7 @@ import Testing
         let referrer = F.link("/product/1", id: 1, source: .installReferrer, installBegin: 77)
         try store.save(referrer)
         #expect(!store.wasConsumed(referrer.identity))
-        try store.markConsumed(referrer)
+        #expect(try store.markConsumed(referrer))
         #expect(try store.loadPending().pending.isEmpty)
         #expect(store.wasConsumed(referrer.identity))
         #expect(store.wasConsumed(F.link("/product/1", id: 9, source: .installReferrer, installBegin: 77).identity))
@@ -32,7 +32,7 @@ import Testing
     @Test func consumedRecordsAreNotLoadedEvenIfTheirRecordCameBack() throws {
         let store = InMemoryHandoffStore(capacity: 4)
         let link = F.link("/product/1", id: 1)
-        try store.markConsumed(link)
+        #expect(try store.markConsumed(link))
         try store.save(link)
         #expect(try store.loadPending().pending.isEmpty)
     }
@@ -50,10 +50,10 @@ import Testing
         let store = InMemoryHandoffStore(capacity: 1, consumedCapacity: 1)
         try store.save(F.link("/a", id: 1))
         #expect(throws: HandoffStoreError.full) { try store.save(F.link("/b", id: 2)) }
-        try store.markConsumed(F.link("/a", id: 1))
+        #expect(try store.markConsumed(F.link("/a", id: 1)))
         #expect(throws: HandoffStoreError.full) { try store.markConsumed(F.link("/b", id: 2)) }
-        // Marking the same link again needs no new room.
-        try store.markConsumed(F.link("/a", id: 1))
+        // Marking the same link again is refused, and needs no new room.
+        #expect(try !store.markConsumed(F.link("/a", id: 1)))
     }
 
     @Test(arguments: KillPoint.Timing.allCases)
@@ -80,7 +80,7 @@ import Testing
         let link = F.link("/orders/1", id: 1)
         try store.save(link)
         store.armKill(at: KillPoint(.after, .markConsumed))
-        try store.markConsumed(link)
+        #expect(try store.markConsumed(link))
         #expect(!process.isAlive)
         let image = store.simulateKill()
         #expect(image.killedInCrashWindow == link)
@@ -96,7 +96,7 @@ import Testing
         let routed = F.link("/product/2", id: 2)
         try store.save(pending)
         try store.save(routed)
-        try store.markConsumed(routed)
+        #expect(try store.markConsumed(routed))
         let next = store.relaunch()
         #expect(!store.process.isAlive)
         #expect(next.process.isAlive)
@@ -114,7 +114,7 @@ import Testing
         let link = F.link("/orders/1", id: 1)
         try store.save(link)
         store.armKill(at: KillPoint(.before, .markConsumed))
-        try store.markConsumed(link)
+        #expect(try !store.markConsumed(link), "killed before the mark: nothing written, nothing to route")
         let image = store.simulateKill()
         #expect(image.pending == [link])
         #expect(image.consumed.isEmpty)
@@ -130,7 +130,7 @@ import Testing
             link.id += 1
             try store.save(link)
             _ = store.wasConsumed(link.identity)
-            try store.markConsumed(link)
+            _ = try store.markConsumed(link)
             try store.save(link)
             try store.discard(link)
         }
@@ -147,7 +147,7 @@ import Testing
             let store: InMemoryHandoffStore
             func save(_ link: PendingLink) throws(HandoffStoreError) { try store.save(link) }
             func loadPending() throws(HandoffStoreError) -> HandoffLoad { try store.loadPending() }
-            func markConsumed(_ link: PendingLink) throws(HandoffStoreError) { try store.markConsumed(link) }
+            func markConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool { try store.markConsumed(link) }
             func wasConsumed(_ identity: CaptureIdentity) -> Bool { store.wasConsumed(identity) }
             func discard(_ link: PendingLink) throws(HandoffStoreError) { try store.discard(link) }
             func restorePending(_ link: PendingLink) throws(HandoffStoreError) { try store.restorePending(link) }
@@ -158,7 +158,7 @@ import Testing
         let stores: [any HandoffStore] = [InMemoryHandoffStore(), TwoStep(store: InMemoryHandoffStore())]
         for store in stores {
             #expect(try store.saveUnlessConsumed(referrer))
-            try store.markConsumed(referrer)
+            #expect(try store.markConsumed(referrer))
             #expect(try !store.saveUnlessConsumed(referrer))
             #expect(try !store.saveUnlessConsumed(redelivery), "same install-begin timestamp")
             #expect(try store.saveUnlessConsumed(other))

@@ -51,7 +51,7 @@ import Testing
         let observer = RecordingObserver()
         let app = SimulatedApp(router: router, observer: observer)
         let parser = ReferrerParser()
-        func capture(_ referrer: String, id: UInt64) -> ReferrerOutcome {
+        func capture(_ referrer: String, id: UInt64) -> ReferrerVerdict {
             var referrer = referrer
             return referrer.withUTF8 { bytes in
                 app.resolver.captureReferrer(
@@ -76,7 +76,7 @@ import Testing
         #expect(routed.value(.utmSource) == "google")
         #expect(routed.value(.utmMedium) == "cpc")
         #expect(routed.clickTimestampSeconds == 1_700_000_000)
-        let linkless = observer.decisions.compactMap { decision -> LinklessReferrer? in
+        let linkless = observer.decisions.compactMap { decision -> ResolverDecision.LinklessReferrer? in
             if case .linklessReferrer(let kind, _) = decision { return kind }
             return nil
         }

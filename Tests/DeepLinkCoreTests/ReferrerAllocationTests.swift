@@ -33,7 +33,7 @@ let realisticReferrerCorpus: [[UInt8]] = [
 @Suite struct ReferrerAllocationTests {
     /// `allCases` builds a fresh array on every call, so the loop reads it from here (by index: in
     /// debug builds a `for … in` over a static array allocates its iterator).
-    static let attributionFields = AttributionField.allCases
+    static let attributionFields = LinkAttribution.Field.allCases
 
     /// Parses, walks and decodes everything a consumer might read.
     static func parseEverything(_ input: [UInt8], parser: ReferrerParser) -> Int {

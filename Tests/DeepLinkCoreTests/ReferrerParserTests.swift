@@ -35,7 +35,7 @@ func summarize(_ input: String, parser: ReferrerParser = ReferrerParser()) -> Re
             "utm_source=google&utm_medium=cpc&utm_campaign=spring+sale&utm_term=shoes&utm_content=ad%201&gclid=Cj0&deeplink=%2Fproduct%2F42"
                 .utf8
         )
-        let expected: [AttributionField: String] = [
+        let expected: [LinkAttribution.Field: String] = [
             .utmSource: "google", .utmMedium: "cpc", .utmCampaign: "spring sale", .utmTerm: "shoes",
             .utmContent: "ad 1", .gclid: "Cj0",
         ]
@@ -43,7 +43,7 @@ func summarize(_ input: String, parser: ReferrerParser = ReferrerParser()) -> Re
             ReferrerParser().withReferrer(in: bytes) { parsed in
                 #expect(parsed.fieldCount == 7)
                 #expect(parsed.payload?.decodedValue == "/product/42")
-                for attribution in AttributionField.allCases {
+                for attribution in LinkAttribution.Field.allCases {
                     #expect(parsed.field(attribution)?.decodedValue == expected[attribution], "\(attribution)")
                 }
                 #expect(parsed.placeholder == nil)

@@ -117,6 +117,21 @@ import Testing
         #expect(Set(machine.pendingLinks.map(\.id)) == [2, 3])
     }
 
+    /// Expiry is decided before anything else, also for the link a full set pushes out (seed
+    /// 31337, journey 435557 with a 120 s time-to-live: two clip handoffs, the older one past it).
+    @Test func fullPendingSetExpiresAnExpiredLinkItPushesOut() {
+        var machine = F.machine(ttl: 100, pendingCapacity: 1)
+        let older = F.link("/orders/1", id: 1, at: 10)
+        let newer = F.link("/orders/2", id: 2, at: 150)
+        _ = machine.drain(machine.capture(older, now: 10, consumedBefore: false), now: 10)
+        #expect(machine.capture(newer, now: 200, consumedBefore: false) == .expire(older))
+        #expect(machine.pendingLinks.map(\.id) == [2])
+        // The incoming link is the older one, and expired: expired too, not superseded.
+        let late = F.link("/orders/0", id: 3, at: 0)
+        #expect(machine.capture(late, now: 200, consumedBefore: false) == .expire(late))
+        #expect(machine.pendingLinks.map(\.id) == [2])
+    }
+
     @Test func waitingIsReportedOnlyWhenSomethingChanged() {
         var machine = F.machine()
         let order = F.link("/orders/1", id: 1)
@@ -127,9 +142,9 @@ import Testing
     }
 
     @Test func customEventsGateTheirRoutes() throws {
-        let onboarded = try #require(CustomEvent(id: 5))
-        #expect(CustomEvent(id: CustomEvent.capacity) == nil)
-        #expect(CustomEvent(id: -1) == nil)
+        let onboarded = try #require(AppEvent.Custom(id: 5))
+        #expect(AppEvent.Custom(id: AppEvent.Custom.capacity) == nil)
+        #expect(AppEvent.Custom(id: -1) == nil)
         let policy = try RoutePolicy(rules: [(prefix: "/welcome/", requires: .custom(onboarded))])
         var machine = ResolverStateMachine(policy: policy, timeToLiveNanos: 1_000)
         let welcome = F.link("/welcome/tour", id: 1)
@@ -161,11 +176,13 @@ import Testing
         #expect(policy.requirements(for: DeepLink(validated: "/a/open/1")!) == .appReady)
         #expect(policy.requirements(for: DeepLink(validated: "/a/secret")!) == [.appReady, .loggedIn])
         #expect(policy.requirements(for: DeepLink(validated: "/b?x=/a/")!) == [.appReady, .loggedIn])
-        #expect(throws: RoutePolicyError.invalidPrefix("a/")) { try RoutePolicy(rules: [(prefix: "a/", requires: [])]) }
-        #expect(throws: RoutePolicyError.invalidPrefix("/a?b")) {
+        #expect(throws: RoutePolicy.PrefixError.invalidPrefix("a/")) {
+            try RoutePolicy(rules: [(prefix: "a/", requires: [])])
+        }
+        #expect(throws: RoutePolicy.PrefixError.invalidPrefix("/a?b")) {
             try RoutePolicy(rules: [(prefix: "/a?b", requires: [])])
         }
-        #expect(throws: RoutePolicyError.duplicatePrefix("/a/")) {
+        #expect(throws: RoutePolicy.PrefixError.duplicatePrefix("/a/")) {
             try RoutePolicy(rules: [(prefix: "/a/", requires: []), (prefix: "/a/", requires: .loggedIn)])
         }
         #expect(TestApp.policy.requirements(for: DeepLink(validated: "/orders/1")!) == [.appReady, .loggedIn])

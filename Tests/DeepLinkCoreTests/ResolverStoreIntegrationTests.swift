@@ -16,7 +16,7 @@ import Testing
             load.skipped = [.corruptRecord(name: "7.handoff")]
             return load
         }
-        func markConsumed(_ link: PendingLink) throws(HandoffStoreError) { try inner.markConsumed(link) }
+        func markConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool { try inner.markConsumed(link) }
         func wasConsumed(_ identity: CaptureIdentity) -> Bool { inner.wasConsumed(identity) }
         func discard(_ link: PendingLink) throws(HandoffStoreError) { try inner.discard(link) }
         func restorePending(_ link: PendingLink) throws(HandoffStoreError) { try inner.restorePending(link) }
@@ -39,6 +39,41 @@ import Testing
         resolver.signal(.appReady)
         #expect(router.paths == ["/product/1"])
         #expect(observer.terminal == [.unreadableRecord(.corruptRecord(name: "7.handoff")), .routed(product)])
+    }
+
+    /// Two live processes (the App Clip and the app) share the container and both hold the same
+    /// handoff, waiting for a login: the consumed mark is checked and written in one store call, so
+    /// only the first to route it routes it, and the other hears of a duplicate. (With the check
+    /// made when the link was staged and the mark written later, both would route.)
+    @Test(arguments: [false, true])
+    func twoProcessesHoldingOneHandoffRouteItOnce(fileStore: Bool) throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("resolver-two-processes-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shared: any HandoffStore = fileStore ? try FileHandoffStore(directory: directory) : InMemoryHandoffStore()
+        let handoff = F.link("/orders/7", id: 7)
+        try shared.save(handoff)
+        let routers = [RecordingRouter(), RecordingRouter()]
+        let observers = [RecordingObserver(), RecordingObserver()]
+        let processes = (0..<2).map { index in
+            LinkResolver(
+                configuration: TestApp.configuration,
+                store: shared,
+                router: routers[index],
+                observer: observers[index],
+                clock: ManualClock()
+            )
+        }
+        for process in processes {
+            #expect(try process.launch() == 1)
+            process.signal(.appReady)
+        }
+        processes[1].signal(.loggedIn)
+        processes[0].signal(.loggedIn)
+        #expect(routers.map(\.paths) == [[], ["/orders/7"]])
+        #expect(observers[0].terminal == [.duplicate(handoff)])
+        #expect(observers[1].terminal == [.routed(handoff)])
+        #expect(try shared.loadPending().pending.isEmpty)
     }
 
     @Test func fileStoreKeepsTheLinkAcrossARelaunchAndRefusesTheRedelivery() throws {

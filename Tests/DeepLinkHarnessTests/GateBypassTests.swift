@@ -95,7 +95,7 @@ import Testing
         for reason in ["encodedDelimiter", "invisibleCharacter", "malformedPercentEscape", "duplicatePayloadKey"] {
             #expect(coreCounts["rejected:\(reason)", default: 0] > 20, "\(reason): \(coreCounts)")
         }
-        var naive = NaiveStrategy()
+        var naive = NaiveStrategy(context: StrategyContext(mix: Self.mix))
         let naiveCounts = Self.outcomes(of: &naive, journeys: 3_000)
         #expect(naiveCounts["unsafe", default: 0] > 100, "the snippet routes what must be refused: \(naiveCounts)")
     }

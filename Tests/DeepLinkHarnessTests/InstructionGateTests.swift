@@ -38,12 +38,17 @@ import Testing
         // issue 15 has the command). 0.5% keeps a wide margin below the slowed core's +10%.
         let drift = abs(again[0].perOperation - baseline[0].perOperation) / baseline[0].perOperation
         #expect(drift < 0.005, "drift \(drift)")
+        // The simulated cache's misses repeat as well (a fixed geometry, the same addresses).
+        #expect(baseline[0].i1Misses > 0)
+        let missDrift = abs(again[0].i1MissesPerOperation - baseline[0].i1MissesPerOperation)
+        #expect(missDrift <= 0.005 * baseline[0].i1MissesPerOperation + 0.01, "I1 drift \(missDrift)")
 
         let slowed = Self.gate(
             ["--baseline", root + "/base", "--current", root + "/slow", "--core-faults", "slowPath"] + common
         )
         #expect(slowed.status == 1, "\(slowed.out)\(slowed.err)")
-        #expect(slowed.out.contains("gate: FAIL: instructions per operation grew: journey-core"))
+        #expect(slowed.out.contains("gate: FAIL: instructions or I1 misses per operation grew: journey-core"))
+        #expect(slowed.out.contains("journey-core (instructions_per_op)"))
         // A generous tolerance lets the same slowdown through: the threshold is what decides.
         let tolerated = Self.gate(
             [
@@ -87,9 +92,11 @@ import Testing
     }
 
     @Test func comparisonRules() throws {
-        let base = [InstructionCount.Row(workload: "journey-core", operations: 100, instructions: 100_000)]
+        let base = [InstructionCount.Row(workload: "journey-core", operations: 100, instructions: 100_000, i1Misses: 0)]
         func verdict(_ instructions: UInt64) throws -> RegressionGate.Verdict? {
-            let current = [InstructionCount.Row(workload: "journey-core", operations: 100, instructions: instructions)]
+            let current = [
+                InstructionCount.Row(workload: "journey-core", operations: 100, instructions: instructions, i1Misses: 0)
+            ]
             return try InstructionCount.compare(baseline: base, current: current, tolerance: 0.02).first?.verdict
         }
         #expect(try verdict(102_000) == .pass)
@@ -100,10 +107,52 @@ import Testing
         #expect(throws: ReportError.self) {
             try InstructionCount.compare(
                 baseline: base,
-                current: [InstructionCount.Row(workload: "journey-core", operations: 99, instructions: 1)],
+                current: [InstructionCount.Row(workload: "journey-core", operations: 99, instructions: 1, i1Misses: 0)],
                 tolerance: 0.02
             )
         }
+    }
+
+    /// I1 misses per operation are gated like instructions, plus an absolute allowance of one miss
+    /// per operation (a loop that fits the cache misses only on code it runs the first time).
+    @Test func i1MissRules() throws {
+        let base = [
+            InstructionCount.Row(workload: "journey", operations: 100, instructions: 100_000, i1Misses: 20_000),
+            InstructionCount.Row(workload: "queue-1thread", operations: 100, instructions: 10_000, i1Misses: 10),
+        ]
+        func verdicts(journey: UInt64, queue: UInt64) throws -> [RegressionGate.Verdict] {
+            let current = [
+                InstructionCount.Row(workload: "journey", operations: 100, instructions: 100_000, i1Misses: journey),
+                InstructionCount.Row(workload: "queue-1thread", operations: 100, instructions: 10_000, i1Misses: queue),
+            ]
+            return try InstructionCount.compare(baseline: base, current: current, tolerance: 0.02)
+                .filter { $0.metric == "i1_misses_per_op" }.map(\.verdict)
+        }
+        // 200 per op: + 2 % is 204, + 1 more is 205 (20,500 over 100 operations).
+        #expect(try verdicts(journey: 20_500, queue: 10) == [.pass, .pass])
+        #expect(try verdicts(journey: 20_501, queue: 10) == [.fail, .pass])
+        // 0.1 per op may grow to 1.102, not beyond.
+        #expect(try verdicts(journey: 20_000, queue: 110) == [.pass, .pass])
+        #expect(try verdicts(journey: 20_000, queue: 111) == [.pass, .fail])
+        #expect(try verdicts(journey: 5_000, queue: 0) == [.pass, .pass])
+    }
+
+    /// The totals come from the columns the profile's `events:` line names, in its order.
+    @Test func profileTotalsAreReadByEventName() throws {
+        let profile = """
+            version: 1
+            events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+            fn=(1) main
+            0 5 1 1 1 0 0 1 0 0
+            totals: 1234 500 400 17 3 2 9 1 1
+            """
+        #expect(
+            try InstructionCount.totals(inProfile: profile, path: "p")
+                == InstructionCount.Count(instructions: 1_234, i1Misses: 17)
+        )
+        let withoutCacheSimulation = "events: Ir\nsummary: 99\n"
+        #expect(throws: ReportError.self) { try InstructionCount.totals(inProfile: withoutCacheSimulation, path: "p") }
+        #expect(throws: ReportError.self) { try InstructionCount.totals(inProfile: "events: Ir I1mr\n", path: "p") }
     }
 
     @Test func aMissingBaselineIsANamedError() {

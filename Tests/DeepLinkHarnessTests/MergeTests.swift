@@ -56,12 +56,18 @@ import Testing
         let root = ReportFixtures.temporaryDirectory("merge")
         defer { ReportFixtures.remove(root) }
         let total: UInt64 = Sanitizer.isActive ? 8000 : 20_000
-        try ReportWriter.write(Self.report(journeys: 0..<total), to: root + "/whole")
+        // Every shard of one run has its thresholds: the merge judges them on the whole.
+        let thresholds = [Threshold.noViolations("core"), try Threshold.parse("naive.p99<1s")]
+        var unsharded = Self.report(journeys: 0..<total)
+        unsharded.thresholds = thresholds
+        try ReportWriter.write(unsharded, to: root + "/whole")
         var shardDirectories: [String] = []
         for shard in 0..<UInt64(4) {
             let directory = root + "/shard-\(shard)"
             let range = (total * shard / 4)..<(total * (shard + 1) / 4)
-            try ReportWriter.write(Self.report(journeys: range, shard: "\(shard)/4", of: total), to: directory)
+            var part = Self.report(journeys: range, shard: "\(shard)/4", of: total)
+            part.thresholds = thresholds
+            try ReportWriter.write(part, to: directory)
             shardDirectories.append(directory)
         }
         var out = ""
@@ -73,7 +79,7 @@ import Testing
 
         for file in [
             ReportSchema.outcomesFile, ReportSchema.latencyFile, ReportSchema.histogramsFile,
-            ReportSchema.violationsFile,
+            ReportSchema.violationsFile, ReportSchema.thresholdsFile,
         ] {
             let whole = try Data(contentsOf: URL(fileURLWithPath: root + "/whole/" + file))
             let merged = try Data(contentsOf: URL(fileURLWithPath: root + "/merged/" + file))

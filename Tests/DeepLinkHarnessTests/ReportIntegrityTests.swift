@@ -270,7 +270,7 @@ import Testing
                 as? [String: Any]
         )
         let files = try #require(object["files"] as? [[String: Any]])
-        #expect(files.compactMap { $0["name"] as? String } == ReportReader.runFiles)
+        #expect(files.compactMap { $0["name"] as? String } == ReportReader.runFiles + ReportReader.newerRunFiles)
         for file in files {
             let name = try #require(file["name"] as? String)
             let data = try Data(contentsOf: URL(fileURLWithPath: root + "/shard/" + name))

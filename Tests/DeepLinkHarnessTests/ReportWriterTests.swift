@@ -138,7 +138,10 @@ import Testing
         #expect(decoded.run?.runID == report.runID && decoded.run?.strategies == ["core"])
         #expect(object["shard"] == nil && object["merged_from"] == nil, "absent for a plain run")
         let files = try #require(object["files"] as? [[String: Any]])
-        #expect(files.compactMap { $0["name"] as? String } == ReportReader.runFiles)
+        #expect(
+            files.compactMap { $0["name"] as? String }
+                == ReportReader.runFiles + [ReportSchema.summaryJSONFile, ReportSchema.latencyLogFile]
+        )
         var shard = ReportFixtures.manifest()
         shard.shard = "1/4"
         shard.mergedFrom = ["a", "b"]
@@ -217,12 +220,15 @@ import Testing
         let files = [
             ReportSchema.summaryFile, ReportSchema.latencyFile, ReportSchema.outcomesFile,
             ReportSchema.violationsFile, ReportSchema.histogramsFile, ReportSchema.manifestFile,
-            ReportSchema.coverageFile, "gate.csv",
+            ReportSchema.coverageFile, ReportSchema.thresholdsFile, ReportSchema.summaryJSONFile,
+            ReportSchema.latencyLogFile, "gate.csv",
         ]
         for file in files { #expect(readme.contains("## \(file)"), "no section for \(file)") }
         let columns =
             ReportSchema.summaryColumns + ReportSchema.latencyColumns + ReportSchema.outcomesColumns
             + ReportSchema.violationsColumns + ReportSchema.histogramsColumns + ReportSchema.coverageColumns
+            + ReportSchema.thresholdsColumns
+            + InstructionCount.columns
         for column in columns { #expect(readme.contains("`\(column.name)`"), "column \(column.name) undocumented") }
         for key in [
             "commit", "toolchain", "cpu_model", "cores", "allocator", "command_line", "start_time", "shard",
@@ -231,6 +237,8 @@ import Testing
         ] {
             #expect(readme.contains("`\(key)`"), "manifest key \(key) undocumented")
         }
+        for metric in Threshold.Metric.allCases { #expect(readme.contains("`\(metric.rawValue)`")) }
+        for metric in [Metric.journeyRacing, Metric.journeyNonRacing] { #expect(readme.contains("`\(metric)`")) }
         for percentile in ReportSchema.percentiles { #expect(readme.contains("`\(percentile)`")) }
         // Every key of the scenario mix is documented with its source or as an assumption.
         for key in ScenarioMix.keys {

@@ -67,10 +67,12 @@ struct LinkSpace {
             // The builder takes the validated, canonical link (a candidate with escapes of unreserved
             // characters or lowercase hex is accepted in its canonical spelling).
             guard case .success(let link) = Self.validator.validate(candidate) else { continue }
-            let attribution: [(field: AttributionField, value: String)] =
+            let attribution: [(field: LinkAttribution.Field, value: String)] =
                 round % 3 == 0 ? [(.utmSource, space.candidate(urlSafe: false)), (.utmMedium, "cpc")] : []
             let referrer = try Self.builder.referrer(for: link, attribution: attribution)
-            #expect(parser.verdict(for: referrer, validator: Self.validator) == .link(link), "\(referrer)")
+            var found = DeepLink(validated: "/")!
+            #expect(parser.verdict(for: referrer, validator: Self.validator, into: &found) == .link, "\(referrer)")
+            #expect(found == link, "\(referrer)")
             let play = try Self.builder.playStoreURL(package: "pro.nerdy.app", link: link, attribution: attribution)
             let carried = try #require(URLComponents(string: play)?.queryItems?.first { $0.name == "referrer" }?.value)
             #expect(carried == referrer)

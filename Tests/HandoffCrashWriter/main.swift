@@ -86,7 +86,7 @@ while id <= options.count {
         try store.save(link)
         emit("saved \(id)\n", to: 1)
         if options.consumeEvery > 0, id % options.consumeEvery == 0 {
-            try store.markConsumed(link)
+            _ = try store.markConsumed(link)
             emit("consumed \(id)\n", to: 1)
         }
     } catch {

@@ -28,7 +28,7 @@ typedef int32_t (*dl_route_callback)(void *context, const uint8_t *link, size_t 
 /* Outcomes of a capture (>= 0). */
 enum {
     DL_OK = 0,              /* captured (the link waits for its gate, or was routed) */
-    DL_REJECTED = 1,        /* the payload failed validation: never routed */
+    DL_REJECTED = 1,        /* the payload failed validation or its signature check: never routed */
     DL_ORGANIC = 2,         /* a referrer of an organic install: no link */
     DL_NOT_SET = 3,         /* Play had no referrer to give: no link */
     DL_NO_PAYLOAD = 4,      /* a referrer without a link */
@@ -43,7 +43,8 @@ enum {
     DL_ERROR_STORE = -4,          /* the store directory cannot be created or read */
     DL_ERROR_UNKNOWN_EVENT = -5,  /* dl_resolver_signal: not a DL_EVENT_* value */
     DL_ERROR_UNKNOWN_SOURCE = -6, /* dl_resolver_capture_link: not a DL_SOURCE_* value */
-    DL_ERROR_INVALID_ACCOUNT = -7 /* dl_resolver_signal_login: not an account id (1-64 of A-Z a-z 0-9 -._~@+:) */
+    DL_ERROR_INVALID_ACCOUNT = -7, /* dl_resolver_signal_login: not an account id (1-64 of A-Z a-z 0-9 -._~@+:) */
+    DL_ERROR_INVALID_SIGNING = -8  /* dl_resolver_create_signed: signed prefixes without a callback, or the reverse */
 };
 
 /* Events for dl_resolver_signal; DL_EVENT_CUSTOM + n (n in 0..61) is the app's custom event n. */
@@ -63,6 +64,24 @@ dl_resolver *dl_resolver_create(const uint8_t *allowed_hosts, size_t allowed_hos
                                 const uint8_t *login_prefixes, size_t login_prefixes_length,
                                 const char *store_directory, const char *account_key, dl_route_callback callback,
                                 void *context, int32_t *error);
+
+/* Checks a signed link's tag (see Docs: the dl_kid / dl_exp / dl_nonce / dl_sig fields): return 1 when
+ * `tag` (32 bytes) is the HMAC-SHA256 of `message` under the key named `key_id`, 0 when it is not,
+ * -1 when no key has that id. Compare in constant time. Called on the capturing thread, from any
+ * thread at once. */
+typedef int32_t (*dl_authenticate_callback)(void *context, const uint8_t *tag, size_t tag_length,
+                                            const uint8_t *message, size_t message_length, const uint8_t *key_id,
+                                            size_t key_id_length);
+
+/* dl_resolver_create, and links under `signed_prefixes` (comma-separated paths, "/wallet") must be
+ * signed: every capture checks the signature through `authenticate` (with `authenticate_context`),
+ * its expiry and its nonce's single use, and answers DL_REJECTED for a link that fails. */
+dl_resolver *dl_resolver_create_signed(const uint8_t *allowed_hosts, size_t allowed_hosts_length,
+                                       const uint8_t *login_prefixes, size_t login_prefixes_length,
+                                       const char *store_directory, const char *account_key,
+                                       const uint8_t *signed_prefixes, size_t signed_prefixes_length,
+                                       dl_authenticate_callback authenticate, void *authenticate_context,
+                                       dl_route_callback callback, void *context, int32_t *error);
 
 /* Picks up links earlier processes left in the store. Returns how many (>= 0) or an error. */
 int32_t dl_resolver_launch(dl_resolver *resolver);

@@ -81,7 +81,7 @@ package enum FileHandoffRecord {
         _appendLittleEndian(attribution.clickTimestampSeconds, to: &body)
         body.append(attribution._present | (attribution.isTruncated ? 0x80 : 0))
         var values: [UInt8] = []
-        for field in AttributionField.allCases {
+        for field in LinkAttribution.Field.allCases {
             attribution.withValue(field) { value in
                 body.append(UInt8(value?.count ?? 0))
                 if let value { values.append(contentsOf: value) }
@@ -186,7 +186,7 @@ package enum FileHandoffRecord {
         let flags = bytes[start + 8]
         guard flags & 0x40 == 0 else { return nil }
         if flags & 0x80 != 0 { attribution.markTruncated() }
-        let fieldCount = AttributionField.allCases.count
+        let fieldCount = LinkAttribution.Field.allCases.count
         var valueStart = start + fixedAttributionByteCount
         var total = 0
         for index in 0..<fieldCount { total += Int(bytes[start + 9 + index]) }

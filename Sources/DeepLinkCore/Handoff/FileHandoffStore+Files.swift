@@ -46,7 +46,7 @@ extension FileHandoffStore {
         if failure == nil {
             if exclusive {
                 if link(temporaryPath, _path(name)) != 0 {
-                    failure = .io(operation: errno == EEXIST ? "markConsumed" : "link", errno: errno)
+                    failure = .io(operation: errno == EEXIST ? Self._exclusiveCreate : "link", errno: errno)
                 }
             } else if rename(temporaryPath, _path(name)) != 0 {
                 failure = .io(operation: "rename", errno: errno)

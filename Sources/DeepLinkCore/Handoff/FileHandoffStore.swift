@@ -40,8 +40,7 @@ import Darwin
 ///
 /// Exactly once across processes: markers are created exclusively (`link(2)` fails if the name
 /// exists), so when two launches race to consume the same handoff only one ``markConsumed(_:)``
-/// succeeds; the other throws `HandoffStoreError.io(operation: "markConsumed", errno: EEXIST)`
-/// and must not route.
+/// answers `true`; the other answers `false` and must not route.
 ///
 /// Bad files: a corrupt, truncated, oversized or unknown-version `pending-*` record is reported in
 /// ``HandoffLoad/skipped`` with its named error and left in place (evidence, never routed); every
@@ -100,7 +99,17 @@ public final class FileHandoffStore: HandoffStore {
             case .none:
                 continue  // removed since it was listed
             case .some(.success(let link)):
-                if link.id == id { pending.append(link) } else { skipped.append(.invalidRecord(name: name)) }
+                guard link.id == id else {
+                    skipped.append(.invalidRecord(name: name))
+                    continue
+                }
+                // Consumed by its install-begin timestamp (a re-delivery of a routed referrer, or a
+                // consume killed between its two markers): a duplicate, not pending.
+                if link.identity.installBeginTimestamp != 0, wasConsumed(link.identity) {
+                    try _remove(name)
+                    continue
+                }
+                pending.append(link)
             case .some(.failure(let error)):
                 skipped.append(error)
             }
@@ -109,16 +118,27 @@ public final class FileHandoffStore: HandoffStore {
         return HandoffLoad(pending: pending, skipped: skipped)
     }
 
-    public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
+    public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
         let record = FileHandoffRecord.encode(link)
         let identity = link.identity
-        // The install-begin marker first: a kill between the two markers then leaves the link
-        // pending but recognizably a duplicate, never routable twice.
-        if identity.installBeginTimestamp != 0 {
-            try _writeDurably(record, to: Self._consumedTimestampName(identity.installBeginTimestamp), exclusive: true)
+        do {
+            // The install-begin marker first: a kill between the two markers then leaves the link
+            // pending but recognizably a duplicate, never routable twice.
+            if identity.installBeginTimestamp != 0 {
+                try _writeDurably(
+                    record,
+                    to: Self._consumedTimestampName(identity.installBeginTimestamp),
+                    exclusive: true
+                )
+            }
+            try _writeDurably(record, to: Self._consumedIDName(identity.id), exclusive: true)
+        } catch .io(let operation, let code) where code == EEXIST && operation == Self._exclusiveCreate {
+            // Another process (or a relaunch) consumed the same capture first: a duplicate.
+            try _remove(Self._pendingName(link.id))
+            return false
         }
-        try _writeDurably(record, to: Self._consumedIDName(identity.id), exclusive: true)
         try _remove(Self._pendingName(link.id))
+        return true
     }
 
     /// One file per half of ``CaptureIdentity/isSameCapture(as:)``: the id marker, and the
@@ -149,6 +169,8 @@ public final class FileHandoffStore: HandoffStore {
     static let _consumedTimestampPrefix = "consumed-ibt-"
     static let _temporaryPrefix = ".tmp."
     static let _suffix = ".rec"
+    /// The operation an exclusive create reports when its name exists (`EEXIST`).
+    static let _exclusiveCreate = "markConsumed"
 
     static func _pendingName(_ id: UInt64) -> String { _pendingPrefix + _hex(id) + _suffix }
     static func _consumedIDName(_ id: UInt64) -> String { _consumedIDPrefix + _hex(id) + _suffix }

@@ -6,14 +6,19 @@
 /// days) or a handoff read by two racing launches is routed once per install.
 ///
 /// Protocol of use (what the resolver does):
-/// 1. a capture source calls ``save(_:)`` (the clip writes its handoff; the referrer callback saves
-///    what it fetched);
+/// 1. a capture source calls ``saveUnlessConsumed(_:)`` (the clip writes its handoff; the referrer
+///    callback saves what it fetched); its answer is the capture's duplicate check;
 /// 2. at launch the app calls ``loadPending()`` and captures every link it returns;
-/// 3. before calling the router, the resolver calls ``markConsumed(_:)``; a kill after this and
-///    before the router call is the one window where a link is lost (*at most once* across a crash);
+/// 3. before calling the router, the resolver calls ``markConsumed(_:)``, which checks and writes
+///    the consumed mark in one step and routes only on `true`; a kill after it and before the
+///    router call is the one window where a link is lost (*at most once* across a crash);
 /// 4. when the router answers ``RouteResult/notReady``, the resolver undoes step 3 with
 ///    ``restorePending(_:)``;
 /// 5. superseded, expired and rejected links are dropped with ``discard(_:)``.
+///
+/// A store answers each of these in one step (one lock round trip, one exclusive file create):
+/// the check that decides and the write that follows from it are never two calls, so two
+/// processes or threads consuming the same capture cannot both be told to route it.
 ///
 /// Thread safety: implementations must be safe to call from any thread.
 public protocol HandoffStore: Sendable {
@@ -22,7 +27,9 @@ public protocol HandoffStore: Sendable {
 
     /// Every pending link (saved, neither consumed nor discarded), oldest capture first, plus the
     /// records that could not be read (each with its named error; they are skipped, nothing else
-    /// is lost). Allocates: called once per launch, not on a hot path.
+    /// is lost). A record whose capture was consumed (``wasConsumed(_:)``, by its id or by its
+    /// install-begin timestamp) is not pending. Allocates: called once per launch, not on a hot
+    /// path.
     func loadPending() throws(HandoffStoreError) -> HandoffLoad
 
     /// ``loadPending()`` into a caller-owned buffer: appends every pending link (oldest capture
@@ -31,13 +38,20 @@ public protocol HandoffStore: Sendable {
     /// ``loadPending()``.
     func loadPending(into pending: inout [PendingLink]) throws(HandoffStoreError) -> [HandoffStoreError]
 
-    /// Durably marks `link` consumed (by its ``CaptureIdentity``) and removes its pending record.
-    func markConsumed(_ link: PendingLink) throws(HandoffStoreError)
-
-    /// Whether the same capture (``CaptureIdentity/isSameCapture(as:)``) was consumed before.
+    /// Durably marks `link` consumed (by its ``CaptureIdentity``) and removes its pending record,
+    /// unless the same capture (``CaptureIdentity/isSameCapture(as:)``) was consumed before: the
+    /// check and the mark are one step.
     ///
-    /// Asked by identity, the one thing the answer depends on (and the resolver asks it for every
-    /// staged link, under its lock: a record passed by value would be copied whole first).
+    /// - Returns: `true` when this call wrote the mark: the caller may route `link`. `false` when
+    ///   a mark of the same capture was already there (another process or thread consumed it):
+    ///   nothing is marked, the pending record of `link`'s id is removed (it is a duplicate), and
+    ///   the caller must not route `link`.
+    func markConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool
+
+    /// Whether the same capture (``CaptureIdentity/isSameCapture(as:)``) was consumed before: a
+    /// question that decides nothing by itself (a signed link's replay check, inspection). The
+    /// resolver's own decisions take their answer from ``saveUnlessConsumed(_:)`` and
+    /// ``markConsumed(_:)``, which check and write in one step.
     func wasConsumed(_ identity: CaptureIdentity) -> Bool
 
     /// Undoes ``markConsumed(_:)`` for a link the router did not handle: removes its consumed mark

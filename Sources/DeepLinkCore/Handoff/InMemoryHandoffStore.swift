@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// - Complexity: `save`, `markConsumed`, `discard` and `wasConsumed` are O(capacity) and allocate
 ///   nothing (slots are preallocated); `loadPending` allocates.
-public final class InMemoryHandoffStore: HandoffStore {
+package final class InMemoryHandoffStore: HandoffStore {
     struct Storage: ~Copyable {
         /// The records; slot `i` is live exactly when `recordIDs[i]` is non-nil (a free slot holds
         /// stale or placeholder bytes: clearing a record, or even testing a record-sized optional,
@@ -91,13 +91,19 @@ public final class InMemoryHandoffStore: HandoffStore {
             return true
         }
 
-        /// Ends a write that persisted: the armed kill may land right after it.
-        mutating func end(_ operation: HandoffOperation, of link: PendingLink, in process: SimulatedProcess) {
+        /// Ends a write that persisted: the armed kill may land right after it. `opensCrashWindow`:
+        /// the write was a consumed mark that lets `link` route (a kill now loses it).
+        mutating func end(
+            _ operation: HandoffOperation,
+            of link: PendingLink,
+            in process: SimulatedProcess,
+            opensCrashWindow: Bool = false
+        ) {
             if let point = killPoint, point.operation == operation, point.occurrence == currentOccurrence,
                 point.timing == .after
             {
                 frozen = true
-                if operation == .markConsumed {
+                if opensCrashWindow {
                     crashWindow.removeAll(keepingCapacity: true)
                     crashWindow.append(link)
                 }
@@ -128,11 +134,6 @@ public final class InMemoryHandoffStore: HandoffStore {
                 recordIDs[free] = link.id
                 recordCount += 1
             }
-        }
-
-        func hasMark(_ mark: CaptureIdentity) -> Bool {
-            for index in 0..<consumedCount where consumed[index] == mark { return true }
-            return false
         }
 
         /// ``InMemoryHandoffStore/occupancy``'s value for this state.
@@ -354,18 +355,21 @@ extension InMemoryHandoffStore {
         return []
     }
 
-    public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) {
-        try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) in
-            guard storage.begin(.markConsumed, in: process) else { return }
-            let mark = CaptureIdentity(link)
-            if !storage.hasMark(mark) {
+    /// The check and the mark in one critical section.
+    public func markConsumed(_ link: PendingLink) throws(HandoffStoreError) -> Bool {
+        let mark = CaptureIdentity(link)
+        return try storage.withLock { (storage: inout Storage) throws(HandoffStoreError) -> Bool in
+            guard storage.begin(.markConsumed, in: process) else { return false }
+            let fresh = !storage.isConsumed(mark)
+            if fresh {
                 guard storage.consumedCount < storage.consumed.count else { throw .full }
                 storage.consumed[storage.consumedCount] = mark
                 storage.consumedCount += 1
             }
             Self.removeRecord(id: link.id, from: &storage)
             publishOccupancy(of: storage)
-            storage.end(.markConsumed, of: link, in: process)
+            storage.end(.markConsumed, of: link, in: process, opensCrashWindow: fresh)
+            return fresh
         }
     }
 

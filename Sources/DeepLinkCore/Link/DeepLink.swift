@@ -113,6 +113,16 @@ extension DeepLink {
     /// `/`: a valid link to overwrite in place (see ``LinkValidator/validate(_:into:)``).
     static let _root = DeepLink(validated: "/")!
 
+    /// `/`, built where it is stored: a capture record starts with it before its link is
+    /// validated into it, and copying ``_root`` there moves all of its bytes.
+    @inline(__always)
+    init(_rootInPlace: Void) {
+        _storage = InlineArray(repeating: 0)
+        _storage[0] = UInt8(ascii: "/")
+        _count = 1
+        _pathCount = 1
+    }
+
     /// Creates a link from a string that already passed validation (allocation-free for the link
     /// itself; see ``init(validatedUTF8:)``).
     public init?(validated string: String) {

@@ -49,7 +49,7 @@
 ///
 /// Thread safety: an immutable value; `Sendable`, one validator may be shared by all threads.
 ///
-/// - Complexity: ``validate(_:)-(UnsafeRawBufferPointer)`` is O(n + h + r) in the payload length n,
+/// - Complexity: ``validate(_:into:)`` is O(n + h + r) in the payload length n,
 ///   the total length h of the allowed hosts (only for `https` URLs) and the total length r of the
 ///   routes, and allocates nothing.
 public struct LinkValidator: Sendable {
@@ -164,14 +164,16 @@ public struct LinkValidator: Sendable {
     /// - Returns: the canonical link, or the first reason in ``LinkRejection/precedence`` that
     ///   applies.
     /// - Complexity: O(n) in the payload length (plus the host and route tables), no allocation.
-    public func validate(_ decodedPayload: UnsafeRawBufferPointer) -> Result<DeepLink, LinkRejection> {
+    package func validate(_ decodedPayload: UnsafeRawBufferPointer) -> Result<DeepLink, LinkRejection> {
         _validate(decodedPayload)
     }
 
-    /// ``validate(_:)-(UnsafeRawBufferPointer)`` writing the canonical link into `link`, in place: a ~512-byte link passed
-    /// back through a `Result` is copied at every step. On rejection `link` is left unchanged.
+    /// Validates the decoded payload `decodedPayload` (any bytes) and writes the canonical link into
+    /// `link`, in place: a ~512-byte link passed back through a `Result` is copied at every step. On
+    /// rejection `link` is left unchanged.
     ///
-    /// - Returns: `nil` when `link` now holds the canonical link, or the rejection.
+    /// - Returns: `nil` when `link` now holds the canonical link, or the first reason in
+    ///   ``LinkRejection/precedence`` that applies.
     /// - Complexity: O(n) in the payload length (plus the host and route tables), no allocation.
     public func validate(_ decodedPayload: UnsafeRawBufferPointer, into link: inout DeepLink) -> LinkRejection? {
         switch _check(decodedPayload) {

@@ -1,5 +1,5 @@
 // Public: the queue's `@inlinable` operations use `Atomic` in clients' code.
-public import Synchronization
+import Synchronization
 
 extension PendingLinkQueue {
     /// The queue's one allocation, made in `init` and freed in `deinit`; nothing else allocates.
@@ -21,28 +21,27 @@ extension PendingLinkQueue {
     /// still use it only through the handle) so that a caller in another module can fold its copy
     /// of a record into the one copy into or out of a slot, and read a borrowed record straight
     /// from its slot.
-    @usableFromInline
     struct _Storage: ~Copyable {
-        @usableFromInline let base: UnsafeMutableRawPointer
-        @usableFromInline let capacity: Int
-        @usableFromInline let mask: UInt
+        let base: UnsafeMutableRawPointer
+        let capacity: Int
+        let mask: UInt
 
         // Offsets are computed properties, not stored statics: inlined into another module they
         // fold to constants instead of going through a lazily initialised global.
-        @inlinable static var positionLineSize: Int { 128 }
-        @inlinable static var dequeuePositionOffset: Int { positionLineSize }
-        @inlinable static var singleConsumerGuardOffset: Int {
+        static var positionLineSize: Int { 128 }
+        static var dequeuePositionOffset: Int { positionLineSize }
+        static var singleConsumerGuardOffset: Int {
             dequeuePositionOffset + MemoryLayout<Atomic<UInt>>.stride
         }
-        @inlinable static var slotsOffset: Int { 2 * positionLineSize }
+        static var slotsOffset: Int { 2 * positionLineSize }
         /// The payload follows the sequence word, at the payload's alignment.
-        @inlinable static var payloadOffset: Int {
+        static var payloadOffset: Int {
             (MemoryLayout<Atomic<UInt>>.stride + MemoryLayout<PendingLink>.alignment - 1)
                 & ~(MemoryLayout<PendingLink>.alignment - 1)
         }
         /// Whole 64-byte lines per slot, so every slot's sequence word starts a cache line and
         /// a slot never shares a line with its neighbour's sequence.
-        @inlinable static var slotStride: Int { (payloadOffset + MemoryLayout<PendingLink>.size + 63) & ~63 }
+        static var slotStride: Int { (payloadOffset + MemoryLayout<PendingLink>.size + 63) & ~63 }
 
         /// - Precondition: `capacity` is a power of two in `1...PendingLinkQueue.maximumCapacity`
         ///   (checked by the caller).
@@ -95,20 +94,18 @@ extension PendingLinkQueue {
 
         /// Calls `body` with a handle to the storage's memory. The handle is valid only inside
         /// `body` (the storage is freed when the queue is), so it must not be stored or returned.
-        @inlinable @inline(__always)
+        @inline(__always)
         func withUnsafeHandle<R: ~Copyable, E: Error>(_ body: (_UnsafeHandle) throws(E) -> R) throws(E) -> R {
             try body(_UnsafeHandle(base: base, mask: mask, capacity: capacity))
         }
     }
 
     /// Typed views of the storage, valid only inside ``_Storage/withUnsafeHandle(_:)``.
-    @usableFromInline
     struct _UnsafeHandle {
-        @usableFromInline let base: UnsafeMutableRawPointer
-        @usableFromInline let mask: UInt
-        @usableFromInline let capacity: Int
+        let base: UnsafeMutableRawPointer
+        let mask: UInt
+        let capacity: Int
 
-        @inlinable
         init(base: UnsafeMutableRawPointer, mask: UInt, capacity: Int) {
             self.base = base
             self.mask = mask
@@ -116,12 +113,10 @@ extension PendingLinkQueue {
         }
 
         /// One slot: its sequence word and its payload.
-        @usableFromInline
         struct Slot {
-            @usableFromInline let sequence: UnsafeMutablePointer<Atomic<UInt>>
-            @usableFromInline let payload: UnsafeMutablePointer<PendingLink>
+            let sequence: UnsafeMutablePointer<Atomic<UInt>>
+            let payload: UnsafeMutablePointer<PendingLink>
 
-            @inlinable
             init(sequence: UnsafeMutablePointer<Atomic<UInt>>, payload: UnsafeMutablePointer<PendingLink>) {
                 self.sequence = sequence
                 self.payload = payload
@@ -129,20 +124,20 @@ extension PendingLinkQueue {
         }
 
         /// The next position a producer claims (Vyukov's `enqueue_pos`).
-        @inlinable @inline(__always)
+        @inline(__always)
         var enqueuePosition: UnsafeMutablePointer<Atomic<UInt>> {
             base.assumingMemoryBound(to: Atomic<UInt>.self)
         }
 
         /// The next position a consumer claims (Vyukov's `dequeue_pos`).
-        @inlinable @inline(__always)
+        @inline(__always)
         var dequeuePosition: UnsafeMutablePointer<Atomic<UInt>> {
             (base + _Storage.dequeuePositionOffset).assumingMemoryBound(to: Atomic<UInt>.self)
         }
 
         /// Debug builds: set while a `tryDequeueSingleConsumer` call runs, to catch two threads
         /// using the single-consumer path at once.
-        @inlinable @inline(__always)
+        @inline(__always)
         var singleConsumerGuard: UnsafeMutablePointer<Atomic<Bool>> {
             (base + _Storage.singleConsumerGuardOffset).assumingMemoryBound(to: Atomic<Bool>.self)
         }
@@ -153,14 +148,14 @@ extension PendingLinkQueue {
         /// `p + capacity`" coincide when the capacity is 1, and a full queue of one accepts a
         /// second element. Doubling keeps the two states apart for every capacity (wrapping
         /// arithmetic stays exact while `capacity` is far below `2^62`).
-        @inlinable @inline(__always)
+        @inline(__always)
         static func sequence(freeFor position: UInt) -> UInt { position &<< 1 }
 
         /// The sequence of a slot holding the element of `position`: `2p + 1`.
-        @inlinable @inline(__always)
+        @inline(__always)
         static func sequence(holding position: UInt) -> UInt { position &<< 1 | 1 }
 
-        @inlinable @inline(__always)
+        @inline(__always)
         func slot(for position: UInt) -> Slot {
             // `position & mask` < capacity <= maximumCapacity: neither conversion nor product overflows.
             let slot = base + _Storage.slotsOffset + Int(truncatingIfNeeded: position & mask) &* _Storage.slotStride
@@ -177,12 +172,10 @@ extension PendingLinkQueue {
 extension PendingLinkQueue._UnsafeHandle {
     /// A position won by the calling thread, and its slot: the thread may touch the payload
     /// until it publishes (producer) or frees (consumer) the claim.
-    @usableFromInline
     struct Claim {
-        @usableFromInline let slot: Slot
-        @usableFromInline let position: UInt
+        let slot: Slot
+        let position: UInt
 
-        @inlinable
         init(slot: Slot, position: UInt) {
             self.slot = slot
             self.position = position
@@ -191,13 +184,13 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// Producer side: wins the next free position, or returns `nil` when the queue is full (the
     /// slot one lap back still holds an element, or is still being read).
-    @inlinable @inline(__always)
+    @inline(__always)
     func claimEnqueuePosition<Points: _SchedulePoints>(_ points: Points) -> Claim? {
         claimPosition(on: enqueuePosition, ready: Self.sequence(freeFor:), points, counterPoint: .queueTailLoad)
     }
 
     /// Producer side: hands the payload written into `claim`'s slot to its consumer.
-    @inlinable @inline(__always)
+    @inline(__always)
     func publish<Points: _SchedulePoints>(_ claim: Claim, _ points: Points) {
         points.reach(.queuePublish)
         // Release: publishes the payload to the consumer that acquires `2p + 1`.
@@ -206,7 +199,7 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// Consumer side (any number of consumers): wins the oldest published position, or returns
     /// `nil` when there is none (empty, or its producer has not published yet).
-    @inlinable @inline(__always)
+    @inline(__always)
     func claimDequeuePosition<Points: _SchedulePoints>(_ points: Points) -> Claim? {
         claimPosition(on: dequeuePosition, ready: Self.sequence(holding:), points, counterPoint: .queueHeadLoad)
     }
@@ -214,7 +207,7 @@ extension PendingLinkQueue._UnsafeHandle {
     /// Either side's claim (Vyukov): wins the next position of `counter` (the tail for producers,
     /// the head for consumers) once its slot's sequence is `ready(position)` (free for a producer,
     /// holding for a consumer); `nil` when the slot is a lap behind (full, or empty).
-    @inlinable @inline(__always)
+    @inline(__always)
     func claimPosition<Points: _SchedulePoints>(
         on counter: UnsafeMutablePointer<Atomic<UInt>>,
         ready: (UInt) -> UInt,
@@ -256,7 +249,7 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// Consumer side, single consumer: as ``claimDequeuePosition()`` but the head is advanced
     /// with a plain store, since no other thread writes it.
-    @inlinable @inline(__always)
+    @inline(__always)
     func claimDequeuePositionAsSingleConsumer<Points: _SchedulePoints>(_ points: Points) -> Claim? {
         let head = dequeuePosition
         points.reach(.queueHeadLoad)
@@ -278,7 +271,7 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// The planted fault ``ConcurrencyFault/consumerReadsUnpublished``: whether a producer has
     /// claimed `position` (the tail is past it), published or not.
-    @inlinable @inline(__always)
+    @inline(__always)
     func isClaimedUnpublished<Points: _SchedulePoints>(_ position: UInt, _ points: Points) -> Bool {
         points.reach(.queueTailLoad)
         return Int(bitPattern: enqueuePosition.pointee.load(ordering: .relaxed) &- position) > 0
@@ -286,21 +279,21 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// Debug builds: marks the start of a single-consumer dequeue, trapping when another one is
     /// still running (two consuming threads, or a dequeue from inside a borrowing `body`).
-    @inlinable @inline(__always)
+    @inline(__always)
     func enterSingleConsumer() {
         let wasConsuming = singleConsumerGuard.pointee.exchange(true, ordering: .acquiring)
         precondition(!wasConsuming, "PendingLinkQueue.tryDequeueSingleConsumer called from two threads at once")
     }
 
     /// Debug builds: marks the end of a single-consumer dequeue.
-    @inlinable @inline(__always)
+    @inline(__always)
     func leaveSingleConsumer() {
         singleConsumerGuard.pointee.store(false, ordering: .releasing)
     }
 
     /// Consumer side: frees `claim`'s slot (its payload already moved out) for the producer one
     /// lap later.
-    @inlinable @inline(__always)
+    @inline(__always)
     func free<Points: _SchedulePoints>(_ claim: Claim, _ points: Points) {
         points.reach(.queueFree)
         // Release: orders our read of the payload before the next lap's producer writes it.
@@ -324,8 +317,8 @@ extension PendingLinkQueue {
     /// The answer is meaningless while other threads enqueue or dequeue.
     ///
     /// - Complexity: O(capacity).
-    @_spi(Testing)
-    public func _quiescentInvariantViolation() -> String? {
+    // SPI-REMOVED
+    package func _quiescentInvariantViolation() -> String? {
         _storage.withUnsafeHandle { handle -> String? in
             let head = handle.dequeuePosition.pointee.load(ordering: .acquiring)
             let tail = handle.enqueuePosition.pointee.load(ordering: .acquiring)
@@ -352,8 +345,8 @@ extension PendingLinkQueue {
 
     /// Testing: the addresses of the enqueue position, the dequeue position and the first two
     /// slots' sequence words, so that tests can check the cache-line layout of a real instance.
-    @_spi(Testing)
-    public func _layoutAddresses() -> (enqueue: UInt, dequeue: UInt, firstSlot: UInt, secondSlot: UInt) {
+    // SPI-REMOVED
+    package func _layoutAddresses() -> (enqueue: UInt, dequeue: UInt, firstSlot: UInt, secondSlot: UInt) {
         _storage.withUnsafeHandle { handle in
             let first = handle.slot(for: 0).sequence
             let second = handle.slot(for: 1).sequence
@@ -368,8 +361,8 @@ extension PendingLinkQueue {
 
     /// Debug builds: traps when ``_quiescentInvariantViolation()`` finds a broken invariant.
     /// Call only when no other thread uses the queue (after `init`, in `deinit`, in tests).
-    @_spi(Testing)
-    public func _checkInvariants() {
+    // SPI-REMOVED
+    package func _checkInvariants() {
         #if DEBUG
         if let violation = _quiescentInvariantViolation() {
             preconditionFailure("PendingLinkQueue invariant broken: \(violation)")

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// What ``PendingLinkQueue/tryEnqueue(_:)`` did with a link.
-public enum EnqueueResult: Sendable, Equatable {
+package enum EnqueueResult: Sendable, Equatable {
     /// The link is in the queue; a later dequeue returns it exactly once.
     case enqueued
     /// The queue had no free slot; the link was not stored. The caller counts (and reports) it.
@@ -74,19 +74,19 @@ public enum EnqueueResult: Sendable, Equatable {
 ///
 /// - Complexity: `tryEnqueue` and the `tryDequeue` forms are O(1) plus retries under contention;
 ///   the `tryDequeueSingleConsumer` forms are O(1); `init` is O(capacity).
-public final class PendingLinkQueue: Sendable {
+package final class PendingLinkQueue: Sendable {
     /// The largest capacity accepted: 2^20 slots (about 600 MB of slots). A pending-link queue
     /// holds links waiting for one app's resolver; more than this is a configuration mistake.
-    public static let maximumCapacity = 1 << 20
+    package static let maximumCapacity = 1 << 20
 
-    @usableFromInline let _storage: _Storage
+    let _storage: _Storage
 
     /// The number of slots, a power of two fixed at creation.
-    public var capacity: Int { _storage.capacity }
+    package var capacity: Int { _storage.capacity }
 
     /// Whether `capacity` is accepted by ``init(capacity:)``: a power of two in
     /// `1...maximumCapacity`.
-    public static func isValidCapacity(_ capacity: Int) -> Bool {
+    package static func isValidCapacity(_ capacity: Int) -> Bool {
         capacity >= 1 && capacity <= maximumCapacity && capacity & (capacity - 1) == 0
     }
 
@@ -95,7 +95,7 @@ public final class PendingLinkQueue: Sendable {
     /// - Precondition: `capacity` is a power of two in `1...maximumCapacity`. For a capacity that
     ///   comes from input, use ``init(validatingCapacity:)``.
     /// - Complexity: O(capacity).
-    public convenience init(capacity: Int) {
+    package convenience init(capacity: Int) {
         precondition(
             Self.isValidCapacity(capacity),
             "PendingLinkQueue capacity must be a power of two in 1...\(Self.maximumCapacity), got \(capacity)"
@@ -107,7 +107,7 @@ public final class PendingLinkQueue: Sendable {
     /// `1...maximumCapacity` (see ``isValidCapacity(_:)``).
     ///
     /// - Complexity: O(capacity).
-    public convenience init?(validatingCapacity capacity: Int) {
+    package convenience init?(validatingCapacity capacity: Int) {
         guard Self.isValidCapacity(capacity) else { return nil }
         self.init(_unchecked: capacity, startingPosition: 0)
     }
@@ -116,8 +116,8 @@ public final class PendingLinkQueue: Sendable {
     /// can drive the counters across their wrap-around (`UInt.max` to 0) quickly.
     ///
     /// - Precondition: as ``init(capacity:)``.
-    @_spi(Testing)
-    public convenience init(capacity: Int, startingPosition: UInt) {
+    // SPI-REMOVED
+    package convenience init(capacity: Int, startingPosition: UInt) {
         precondition(
             Self.isValidCapacity(capacity),
             "PendingLinkQueue capacity must be a power of two in 1...\(Self.maximumCapacity), got \(capacity)"
@@ -147,8 +147,7 @@ public final class PendingLinkQueue: Sendable {
     ///   `link` was not stored.
     /// - Complexity: O(1) plus retries when other producers claim positions concurrently; one
     ///   copy of the record.
-    @inlinable
-    public func tryEnqueue(_ link: borrowing PendingLink) -> EnqueueResult {
+    package func tryEnqueue(_ link: borrowing PendingLink) -> EnqueueResult {
         _tryEnqueue(link, _Unscheduled())
     }
 
@@ -172,13 +171,12 @@ public final class PendingLinkQueue: Sendable {
     ///
     /// - Returns: as ``tryEnqueue(_:)``.
     /// - Complexity: as ``tryEnqueue(_:)``; one copy of the record.
-    @inlinable
-    public func tryEnqueue(copyingFrom link: inout PendingLink) -> EnqueueResult {
+    package func tryEnqueue(copyingFrom link: inout PendingLink) -> EnqueueResult {
         withUnsafePointer(to: &link) { _tryEnqueue(copyingFrom: $0, _Unscheduled()) }
     }
 
     /// ``tryEnqueue(_:)`` through `points` (the resolver's: its schedule points).
-    @inlinable @inline(__always)
+    @inline(__always)
     package func _tryEnqueue<Points: _SchedulePoints>(_ link: borrowing PendingLink, _ points: Points) -> EnqueueResult
     {
         // By address: a closure capturing the record would copy it into the closure's context
@@ -188,7 +186,7 @@ public final class PendingLinkQueue: Sendable {
 
     /// Both enqueues: claims a position, copies the record at `source` into its slot and
     /// publishes it.
-    @inlinable @inline(__always)
+    @inline(__always)
     func _tryEnqueue<Points: _SchedulePoints>(
         copyingFrom source: UnsafePointer<PendingLink>,
         _ points: Points
@@ -212,8 +210,7 @@ public final class PendingLinkQueue: Sendable {
     ///
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently; one
     ///   copy of the record.
-    @inlinable
-    public func tryDequeue(into link: inout PendingLink) -> Bool {
+    package func tryDequeue(into link: inout PendingLink) -> Bool {
         _withDequeueClaim { Self._move(from: $0, into: &link) } != nil
     }
 
@@ -225,8 +222,7 @@ public final class PendingLinkQueue: Sendable {
     /// trap when two single-consumer calls overlap.
     ///
     /// - Complexity: O(1); one copy of the record.
-    @inlinable
-    public func tryDequeueSingleConsumer(into link: inout PendingLink) -> Bool {
+    package func tryDequeueSingleConsumer(into link: inout PendingLink) -> Bool {
         _withSingleConsumerDequeueClaim(_Unscheduled()) { Self._move(from: $0, into: &link) } != nil
     }
 
@@ -243,8 +239,7 @@ public final class PendingLinkQueue: Sendable {
     ///
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently, plus
     ///   `body`; no copy of the record.
-    @inlinable
-    public func tryDequeue<Result: ~Copyable, Failure: Error>(
+    package func tryDequeue<Result: ~Copyable, Failure: Error>(
         _ body: (borrowing PendingLink) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
         try _withDequeueClaim { payload throws(Failure) in try Self._consume(payload, body) }
@@ -263,8 +258,7 @@ public final class PendingLinkQueue: Sendable {
     /// trap when two single-consumer calls overlap (including a dequeue from inside `body`).
     ///
     /// - Complexity: O(1) plus `body`; no copy of the record.
-    @inlinable
-    public func tryDequeueSingleConsumer<Result: ~Copyable, Failure: Error>(
+    package func tryDequeueSingleConsumer<Result: ~Copyable, Failure: Error>(
         _ body: (borrowing PendingLink) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
         try _withSingleConsumerDequeueClaim(_Unscheduled()) { payload throws(Failure) in
@@ -274,7 +268,7 @@ public final class PendingLinkQueue: Sendable {
 
     /// ``tryDequeueSingleConsumer(_:)`` through `points` (the resolver's: its schedule points),
     /// lending the slot by address.
-    @inlinable @inline(__always)
+    @inline(__always)
     package func _tryDequeueSingleConsumer<Points: _SchedulePoints, Result: ~Copyable, Failure: Error>(
         _ points: Points,
         _ body: (UnsafePointer<PendingLink>) throws(Failure) -> Result
@@ -296,8 +290,7 @@ public final class PendingLinkQueue: Sendable {
     /// link into a reused variable) or ``tryDequeue(_:)`` (no copy).
     ///
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently.
-    @inlinable
-    public func tryDequeue() -> PendingLink? {
+    package func tryDequeue() -> PendingLink? {
         _withDequeueClaim { $0.move() }
     }
 
@@ -310,15 +303,14 @@ public final class PendingLinkQueue: Sendable {
     /// usual. Debug builds trap when two calls overlap.
     ///
     /// - Complexity: O(1).
-    @inlinable
-    public func tryDequeueSingleConsumer() -> PendingLink? {
+    package func tryDequeueSingleConsumer() -> PendingLink? {
         _withSingleConsumerDequeueClaim(_Unscheduled()) { $0.move() }
     }
 
     /// Claims the oldest published position (any number of consumers) and calls `body` with its
     /// payload, which `body` must leave uninitialized (moved out or consumed); the slot is freed
     /// after `body` returns or throws. `nil` without calling `body` when there is nothing to take.
-    @inlinable @inline(__always)
+    @inline(__always)
     func _withDequeueClaim<Result: ~Copyable, Failure: Error>(
         _ body: (UnsafeMutablePointer<PendingLink>) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
@@ -332,7 +324,7 @@ public final class PendingLinkQueue: Sendable {
 
     /// ``_withDequeueClaim(_:)`` for the single consumer: no compare-exchange; debug builds trap
     /// when two single-consumer calls overlap.
-    @inlinable @inline(__always)
+    @inline(__always)
     func _withSingleConsumerDequeueClaim<Points: _SchedulePoints, Result: ~Copyable, Failure: Error>(
         _ points: Points,
         _ body: (UnsafeMutablePointer<PendingLink>) throws(Failure) -> Result
@@ -350,7 +342,7 @@ public final class PendingLinkQueue: Sendable {
 
     /// Moves the record at `payload` into `link`: one copy, with no temporary in between (a record
     /// of plain bytes: the slot needs no deinitialization).
-    @inlinable @inline(__always)
+    @inline(__always)
     static func _move(from payload: UnsafeMutablePointer<PendingLink>, into link: inout PendingLink) {
         // An assignment copies the record's size; `moveUpdate(from:count: 1)` would write a whole
         // stride into `link`, past its end when the size is not a multiple of the alignment.
@@ -359,7 +351,7 @@ public final class PendingLinkQueue: Sendable {
 
     /// Calls `body` with a borrow of the record at `payload`, then ends the record's lifetime
     /// there (whether or not `body` throws), leaving `payload` uninitialized.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func _consume<Result: ~Copyable, Failure: Error>(
         _ payload: UnsafeMutablePointer<PendingLink>,
         _ body: (borrowing PendingLink) throws(Failure) -> Result
@@ -373,7 +365,7 @@ public final class PendingLinkQueue: Sendable {
     /// (for metrics and tests, never for deciding whether an operation will succeed).
     ///
     /// - Complexity: O(1).
-    public var approximateCount: Int { _approximateCount(_Unscheduled()) }
+    package var approximateCount: Int { _approximateCount(_Unscheduled()) }
 
     /// ``approximateCount`` through `points` (the resolver's: its schedule points).
     @inline(__always)

@@ -34,7 +34,7 @@ extension LinkAttribution: CustomStringConvertible {
     /// `utm_source=google utm_medium=cpc …` (present fields only), for logs and test failures.
     public var description: String {
         var parts: [String] = []
-        for field in AttributionField.allCases {
+        for field in LinkAttribution.Field.allCases {
             if let value = value(field) { parts.append("\(field.key)=\(value)") }
         }
         if clickTimestampSeconds != 0 { parts.append("click=\(clickTimestampSeconds)") }

@@ -19,7 +19,7 @@ public struct LinkAttribution: Sendable {
     /// none (`queue-1thread`, 25 → 32 ns).
     public static let capacity = 128
 
-    /// Where each field's value ends in `_bytes` (cumulative, in ``AttributionField`` order); a
+    /// Where each field's value ends in `_bytes` (cumulative, in ``LinkAttribution/Field`` order); a
     /// field's value starts where the previous one ends.
     @usableFromInline
     internal var _ends: InlineArray<6, UInt8>
@@ -29,7 +29,7 @@ public struct LinkAttribution: Sendable {
     @usableFromInline
     internal var _present: UInt8
 
-    /// How many fields there are (``AttributionField``'s cases).
+    /// How many fields there are (``LinkAttribution/Field``'s cases).
     @usableFromInline
     static let _fieldCount = 6
 
@@ -40,7 +40,7 @@ public struct LinkAttribution: Sendable {
     /// `referrerClickTimestampSeconds`); 0 when unknown.
     public var clickTimestampSeconds: UInt64
 
-    /// The values back to back, in ``AttributionField`` order. Last: the fixed fields above come
+    /// The values back to back, in ``LinkAttribution/Field`` order. Last: the fixed fields above come
     /// first, so that a record's copy of them (see `PendingLink._assign`) is one block.
     @usableFromInline
     internal var _bytes: InlineArray<128, UInt8>
@@ -59,12 +59,12 @@ public struct LinkAttribution: Sendable {
     public var isEmpty: Bool { _present == 0 }
 
     /// Whether the referrer carried `field` (possibly with an empty value).
-    public func contains(_ field: AttributionField) -> Bool { _present & (1 << field._index) != 0 }
+    public func contains(_ field: LinkAttribution.Field) -> Bool { _present & (1 << field._index) != 0 }
 
     /// Calls `body` with the decoded bytes of `field`, or `nil` when it is absent. The buffer is
     /// valid only inside `body`. No allocation.
     public func withValue<R, E: Error>(
-        _ field: AttributionField,
+        _ field: LinkAttribution.Field,
         _ body: (UnsafeRawBufferPointer?) throws(E) -> R
     ) throws(E) -> R {
         guard contains(field) else { return try body(nil) }
@@ -78,7 +78,7 @@ public struct LinkAttribution: Sendable {
 
     /// The value of `field` as text (invalid UTF-8 becomes U+FFFD), or `nil` when it is absent.
     /// Allocates; for reports and the app's analytics, not for hot paths.
-    public func value(_ field: AttributionField) -> String? {
+    public func value(_ field: LinkAttribution.Field) -> String? {
         withValue(field) { bytes in bytes.map { String(decoding: $0, as: UTF8.self) } }
     }
 
@@ -86,7 +86,7 @@ public struct LinkAttribution: Sendable {
     /// decoded once), keeping ``clickTimestampSeconds``.
     ///
     /// - Complexity: O(n) in the referrer's length; no allocation.
-    public mutating func assign(from parsed: ParsedReferrer) {
+    package mutating func assign(from parsed: ParsedReferrer) {
         _assign(parsed.effectiveFields._attributionScan(extraKey: nil))
     }
 
@@ -141,7 +141,7 @@ public struct LinkAttribution: Sendable {
     package mutating func markTruncated() { isTruncated = true }
 }
 
-extension AttributionField {
+extension LinkAttribution.Field {
     /// The field's position in `allCases`: its slot in a ``LinkAttribution``.
     @usableFromInline
     var _index: Int {

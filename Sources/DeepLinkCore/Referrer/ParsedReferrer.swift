@@ -6,26 +6,25 @@
 ///
 /// Thread safety: not `Sendable`; it borrows the caller's bytes (and, for a double-encoded
 /// referrer, the parser's stack scratch).
-public struct ParsedReferrer {
+package struct ParsedReferrer {
     /// The WHATWG fields of the input exactly as given (what `parse_qsl` would list).
-    public let fields: ReferrerFields
+    package let fields: ReferrerFields
 
     /// The fields the verdict is read from: ``fields`` itself, or for a double-encoded referrer the
     /// fields of the input decoded once.
-    public let effectiveFields: ReferrerFields
+    package let effectiveFields: ReferrerFields
 
     /// Whether the input was double-encoded (no raw `=` or `&`, but `%3D`/`%26` inside) and was
     /// therefore decoded once and parsed again.
-    public let isDoubleEncoded: Bool
+    package let isDoubleEncoded: Bool
 
     /// The number of ``effectiveFields`` (at most ``ReferrerParser/Configuration/maxFields``).
-    public let fieldCount: Int
+    package let fieldCount: Int
 
     /// The one effective field named by ``ReferrerParser/Configuration/payloadKey``, or `nil` (a
     /// referrer naming it twice is refused before it is lent).
-    public let payload: ReferrerField?
+    package let payload: ReferrerField?
 
-    @usableFromInline
     internal init(
         fields: ReferrerFields,
         effectiveFields: ReferrerFields,
@@ -46,7 +45,7 @@ public struct ParsedReferrer {
     /// The first effective field for `attribution` (e.g. `utm_source`), or `nil`.
     ///
     /// - Complexity: O(n) in the byte count.
-    public func field(_ attribution: AttributionField) -> ReferrerField? {
+    package func field(_ attribution: LinkAttribution.Field) -> ReferrerField? {
         effectiveFields.first(named: attribution.key)
     }
 
@@ -54,7 +53,7 @@ public struct ParsedReferrer {
     /// are `google-play`/`organic` or both `(not set)`; otherwise `nil`.
     ///
     /// - Complexity: O(n) in the byte count.
-    public var placeholder: PlayPlaceholder? {
+    package var placeholder: PlayPlaceholder? {
         guard let source = field(.utmSource), let medium = field(.utmMedium) else { return nil }
         return PlayPlaceholder._of(source: source.rawValue, medium: medium.rawValue)
     }

@@ -11,23 +11,21 @@
 /// or iteration of ``ReferrerFields`` over bytes that closure lends); never store one.
 ///
 /// Thread safety: not `Sendable`; it borrows bytes owned by the caller of the parser.
-public struct ReferrerField {
+package struct ReferrerField {
     /// The name as it appears in the input (before `=`), still encoded.
-    public let rawName: UnsafeRawBufferPointer
+    package let rawName: UnsafeRawBufferPointer
 
     /// The value as it appears in the input (after the first `=`), still encoded; empty when the
     /// field has no `=`.
-    public let rawValue: UnsafeRawBufferPointer
+    package let rawValue: UnsafeRawBufferPointer
 
     /// Whether the field contained a `=` (`key=` and `key` both have an empty value).
-    public let hasSeparator: Bool
+    package let hasSeparator: Bool
 
     /// How many bytes of the parsed input follow ``rawValue`` (its `&` first): the payload's
     /// decoder may read those instead of copying the value out first. 0 when unknown.
-    @usableFromInline
     internal let _bytesAfterValue: Int
 
-    @inlinable
     internal init(
         rawName: UnsafeRawBufferPointer,
         rawValue: UnsafeRawBufferPointer,
@@ -41,8 +39,7 @@ public struct ReferrerField {
     }
 
     /// The whole field as it appears in the input (`name=value` or `name`).
-    @inlinable
-    public var rawField: UnsafeRawBufferPointer {
+    package var rawField: UnsafeRawBufferPointer {
         guard hasSeparator, let base = rawName.baseAddress else { return rawName }
         return UnsafeRawBufferPointer(start: base, count: rawName.count + 1 + rawValue.count)
     }
@@ -50,58 +47,53 @@ public struct ReferrerField {
     /// Whether the decoded name equals `literal` (no allocation, no materialisation).
     ///
     /// - Complexity: O(n) in the name's length.
-    @inlinable
-    public func nameEquals(_ literal: StaticString) -> Bool { FormDecoding.decoded(rawName, equals: literal) }
+    package func nameEquals(_ literal: StaticString) -> Bool { FormDecoding.decoded(rawName, equals: literal) }
 
     /// Whether the decoded name equals the UTF-8 of `name` (no allocation for native strings).
     ///
     /// - Complexity: O(n) in the name's length.
-    @inlinable
-    public func nameEquals(_ name: String) -> Bool { FormDecoding.decoded(rawName, equals: name) }
+    package func nameEquals(_ name: String) -> Bool { FormDecoding.decoded(rawName, equals: name) }
 
     /// Whether the decoded value equals `literal` (no allocation, no materialisation).
     ///
     /// - Complexity: O(n) in the value's length.
-    @inlinable
-    public func valueEquals(_ literal: StaticString) -> Bool { FormDecoding.decoded(rawValue, equals: literal) }
+    package func valueEquals(_ literal: StaticString) -> Bool { FormDecoding.decoded(rawValue, equals: literal) }
 
     /// The decoded name's length in bytes (decodes without storing).
-    public var decodedNameCount: Int { FormDecoding.decodedCount(rawName) }
+    package var decodedNameCount: Int { FormDecoding.decodedCount(rawName) }
 
     /// The decoded value's length in bytes (decodes without storing).
-    public var decodedValueCount: Int { FormDecoding.decodedCount(rawValue) }
+    package var decodedValueCount: Int { FormDecoding.decodedCount(rawValue) }
 
     /// Decodes the name into `destination`; returns the byte count, or `nil` when it does not fit
     /// (`rawName.count` bytes always fit).
-    @inlinable
-    public func decodeName(into destination: UnsafeMutableRawBufferPointer) -> Int? {
+    package func decodeName(into destination: UnsafeMutableRawBufferPointer) -> Int? {
         FormDecoding.decode(rawName, into: destination)
     }
 
     /// Decodes the value into `destination`; returns the byte count, or `nil` when it does not fit
     /// (`rawValue.count` bytes always fit).
-    @inlinable
-    public func decodeValue(into destination: UnsafeMutableRawBufferPointer) -> Int? {
+    package func decodeValue(into destination: UnsafeMutableRawBufferPointer) -> Int? {
         FormDecoding.decode(rawValue, into: destination, bytesAfter: _bytesAfterValue)
     }
 
     /// Lends `body` the decoded name, decoded into scratch space on the stack (no heap allocation
     /// for names up to ``ReferrerParser/Configuration/inputBytesCeiling`` bytes). The bytes are
     /// valid only inside `body` and may be invalid UTF-8.
-    public func withDecodedName<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withDecodedName<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try Self._withDecoded(rawName, body)
     }
 
     /// Lends `body` the decoded value (see ``withDecodedName(_:)``).
-    public func withDecodedValue<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withDecodedValue<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try Self._withDecoded(rawValue, body)
     }
 
     /// The decoded name as a `String`, invalid UTF-8 replaced by U+FFFD (allocates; for display).
-    public var decodedName: String { withDecodedName { String(decoding: $0, as: UTF8.self) } }
+    package var decodedName: String { withDecodedName { String(decoding: $0, as: UTF8.self) } }
 
     /// The decoded value as a `String`, invalid UTF-8 replaced by U+FFFD (allocates; for display).
-    public var decodedValue: String { withDecodedValue { String(decoding: $0, as: UTF8.self) } }
+    package var decodedValue: String { withDecodedValue { String(decoding: $0, as: UTF8.self) } }
 
     /// Lends `body` the decoded bytes of `raw`, decoded into stack scratch space.
     internal static func _withDecoded<R, E: Error>(

@@ -2,14 +2,11 @@ extension ReferrerFields: Sequence {
     /// Walks the bytes once, yielding each non-empty `&`-separated piece as a field.
     ///
     /// Thread safety: not `Sendable`; see ``ReferrerFields``.
-    public struct Iterator: IteratorProtocol {
-        @usableFromInline
+    package struct Iterator: IteratorProtocol {
         internal let _bytes: UnsafeRawBufferPointer
 
-        @usableFromInline
         internal var _position: Int
 
-        @inlinable
         internal init(_ bytes: UnsafeRawBufferPointer) {
             self._bytes = bytes
             self._position = 0
@@ -18,8 +15,7 @@ extension ReferrerFields: Sequence {
         /// The next field, or `nil` at the end.
         ///
         /// - Complexity: O(k) in the bytes up to the end of the returned field.
-        @inlinable
-        public mutating func next() -> ReferrerField? {
+        package mutating func next() -> ReferrerField? {
             let count = _bytes.count
             while _position < count {
                 let start = _position
@@ -51,9 +47,7 @@ extension ReferrerFields: Sequence {
         }
     }
 
-    @inlinable
-    public func makeIterator() -> Iterator { Iterator(bytes) }
+    package func makeIterator() -> Iterator { Iterator(bytes) }
 
-    @inlinable
-    public var underestimatedCount: Int { 0 }
+    package var underestimatedCount: Int { 0 }
 }

@@ -1,4 +1,4 @@
-/// The raw values of the first field for each ``AttributionField`` (and, optionally, for one more
+/// The raw values of the first field for each ``LinkAttribution/Field`` (and, optionally, for one more
 /// key), found in one pass over the fields: what ``ParsedReferrer/field(_:)`` would find for each,
 /// without a pass per field.
 internal struct _AttributionScan {
@@ -24,8 +24,8 @@ internal struct _AttributionScan {
     /// Play's placeholder, from the first `utm_source` and `utm_medium` (see
     /// ``ParsedReferrer/placeholder``).
     internal var placeholder: PlayPlaceholder? {
-        guard let source = value(AttributionField.utmSource._index),
-            let medium = value(AttributionField.utmMedium._index)
+        guard let source = value(LinkAttribution.Field.utmSource._index),
+            let medium = value(LinkAttribution.Field.utmMedium._index)
         else { return nil }
         return PlayPlaceholder._of(source: source, medium: medium)
     }
@@ -58,7 +58,7 @@ extension ReferrerFields {
         while scan.found != wanted, let (start, end) = pieces.next() {
             guard end > start else { continue }
             var nameEnd = end
-            let slot = AttributionField._slot(base, from: start, to: end, count: count, nameEnd: &nameEnd)
+            let slot = LinkAttribution.Field._slot(base, from: start, to: end, count: count, nameEnd: &nameEnd)
             if slot >= 0 { scan._note(slot, base, nameEnd: nameEnd, end: end) }
             guard let extraKey else { continue }
             let first = base.load(fromByteOffset: start, as: UInt8.self)
@@ -72,7 +72,7 @@ extension ReferrerFields {
     }
 }
 
-extension AttributionField {
+extension LinkAttribution.Field {
     /// The slot (``_index``) of the attribution field that the field `start..<end` of the `count`
     /// bytes at `base` names, or -1; when it names one, `nameEnd` is set to the end of its name.
     ///
@@ -130,7 +130,7 @@ extension AttributionField {
         let separator = _firstEqualSign(base, from: start, to: end)
         let name = UnsafeRawBufferPointer(start: base + start, count: separator &- start)
         for slot in 0..<LinkAttribution._fieldCount
-        where FormDecoding.decoded(name, equals: AttributionField(_index: slot).key) {
+        where FormDecoding.decoded(name, equals: LinkAttribution.Field(_index: slot).key) {
             nameEnd = separator
             return slot
         }

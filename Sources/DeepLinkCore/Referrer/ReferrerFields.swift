@@ -9,21 +9,20 @@
 /// ``ParsedReferrer`` whose fields are views of this kind.
 ///
 /// Thread safety: not `Sendable`; it borrows bytes owned by the caller. Valid only while they are.
-public struct ReferrerFields {
+package struct ReferrerFields {
     /// The bytes being split.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
 
     /// Splits `bytes`, which must stay valid while this value (and every field it yields) is used:
     /// call it inside the closure that lends them (e.g. `withUnsafeBytes`).
-    @inlinable
-    public init(unsafeBytes bytes: UnsafeRawBufferPointer) {
+    package init(unsafeBytes bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// The number of fields.
     ///
     /// - Complexity: O(n) in the byte count.
-    public var count: Int {
+    package var count: Int {
         var count = 0
         var iterator = makeIterator()
         while iterator.next() != nil { count += 1 }
@@ -33,14 +32,14 @@ public struct ReferrerFields {
     /// The first field whose decoded name is `name`, or `nil`.
     ///
     /// - Complexity: O(n) in the byte count.
-    public func first(named name: StaticString) -> ReferrerField? {
+    package func first(named name: StaticString) -> ReferrerField? {
         name.withUTF8Buffer { key in _first(named: key) }
     }
 
     /// The first field whose decoded name is the UTF-8 of `name`, or `nil` (no allocation).
     ///
     /// - Complexity: O(n) in the byte count.
-    public func first(named name: String) -> ReferrerField? {
+    package func first(named name: String) -> ReferrerField? {
         if let found = name.utf8.withContiguousStorageIfAvailable({ key in _first(named: key) }) { return found }
         for field in self where field.nameEquals(name) { return field }
         return nil
@@ -73,7 +72,7 @@ public struct ReferrerFields {
     /// Lends `body` the decoded value of the first field named `key`, or `nil` when there is none.
     /// The value is decoded into stack scratch space and valid only inside `body`; it may be
     /// invalid UTF-8.
-    public func withValue<R, E: Error>(
+    package func withValue<R, E: Error>(
         forKey key: String,
         _ body: (UnsafeRawBufferPointer?) throws(E) -> R
     ) throws(E) -> R {

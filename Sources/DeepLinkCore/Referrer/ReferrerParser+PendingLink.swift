@@ -13,12 +13,12 @@ extension ReferrerParser {
     ///
     /// - Complexity: O(n) in the referrer's length; no heap allocation.
     @inline(__always)
-    public func read(
+    package func read(
         _ referrer: UnsafeRawBufferPointer,
         validator: LinkValidator,
         accountKey: String?,
         into pending: inout PendingLink
-    ) -> ReferrerOutcome {
+    ) -> ReferrerVerdict {
         pending.account = nil
         guard var accountKey else { return _read(referrer, validator: validator, accountKey: nil, into: &pending) }
         // Native strings lend their bytes without a copy.
@@ -33,15 +33,15 @@ extension ReferrerParser {
         validator: LinkValidator,
         accountKey: UnsafeBufferPointer<UInt8>?,
         into pending: inout PendingLink
-    ) -> ReferrerOutcome {
-        let parsed = withReferrer(in: referrer) { parsed -> ReferrerOutcome in
+    ) -> ReferrerVerdict {
+        let parsed = withReferrer(in: referrer) { parsed -> ReferrerVerdict in
             let fields = parsed.effectiveFields._attributionScan(extraKey: accountKey)
             pending.attribution._assign(fields)
             let outcome = _verdict(for: parsed, validator: validator, into: &pending.link) { fields.placeholder }
             guard case .link = outcome, accountKey != nil, let account = fields.value(_AttributionScan.extraSlot)
             else { return outcome }
             return ReferrerField._withDecoded(account) { value in
-                do throws(AccountIDError) {
+                do throws(AccountID.ValidationError) {
                     pending.account = try AccountID(validating: value)
                     return .link
                 } catch {

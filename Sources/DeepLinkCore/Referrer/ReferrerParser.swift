@@ -4,12 +4,12 @@
 /// A referrer such as `utm_source=google&utm_medium=cpc&deeplink=%2Fproduct%2F42` is read per WHATWG
 /// `application/x-www-form-urlencoded`: split on `&`, skip empty pieces, split at the first `=`,
 /// `+` is a space, valid `%XX` escapes decode and invalid ones stay literal. Fields are views into
-/// the input (``ReferrerFields``, ``ReferrerField``); decoding is lazy, into stack scratch space or
+/// the input (`ReferrerFields`, `ReferrerField`); decoding is lazy, into stack scratch space or
 /// a buffer the caller supplies.
 ///
 /// On top of the grammar the parser knows what Play sends in the wild:
 /// - the payload key (``Configuration/payloadKey``, default `deeplink`) and the attribution fields
-///   (``AttributionField``);
+///   (``LinkAttribution/Field``);
 /// - Play's placeholders, `utm_source=google-play&utm_medium=organic` (``ReferrerVerdict/organic``)
 ///   and `utm_source=(not%20set)&utm_medium=(not%20set)` (``ReferrerVerdict/notSet``);
 /// - double-encoded referrers (no raw `=` or `&`, but `%3D`/`%26` inside), which are decoded once
@@ -23,7 +23,7 @@
 /// what Play sends instead of a campaign, not alongside one. When the payload key names more than
 /// one effective field, the referrer is refused as ``ReferrerError/duplicatePayloadKey(count:)``
 /// (after the limits): readers disagree about which occurrence counts, so no link is taken from it.
-/// Other keys may repeat; ``ParsedReferrer/field(_:)`` reads their first occurrence.
+/// Other keys may repeat; `ParsedReferrer/field(_:)` reads their first occurrence.
 ///
 /// Thread safety: an immutable value; `Sendable`. One parser may serve any number of threads.
 ///
@@ -68,12 +68,11 @@ public struct ReferrerParser: Sendable {
     /// What the parser keeps of its configuration that is not a word, behind one immutable
     /// reference: a copy of the parser (each read copies it into its closures) then retains one
     /// object, not a string and an array.
-    @usableFromInline
     internal final class _Shared: Sendable {
-        @usableFromInline let configuration: Configuration
+        let configuration: Configuration
         /// The UTF-8 of ``Configuration/payloadKey``, taken once here so that no lookup goes
         /// through `String` per field.
-        @usableFromInline let payloadKeyUTF8: [UInt8]
+        let payloadKeyUTF8: [UInt8]
 
         init(configuration: Configuration) {
             self.configuration = configuration
@@ -81,17 +80,13 @@ public struct ReferrerParser: Sendable {
         }
     }
 
-    @usableFromInline
     internal let _shared: _Shared
 
     /// ``Configuration/maxInputBytes`` and ``Configuration/maxFields``, checked on every read.
-    @usableFromInline
     internal let _maxInputBytes: Int
-    @usableFromInline
     internal let _maxFields: Int
 
     /// Whether the payload key holds no `%`, `+` or `=`: then a name spelled exactly like it is it.
-    @usableFromInline
     internal let _payloadKeyIsPlain: Bool
 
     public init(configuration: Configuration = .init()) {
@@ -111,9 +106,8 @@ public struct ReferrerParser: Sendable {
     /// only while `body` runs.
     ///
     /// - Complexity: O(n) in `input.count`; no heap allocation.
-    @inlinable
     @inline(__always)  // a call specialized on `body` is passed its captures owned: a retain and a release each
-    public func withReferrer<R, E: Error>(
+    package func withReferrer<R, E: Error>(
         in input: UnsafeRawBufferPointer,
         _ body: (ParsedReferrer) throws(E) -> R
     ) throws(E) -> Result<R, ReferrerError> {
@@ -142,7 +136,6 @@ public struct ReferrerParser: Sendable {
         return try _withDoubleEncodedReferrer(in: input, body)
     }
 
-    @inlinable
     internal func _scan(_ input: UnsafeRawBufferPointer) -> _ReferrerScan {
         _shared.payloadKeyUTF8.withUnsafeBufferPointer { key in
             _scanReferrer(input, key: key, keyIsPlain: _payloadKeyIsPlain)
@@ -151,7 +144,6 @@ public struct ReferrerParser: Sendable {
 
     /// The rare path: `input` is double-encoded, so it is decoded once into stack scratch space
     /// and the decoded bytes are scanned again.
-    @usableFromInline
     internal func _withDoubleEncodedReferrer<R, E: Error>(
         in input: UnsafeRawBufferPointer,
         _ body: (ParsedReferrer) throws(E) -> R
@@ -182,7 +174,7 @@ public struct ReferrerParser: Sendable {
     /// invalid UTF-8 and is valid only inside `body`.
     ///
     /// - Complexity: O(n) in `input.count`; no heap allocation.
-    public func withValue<R, E: Error>(
+    package func withValue<R, E: Error>(
         forKey key: String,
         in input: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer?) throws(E) -> R

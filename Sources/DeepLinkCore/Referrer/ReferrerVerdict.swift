@@ -1,11 +1,12 @@
-/// What a referrer means for the app: a validated link to open, one of Play's placeholders, no
-/// payload at all, a payload the validator rejected (with its reason), or input the parser refused
-/// (with its limit).
+/// What a referrer means for the app: a validated link to open (written into the caller's
+/// ``DeepLink`` or ``PendingLink``, in place: no ~512-byte link travels back in the verdict), one of
+/// Play's placeholders, no payload at all, a payload the validator rejected (with its reason), or
+/// input the parser refused (with its limit).
 ///
 /// Thread safety: a value type; `Sendable`.
 public enum ReferrerVerdict: Sendable, Equatable {
-    /// The payload decoded and validated: route to this link.
-    case link(DeepLink)
+    /// The payload decoded and validated into the caller's link: route to it.
+    case link
     /// Play's `utm_source=google-play&utm_medium=organic`: an organic install, no campaign.
     case organic
     /// Play's `utm_source=(not%20set)&utm_medium=(not%20set)`: no referrer was available.
@@ -37,26 +38,4 @@ public enum ReferrerVerdict: Sendable, Equatable {
         case .link, .organic, .notSet, .noPayload: nil
         }
     }
-
-    /// The validated link, when the verdict is ``link(_:)``.
-    public var link: DeepLink? {
-        switch self {
-        case .link(let link): link
-        case .organic, .notSet, .noPayload, .rejected, .error: nil
-        }
-    }
-}
-
-/// A ``ReferrerVerdict`` whose link was written into caller storage
-/// (``ReferrerParser/verdict(for:validator:into:)-(UnsafeRawBufferPointer,_,_)``) instead of carried in the value.
-///
-/// Thread safety: a value type; `Sendable`.
-public enum ReferrerOutcome: Sendable, Equatable {
-    /// The payload decoded and validated into the caller's link.
-    case link
-    case organic
-    case notSet
-    case noPayload
-    case rejected(LinkRejection)
-    case error(ReferrerError)
 }

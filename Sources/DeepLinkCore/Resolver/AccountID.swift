@@ -29,10 +29,10 @@ public struct AccountID: Sendable {
 
     /// Validates `bytes` as an account id.
     ///
-    /// - Throws: ``AccountIDError/empty``, ``AccountIDError/tooLong(count:)`` or
-    ///   ``AccountIDError/invalidByte(_:offset:)`` (the first byte outside the alphabet).
+    /// - Throws: ``AccountID/ValidationError/empty``, ``AccountID/ValidationError/tooLong(count:)`` or
+    ///   ``AccountID/ValidationError/invalidByte(_:offset:)`` (the first byte outside the alphabet).
     /// - Complexity: O(n); no allocation.
-    public init(validating bytes: UnsafeRawBufferPointer) throws(AccountIDError) {
+    public init(validating bytes: UnsafeRawBufferPointer) throws(AccountID.ValidationError) {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= Self.capacity else { throw .tooLong(count: bytes.count) }
         for (offset, byte) in bytes.enumerated() where !Self.isAllowed(byte) {
@@ -47,10 +47,10 @@ public struct AccountID: Sendable {
     }
 
     /// Validates the UTF-8 of `string` as an account id (see ``init(validating:)-(UnsafeRawBufferPointer)``).
-    public init(validating string: String) throws(AccountIDError) {
+    public init(validating string: String) throws(AccountID.ValidationError) {
         var copy = string
-        let result = copy.withUTF8 { utf8 -> Result<AccountID, AccountIDError> in
-            do throws(AccountIDError) {
+        let result = copy.withUTF8 { utf8 -> Result<AccountID, AccountID.ValidationError> in
+            do throws(AccountID.ValidationError) {
                 return .success(try AccountID(validating: UnsafeRawBufferPointer(utf8)))
             } catch {
                 return .failure(error)

@@ -18,26 +18,28 @@ public enum AppEvent: Sendable, Hashable {
     /// The session ended: links that need `loggedIn` wait again.
     case loggedOut
     /// An app-defined business event (onboarding finished, consent given, ...).
-    case custom(CustomEvent)
+    case custom(AppEvent.Custom)
 }
 
-/// The id of an app-defined business event: `0..<CustomEvent.capacity`.
-///
-/// The range is small because the gate keeps every event in one 64-bit mask, so that checking a
-/// link's gate is a single AND with no allocation.
-///
-/// Thread safety: a value type; `Sendable`.
-public struct CustomEvent: Sendable, Hashable {
-    /// How many distinct custom events a policy can name.
-    public static let capacity = 62
+extension AppEvent {
+    /// The id of an app-defined business event: `0..<AppEvent.Custom.capacity`.
+    ///
+    /// The range is small because the gate keeps every event in one 64-bit mask, so that checking a
+    /// link's gate is a single AND with no allocation.
+    ///
+    /// Thread safety: a value type; `Sendable`.
+    public struct Custom: Sendable, Hashable {
+        /// How many distinct custom events a policy can name.
+        public static let capacity = 62
 
-    /// The event's number, `0..<capacity`.
-    public let id: UInt8
+        /// The event's number, `0..<capacity`.
+        public let id: UInt8
 
-    /// Returns `nil` when `id` is outside `0..<capacity`.
-    public init?(id: Int) {
-        guard id >= 0, id < Self.capacity else { return nil }
-        self.id = UInt8(id)
+        /// Returns `nil` when `id` is outside `0..<capacity`.
+        public init?(id: Int) {
+            guard id >= 0, id < Self.capacity else { return nil }
+            self.id = UInt8(id)
+        }
     }
 }
 
@@ -55,7 +57,7 @@ public struct GateEvents: OptionSet, Sendable, Hashable {
     public static let loggedIn = GateEvents(rawValue: 1 << 1)
 
     /// The bit of one custom event.
-    public static func custom(_ event: CustomEvent) -> GateEvents {
+    public static func custom(_ event: AppEvent.Custom) -> GateEvents {
         GateEvents(rawValue: 1 << (2 + UInt64(event.id)))
     }
 }

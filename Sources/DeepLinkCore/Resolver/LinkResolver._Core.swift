@@ -49,7 +49,6 @@ extension LinkResolver {
         /// so the queue has one consumer at a time.
         mutating func pull<Points: _LockingSchedulePoints>(
             from queue: PendingLinkQueue,
-            store: any HandoffStore,
             now: UInt64,
             _ points: Points
         ) {
@@ -61,8 +60,8 @@ extension LinkResolver {
                 let staged =
                     queue._approximateCount(points) > 0
                     && queue._tryDequeueSingleConsumer(points) { link in
-                        points.reach(.storeWasConsumed)
-                        return stage(link, consumedBefore: store.wasConsumed(link.pointee.identity))
+                        // Queued links were saved: their capture found no consumed mark.
+                        stage(link, consumedBefore: false, now: now)
                     } != nil
                 guard staged else {
                     pullBlocked = false
@@ -78,15 +77,15 @@ extension LinkResolver {
         var hasWork: Bool { count > 0 || pullBlocked }
 
         /// Feeds `link` straight to the machine (queue full). Returns false when there is no room.
+        /// `consumedBefore`: what the capture's save answered (the store knew it as consumed).
         mutating func admitDirectly<Points: _LockingSchedulePoints>(
             _ link: UnsafePointer<PendingLink>,
-            store: any HandoffStore,
+            consumedBefore: Bool,
             now: UInt64,
             _ points: Points
         ) -> Bool {
             guard canAdmit else { return false }
-            points.reach(.storeWasConsumed)
-            stage(link, consumedBefore: store.wasConsumed(link.pointee.identity))
+            stage(link, consumedBefore: consumedBefore, now: now)
             decide(now: now, points)
             return true
         }
@@ -102,15 +101,17 @@ extension LinkResolver {
         }
 
         /// Stages `link` (a capture under the lock) or, with no room for it, queues it behind the
-        /// links the last pull left, for the drain that makes room.
+        /// links the last pull left, for the drain that makes room. (A queued link is staged as
+        /// saved: for one the store knew as consumed, the consumed mark before its route refuses
+        /// it instead.)
         mutating func admit<Points: _LockingSchedulePoints>(
             _ link: UnsafePointer<PendingLink>,
+            consumedBefore: Bool,
             orQueueIn queue: PendingLinkQueue,
-            store: any HandoffStore,
             now: UInt64,
             _ points: Points
         ) -> Admission {
-            if admitDirectly(link, store: store, now: now, points) { return .staged }
+            if admitDirectly(link, consumedBefore: consumedBefore, now: now, points) { return .staged }
             switch queue._tryEnqueue(copyingFrom: link, points) {
             case .enqueued:
                 pullBlocked = true
@@ -126,7 +127,6 @@ extension LinkResolver {
         /// allocates only for a load larger than any seen before.
         mutating func admitBatch<Points: _LockingSchedulePoints>(
             _ links: [PendingLink],
-            store: any HandoffStore,
             now: UInt64,
             _ points: Points
         ) {
@@ -135,10 +135,8 @@ extension LinkResolver {
             reserveOutbox(free: 2 * (links.count + machine.pendingCapacity) + 2)
             // An index loop: `for link in links` allocates an iterator per call in debug builds.
             links.withUnsafeBufferPointer { links in
-                for index in links.indices {
-                    points.reach(.storeWasConsumed)
-                    stage(links.baseAddress! + index, consumedBefore: store.wasConsumed(links[index].identity))
-                }
+                // A loaded link is pending: the store left out what was consumed.
+                for index in links.indices { stage(links.baseAddress! + index, consumedBefore: false, now: now) }
             }
             decide(now: now, points)
         }
@@ -235,14 +233,14 @@ extension LinkResolver {
         }
 
         /// Stages `link` in the machine and queues the capture's own outcome, if any (a duplicate,
-        /// or a supersede when the pending set is full).
-        private mutating func stage(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool) {
-            queueCaptureOutcome(machine.stageDecision(link, consumedBefore: consumedBefore), of: link)
+        /// or a supersede or expiry when the pending set is full).
+        private mutating func stage(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool, now: UInt64) {
+            queueCaptureOutcome(machine.stageDecision(link, consumedBefore: consumedBefore, now: now), of: link)
         }
 
         /// Queues what staging (or restaging) `link` decided: nothing, an outcome for `link`
-        /// itself (a duplicate, or pushed out on arrival), or a supersede of the slot it displaced.
-        /// Staging never routes, expires or waits.
+        /// itself (a duplicate, or pushed out on arrival), or a supersede (or expiry) of the slot
+        /// it displaced. Staging never routes or waits.
         @inline(__always)
         private mutating func queueCaptureOutcome(
             _ decision: ResolverStateMachine.Decision,
@@ -255,10 +253,10 @@ extension LinkResolver {
                 let index = reserveEntry(terminal: true)
                 outbox[index].decision = decision
                 PendingLink._assign(_Effect.link(of: outbox.baseAddress! + index), compactlyFrom: link)
-            case .supersede(let slot, _):
+            case .supersede(let slot, _), .expire(let slot):
                 push(decision, recordAt: slot)
-            case .route, .expire, .waitForGate, .holdForAccount:
-                preconditionFailure("staging never routes, expires or waits")
+            case .route, .waitForGate, .holdForAccount:
+                preconditionFailure("staging never routes or waits")
             }
         }
 

@@ -14,24 +14,24 @@ import Synchronization
 ///     router: router,
 ///     observer: observer
 /// )
-/// try resolver.launch()             // captures what the store kept from earlier processes
-/// resolver.capture(pendingLink)     // any thread: clip handoff, referrer callback, ...
-/// resolver.signal(.appReady)        // any thread
+/// try resolver.launch()   // captures what the store kept from earlier processes
+/// resolver.capture(payload: bytes, validator: validator, source: .universalLink, id: id)  // any thread
+/// resolver.signal(.appReady)   // any thread
 /// resolver.signal(.loggedIn)
 /// ```
 ///
 /// ## How it decides
-/// The decisions are made by a ``ResolverStateMachine`` (a side-effect-free value type) behind a
+/// The decisions are made by a `ResolverStateMachine` (a side-effect-free value type) behind a
 /// lock (a pthread mutex, which ThreadSanitizer can see). A capture saves the link to the store;
 /// when no thread holds the drain role (below), it stages the link under the lock itself, as a
 /// signal applies its event. A capture that arrives while another thread drains does not wait for
-/// that lock: it pushes the link into the lock-free ``PendingLinkQueue``; queued links move into
+/// that lock: it pushes the link into the lock-free `PendingLinkQueue`; queued links move into
 /// the machine under the lock (one consumer at a time), first when a signal applies its event (so
 /// a capture made before a signal on the same thread is seen before it) and otherwise when the
 /// drainer runs.
 /// The machine's actions go into a fixed-capacity outbox, and whoever holds the *drain role*
-/// carries them out outside the lock: for a route, ``HandoffStore/markConsumed(_:)`` first, then
-/// ``Router``.
+/// carries them out outside the lock: for a route, ``HandoffStore/markConsumed(_:)`` first (the
+/// check and the mark in one step), then ``Router`` only when it answered that it wrote the mark.
 ///
 /// The drain role is a counter of unprocessed inputs: every input increments it after making
 /// itself visible (enqueue / outbox write); the caller that moves it from 0 becomes the drainer and
@@ -49,9 +49,10 @@ import Synchronization
 ///   that needs its navigation ordered after its logout signals and navigates on one thread.
 ///
 /// ## Rejected payloads
-/// A payload the validator rejects never becomes a ``PendingLink`` and never reaches the router:
-/// the capture source reports it with ``captureRejected(_:source:)`` and the app stays on (falls
-/// back to) its home route.
+/// A payload the validator (or the signature check) rejects never becomes a captured
+/// ``PendingLink`` and never reaches the router: the capture call returns the rejection and reports
+/// it as ``ResolverDecision/rejected(_:source:)``, and the app stays on (falls back to) its home
+/// route.
 ///
 /// Thread safety: every public member may be called from any thread, including from inside the
 /// router or the observer.
@@ -75,15 +76,16 @@ public final class LinkResolver: Sendable {
         public var queueCapacity: Int
         /// The referrer field that names the account a link is meant for (for example
         /// `"account"`), or `nil` (the default) to bind no link: per-account links are opt-in.
-        /// When set, ``captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
+        /// When set, ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
         /// binds a link to the field's decoded value (``PendingLink/account``) and rejects the link
         /// as ``LinkRejection/invalidAccount`` when that value is not an ``AccountID``.
         public var referrerAccountKey: String?
         /// Which links must be signed, and how signatures are checked; `nil` (the default): no link
-        /// needs one. Checked by ``LinkResolver/capture(payload:validator:source:capturedAtNanos:id:installBeginTimestamp:attribution:)``,
-        /// ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``
-        /// and ``LinkResolver/authenticate(_:)``, against the resolver's clock read as Unix time
-        /// (``WallClock``).
+        /// needs one. Checked on every capture (``LinkResolver/capture(payload:validator:source:capturedAtNanos:id:installBeginTimestamp:account:attribution:)``,
+        /// ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``)
+        /// against the resolver's clock read as Unix time; an App Clip's
+        /// ``HandoffStore/capture(payload:validator:signing:source:capturedAtNanos:id:account:)``
+        /// checks it too.
         public var signing: SignedLinkVerifier?
 
         /// Seven days: longer than any install takes, short enough that a stale link is not routed.
@@ -139,14 +141,33 @@ public final class LinkResolver: Sendable {
     /// drainer's accesses before the next one's.
     nonisolated(unsafe) let drainScratch: UnsafeMutablePointer<PendingLink>
 
-    /// Creates a resolver for one process. Call ``launch()`` to pick up links earlier processes
-    /// left in `store`.
+    /// Creates a resolver for one process, on the system's wall clock. Call ``launch()`` to pick up
+    /// links earlier processes left in `store`.
+    ///
+    /// - Parameter observer: hears every decision the resolver makes; `nil` (the default): no one.
     public convenience init(
         configuration: Configuration,
         store: any HandoffStore,
         router: any Router,
+        observer: (any ResolverObserver)? = nil
+    ) {
+        self.init(
+            configuration: configuration,
+            store: store,
+            router: router,
+            observer: observer ?? IgnoringResolverObserver(),
+            clock: WallClock(),
+            process: SimulatedProcess()
+        )
+    }
+
+    /// A resolver on `clock` (simulations and tests: a `ManualClock`).
+    package convenience init(
+        configuration: Configuration,
+        store: any HandoffStore,
+        router: any Router,
         observer: any ResolverObserver = IgnoringResolverObserver(),
-        clock: any ResolverClock = WallClock()
+        clock: any ResolverClock
     ) {
         self.init(
             configuration: configuration,
@@ -249,8 +270,8 @@ public final class LinkResolver: Sendable {
             // the older of two stored links before the newer one arrives (latest wins would break).
             let now = clock.nowNanos()
             core.withLock(points) { core in
-                core.pull(from: queue, store: store, now: now, points)
-                core.admitBatch(pending, store: store, now: now, points)
+                core.pull(from: queue, now: now, points)
+                core.admitBatch(pending, now: now, points)
             }
         }
         for index in skipped.indices { report(.unreadableRecord, .unreadableRecord(skipped[index])) }
@@ -258,9 +279,13 @@ public final class LinkResolver: Sendable {
         return count
     }
 
-    /// Captures `link` (from any thread): saves it to the store (unless the store already knows it
-    /// as consumed), hands it to the resolver and, if no other thread is draining, decides at once.
-    public func capture(_ link: PendingLink) {
+    /// Captures `link` (from any thread) as it is: saves it to the store (unless the store already
+    /// knows it as consumed), hands it to the resolver and, if no other thread is draining, decides
+    /// at once. Not public: it neither validates nor authenticates. Apps capture through
+    /// ``capture(payload:validator:source:capturedAtNanos:id:installBeginTimestamp:account:attribution:)``
+    /// and ``captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``,
+    /// which do both and then call this.
+    package func capture(_ link: PendingLink) {
         switch process.run {
         case .unscheduled: capture(link, _Unscheduled())
         case .scheduled: capture(link, _Scheduled())
@@ -271,19 +296,23 @@ public final class LinkResolver: Sendable {
     /// ``capture(_:)`` in a live process, through `points`.
     @inline(__always)  // into each of the two cases above: as a call it copies the record
     private func capture<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
+        // The save's answer is the capture's duplicate check against the store (one store call);
+        // a capture that could not be saved is staged all the same, and the consumed mark before
+        // its route still refuses it if it was consumed.
+        var consumedBefore = false
         do throws(HandoffStoreError) {
             points.reach(.storeSave)
-            _ = try store.saveUnlessConsumed(link)
+            consumedBefore = try !store.saveUnlessConsumed(link)
         } catch {
             reportStoreFailure(link, operation: .save, error: error)
         }
-        admit(link, points)
+        admit(link, consumedBefore: consumedBefore, points)
     }
 
     /// Reports a store operation on `link` that failed. Out of line: built in place, the decision
     /// made its caller copy the record on every call, failure or not.
     @inline(never)
-    private func reportStoreFailure(
+    func reportStoreFailure(
         _ link: borrowing PendingLink,
         operation: HandoffOperation,
         error: HandoffStoreError
@@ -294,59 +323,9 @@ public final class LinkResolver: Sendable {
     /// Reports a payload that failed validation (from any thread): it is never routed and the app
     /// stays on its home route; the observer gets ``ResolverDecision/rejected(_:source:)`` at once,
     /// from this thread. Nothing is saved to the store.
-    public func captureRejected(_ reason: LinkRejection, source: LinkSource) {
+    package func captureRejected(_ reason: LinkRejection, source: LinkSource) {
         guard process.isAlive else { return }
         report(.rejected, .rejected(reason, source: source))
-    }
-
-    /// Validates a decoded payload and captures the link, or reports the rejection: the one call a
-    /// capture source needs. Returns the rejection, or `nil` when the link was captured.
-    ///
-    /// - Complexity: O(n) in the payload's length; validation itself allocates nothing.
-    @discardableResult
-    public func capture(
-        payload decoded: UnsafeRawBufferPointer,
-        validator: LinkValidator,
-        source: LinkSource,
-        capturedAtNanos: UInt64,
-        id: UInt64,
-        installBeginTimestamp: UInt64 = 0,
-        attribution: LinkAttribution = LinkAttribution()
-    ) -> LinkRejection? {
-        switch validator.validate(decoded) {
-        case .success(let link):
-            var pending = PendingLink(
-                link: link,
-                source: source,
-                capturedAtNanos: capturedAtNanos,
-                id: id,
-                installBeginTimestamp: installBeginTimestamp,
-                attribution: attribution
-            )
-            if let rejection = authenticate(&pending) {
-                captureRejected(rejection, source: source)
-                return rejection
-            }
-            capture(pending)
-            return nil
-        case .failure(let reason):
-            captureRejected(reason, source: source)
-            return reason
-        }
-    }
-
-    /// Checks a validated link against ``Configuration/signing`` before it is captured (see
-    /// ``SignedLinkVerifier/authenticate(_:store:nowSeconds:)``): a signed link's capture id becomes
-    /// its nonce. Returns the rejection (report it with ``captureRejected(_:source:)``), or `nil`
-    /// when `pending` may be captured. ``capture(_:)`` does not call it: a capture source that
-    /// builds its own ``PendingLink`` calls this first.
-    ///
-    /// - Complexity: O(n) in the link's length plus the authenticator's MAC and one
-    ///   ``HandoffStore/wasConsumed(_:)`` for a signed link; nothing without ``Configuration/signing``.
-    public func authenticate(_ pending: inout PendingLink) -> LinkRejection? {
-        // Called through the optional in place: `guard let signing` copies the verifier, a retain
-        // and a release on every capture.
-        signing?.authenticate(&pending, store: store, nowSeconds: clock.nowNanos() / 1_000_000_000) ?? nil
     }
 
     /// Reports that the app reached `event` (from any thread).
@@ -398,7 +377,7 @@ public final class LinkResolver: Sendable {
     // MARK: - Inspection
 
     /// The machine's state (a snapshot).
-    public var state: ResolverStateMachine.State { core.withLock { $0.machine.state } }
+    package var state: ResolverStateMachine.State { core.withLock { $0.machine.state } }
 
     /// How many links wait for their gate (a snapshot; links still in the queue are not counted).
     public var pendingCount: Int { core.withLock { $0.machine.pendingCount } }
@@ -411,246 +390,4 @@ public final class LinkResolver: Sendable {
     /// How many captures wait in the capture queue, not yet moved into the machine (a snapshot).
     /// Zero whenever no capture or drain is in flight; anything else is a stranded capture.
     public var queuedCount: Int { queue.approximateCount }
-
-    // MARK: - Internals
-
-    /// In a live process, under the lock: admits queued captures, then runs `body` (an event, or
-    /// time passing) on the machine. A drain is requested only when something is left to carry
-    /// out; inputs that arrive later count themselves.
-    ///
-    /// One lock round trip per decision: when this thread becomes the drainer, it takes the first
-    /// effect in the same critical section (no other thread pops while it holds the role, so the
-    /// head it takes is the one a fresh lock would give it).
-    @inline(__always)
-    private func decide<Points: _LockingSchedulePoints>(_ points: Points, _ body: (inout _Core, UInt64) -> Void) {
-        let now = clock.nowNanos()
-        var drains = false
-        var popped = ResolverStateMachine.Decision.none
-        var more = false
-        core.withLock(points) { core in
-            core.pull(from: queue, store: store, now: now, points)
-            body(&core, now)
-            guard core.hasWork, takesDrainRole(points) else { return }
-            drains = true
-            popped = core.popEffect(into: drainScratch)
-            more = core.hasWork
-        }
-        guard drains else { return }
-        perform(popped, on: drainScratch, points)
-        // Exactly one input was counted when this thread took the role (its own), and the
-        // effects of all earlier ones were visible to the pop above.
-        drain(points, observed: 1, more: more)
-    }
-
-    /// Hands `link` to the machine. With no drainer, this capture stages the link itself under the
-    /// lock, as a signal applies its event (no copy into the queue and out again, and the drain
-    /// role only if staging left something to carry out); while another thread drains, it does not
-    /// wait for the lock: the link goes through the lock-free queue.
-    ///
-    /// The record travels by address from here on, the address of the caller's own argument: a
-    /// closure that captured the record would copy it whole into its context first.
-    @inline(__always)  // one copy of the record fewer on every capture
-    private func admit<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
-        withUnsafePointer(to: link) { link in
-            // A stale answer either way is safe: the locked path is always correct, and a queued
-            // link counts itself once it is visible.
-            points.reach(.workLoad)
-            guard work.load(ordering: .relaxed) == 0 else { return enqueue(link, points) }
-            var admission = _Core.Admission.staged
-            decide(points) { core, now in
-                admission = core.admit(link, orQueueIn: queue, store: store, now: now, points)
-            }
-            if admission == .full {
-                fullQueueCaptures.add(1, ordering: .relaxed)
-                report(.queueFull, .queueFull(link.pointee))
-            }
-        }
-    }
-
-    /// ``admit(_:_:)`` while another thread may drain: through the lock-free queue, or (queue
-    /// full) directly.
-    @inline(__always)
-    private func enqueue<Points: _LockingSchedulePoints>(_ link: UnsafePointer<PendingLink>, _ points: Points) {
-        switch queue._tryEnqueue(copyingFrom: link, points) {
-        case .enqueued:
-            break
-        case .full:
-            fullQueueCaptures.add(1, ordering: .relaxed)
-            let now = clock.nowNanos()
-            let admitted = core.withLock(points) { core in
-                core.pull(from: queue, store: store, now: now, points)
-                return core.admitDirectly(link, store: store, now: now, points)
-            }
-            if !admitted { report(.queueFull, .queueFull(link.pointee)) }
-        }
-        requestDrain(points)
-    }
-
-    /// Counts one input; the caller that finds no drainer becomes it.
-    private func requestDrain<Points: _LockingSchedulePoints>(_ points: Points) {
-        if takesDrainRole(points) { drain(points) }
-    }
-
-    /// Counts one input; true when no thread held the drain role, which is then the caller's.
-    @inline(__always)
-    private func takesDrainRole<Points: _LockingSchedulePoints>(_ points: Points) -> Bool {
-        points.reach(.workIncrement)
-        return work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0
-    }
-
-    /// Runs while this thread holds the drain role: carries out every action until it can give the
-    /// role back with nothing left behind.
-    private func drain<Points: _LockingSchedulePoints>(_ points: Points) {
-        points.reach(.workLoad)
-        drain(points, observed: work.load(ordering: .acquiring), more: true)
-    }
-
-    /// ``drain(_:)`` once `observed` inputs are counted; `more` is false when the outbox and the
-    /// queue were empty at the last pop (after which those inputs' effects were visible).
-    private func drain<Points: _LockingSchedulePoints>(_ points: Points, observed initial: Int, more initialMore: Bool)
-    {
-        var observed = initial
-        var more = initialMore
-        while true {
-            while more {
-                let now = clock.nowNanos()
-                // Popped in place into the scratch effect: one copy of the record on its way out.
-                let popped = core.withLock(points) { core in
-                    core.pull(from: queue, store: store, now: now, points)
-                    let popped = core.popEffect(into: drainScratch)
-                    // When this was the last one (and the queue is empty), carrying it out is all
-                    // that is left: anything that arrives meanwhile counts itself in `work`.
-                    more = core.hasWork
-                    return popped
-                }
-                guard popped != .none else { break }
-                perform(popped, on: drainScratch, points)
-            }
-            points.reach(.workRelease)
-            if points.plants(.drainerSkipsRecheck) { return work.store(0, ordering: .releasing) }
-            let remaining = work.subtract(observed, ordering: .acquiringAndReleasing).newValue
-            if remaining == 0 { return }
-            observed = remaining
-            more = true
-        }
-    }
-
-    /// Carries out `decision` on the record at `scratch` (outside the lock).
-    private func perform<Points: _LockingSchedulePoints>(
-        _ decision: ResolverStateMachine.Decision,
-        on scratch: UnsafeMutablePointer<PendingLink>,
-        _ points: Points
-    ) {
-        guard decision != .none, process.isAlive else { return }
-        // The record's one copy on its way out of the scratch: the compiler copies a record read
-        // through a pointer before every call it is passed to, so it is read once, into a borrowed
-        // parameter that every call below forwards without a copy.
-        carryOut(decision, on: scratch.pointee, points)
-    }
-
-    /// ``perform(_:on:_:)`` of `decision` on `link`.
-    private func carryOut<Points: _LockingSchedulePoints>(
-        _ decision: ResolverStateMachine.Decision,
-        on link: borrowing PendingLink,
-        _ points: Points
-    ) {
-        switch decision {
-        case .none:
-            return
-        case .route:
-            do throws(HandoffStoreError) {
-                points.reach(.storeMarkConsumed)
-                try store.markConsumed(link)
-            } catch {
-                reportStoreFailure(link, operation: .markConsumed, error: error)
-                return
-            }
-            guard process.isAlive else {
-                // Killed around the consumed mark: if it landed, the link is lost (crash window);
-                // if not, it is still pending in the store and the next launch routes it.
-                if let crashWindowObserver, store.wasConsumed(link.identity) {
-                    crashWindowObserver.resolverKilledInCrashWindow(copy link)
-                }
-                return
-            }
-            switch router.route(link) {
-            case .handled:
-                report(.routed, about: link, ResolverDecision.routed)
-            case .notReady:
-                declined(link, points)
-            }
-        case .supersede(_, let newerID), .supersedeIncoming(let newerID):
-            discard(link, points)
-            report(.superseded, about: link) { .superseded($0, byID: newerID) }
-        case .expire:
-            discard(link, points)
-            let now = clock.nowNanos()
-            let capturedAt = link.capturedAtNanos
-            let age = now > capturedAt ? now - capturedAt : 0
-            report(.expired, about: link) { .expired($0, ageNanos: age) }
-        case .ignoreDuplicate(let discardRecord):
-            if discardRecord { discard(link, points) }
-            report(.duplicate, about: link, ResolverDecision.duplicate)
-        case .waitForGate(_, let missing):
-            report(.waitingForGate, about: link) { .waitingForGate($0, missing: missing) }
-        case .holdForAccount:
-            report(.heldForAccount, about: link, ResolverDecision.heldForAccount)
-        }
-    }
-
-    /// Reports a decision of `kind` to the observer, building it only if the observer wants it.
-    @inline(__always)
-    func report(_ kind: ResolverDecision.Kinds, _ decision: @autoclosure () -> ResolverDecision) {
-        if interests.contains(kind) { observer.resolverDecided(decision()) }
-    }
-
-    /// ``report(_:_:)`` of a decision about `link`, a borrowed record (which a closure cannot
-    /// capture): `decision` gets a copy of it, made only if the observer wants the decision.
-    @inline(__always)
-    func report(
-        _ kind: ResolverDecision.Kinds,
-        about link: borrowing PendingLink,
-        _ decision: (PendingLink) -> ResolverDecision
-    ) {
-        if interests.contains(kind) { reportCopying(link, decision) }
-    }
-
-    /// The copy ``report(_:about:_:)`` makes. Out of line: inlined, the compiler makes the copy on
-    /// entry to the caller, on every call, wanted or not.
-    @inline(never)
-    private func reportCopying(_ link: borrowing PendingLink, _ decision: (PendingLink) -> ResolverDecision) {
-        observer.resolverDecided(decision(copy link))
-    }
-
-    /// The router did not handle `link`: the store gets it back as pending and the machine holds
-    /// it until the next signal. Runs on the drainer; a staging outcome (a supersede) is carried
-    /// out by this same drain.
-    private func declined<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
-        do throws(HandoffStoreError) {
-            points.reach(.storeRestore)
-            try store.restorePending(link)
-        } catch {
-            // Still pending in this process; only a kill before it routes would lose it.
-            reportStoreFailure(link, operation: .restorePending, error: error)
-        }
-        guard process.isAlive else { return }
-        let hasWork = withUnsafePointer(to: link) { link in
-            core.withLock(points) { core in
-                core.restage(declined: link)
-                return core.hasWork
-            }
-        }
-        report(.routeDeclined, about: link, ResolverDecision.routeDeclined)
-        // The drain role is this thread's: counting one more input keeps it draining.
-        if hasWork { requestDrain(points) }
-    }
-
-    private func discard<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
-        do throws(HandoffStoreError) {
-            points.reach(.storeDiscard)
-            try store.discard(link)
-        } catch {
-            reportStoreFailure(link, operation: .discard, error: error)
-        }
-    }
 }

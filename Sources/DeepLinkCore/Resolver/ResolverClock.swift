@@ -16,7 +16,7 @@ import Darwin
 /// process relaunch, so a real app uses wall-clock time (``WallClock``).
 ///
 /// Thread safety: implementations must be safe to call from any thread.
-public protocol ResolverClock: Sendable {
+package protocol ResolverClock: Sendable {
     /// The current time in nanoseconds. Must not allocate (it is read on the routing path).
     func nowNanos() -> UInt64
 }
@@ -24,10 +24,10 @@ public protocol ResolverClock: Sendable {
 /// The system's real-time clock (`CLOCK_REALTIME`), which survives a relaunch.
 ///
 /// Thread safety: stateless; `Sendable`.
-public struct WallClock: ResolverClock {
-    public init() {}
+package struct WallClock: ResolverClock {
+    package init() {}
 
-    public func nowNanos() -> UInt64 {
+    package func nowNanos() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return UInt64(max(0, spec.tv_sec)) &* 1_000_000_000 &+ UInt64(max(0, spec.tv_nsec))
@@ -37,18 +37,18 @@ public struct WallClock: ResolverClock {
 /// Virtual time: it moves only when told to. For simulations and tests.
 ///
 /// Thread safety: an atomic counter; every member may be called from any thread.
-public final class ManualClock: ResolverClock {
+package final class ManualClock: ResolverClock {
     private let nanos: Atomic<UInt64>
 
-    public init(nanos: UInt64 = 0) { self.nanos = Atomic(nanos) }
+    package init(nanos: UInt64 = 0) { self.nanos = Atomic(nanos) }
 
-    public func nowNanos() -> UInt64 { nanos.load(ordering: .acquiring) }
+    package func nowNanos() -> UInt64 { nanos.load(ordering: .acquiring) }
 
     /// Sets the time (it may move backwards, as a device clock can).
-    public func set(nanos value: UInt64) { nanos.store(value, ordering: .releasing) }
+    package func set(nanos value: UInt64) { nanos.store(value, ordering: .releasing) }
 
     /// Moves time forward by `delta` nanoseconds (saturating at `UInt64.max`).
-    public func advance(by delta: UInt64) {
+    package func advance(by delta: UInt64) {
         var current = nanos.load(ordering: .relaxed)
         while true {
             let (sum, overflow) = current.addingReportingOverflow(delta)

@@ -20,11 +20,12 @@ public enum ResolverDecision: Sendable, Equatable {
     /// timestamp for referrer links), in this process or, per the store, before a relaunch.
     case duplicate(PendingLink)
     /// A payload from `source` failed validation: never routed, the app stays on (falls back to)
-    /// its home route. Reported through ``LinkResolver/captureRejected(_:source:)``.
+    /// its home route. Reported by the capture call, from its thread.
     case rejected(LinkRejection, source: LinkSource)
     /// A referrer that carried no link, reported so that the app can count its installs: an
     /// organic install, Play's `(not set)`, or a referrer without a payload, with whatever
-    /// campaign fields it had. Reported through ``LinkResolver/captureLinkless(_:attribution:)``.
+    /// campaign fields it had. Reported by
+    /// ``LinkResolver/captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``.
     case linklessReferrer(LinklessReferrer, attribution: LinkAttribution)
     /// A referrer the parser refused (too long, too many fields): nothing was captured.
     case referrerRefused(ReferrerError)
@@ -93,14 +94,16 @@ extension ResolverDecision {
     }
 }
 
-/// Why a referrer carried no link (see ``ResolverDecision/linklessReferrer(_:attribution:)``).
-///
-/// Thread safety: a value type; `Sendable`.
-public enum LinklessReferrer: Sendable, Hashable, CaseIterable {
-    /// `utm_source=google-play&utm_medium=organic`: the user found the app in the store.
-    case organic
-    /// `utm_source=(not set)&utm_medium=(not set)`: Play had no referrer to give.
-    case notSet
-    /// A referrer without a payload (a bare token, other campaign parameters only).
-    case noPayload
+extension ResolverDecision {
+    /// Why a referrer carried no link (see ``linklessReferrer(_:attribution:)``).
+    ///
+    /// Thread safety: a value type; `Sendable`.
+    public enum LinklessReferrer: Sendable, Hashable, CaseIterable {
+        /// `utm_source=google-play&utm_medium=organic`: the user found the app in the store.
+        case organic
+        /// `utm_source=(not set)&utm_medium=(not set)`: Play had no referrer to give.
+        case notSet
+        /// A referrer without a payload (a bare token, other campaign parameters only).
+        case noPayload
+    }
 }

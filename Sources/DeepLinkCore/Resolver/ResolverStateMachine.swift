@@ -17,7 +17,8 @@
 /// - *Duplicates*: a capture that is the same capture (``CaptureIdentity``) as a pending or routed
 ///   link, or that the store reports consumed, is ignored.
 /// - *Capacity*: at most `pendingCapacity` links wait; a capture into a full set supersedes the
-///   oldest of them (or itself, when it is the oldest).
+///   oldest of them (or itself, when it is the oldest), or expires it when it is already past its
+///   time-to-live (expiry comes first).
 ///
 /// ## Driving it
 /// Every event (``capture(_:now:consumedBefore:)``, ``signal(_:now:)``, ``tick(now:)``) returns
@@ -31,9 +32,9 @@
 ///
 /// - Complexity: every event is O(`pendingCapacity` + `routedMemory`); nothing allocates after
 ///   `init` (slots are preallocated and mutated in place).
-public struct ResolverStateMachine: Sendable {
+package struct ResolverStateMachine: Sendable {
     /// Where the process is in its life.
-    public enum State: Sendable, Hashable {
+    package enum State: Sendable, Hashable {
         /// Launched, `appReady` not yet signalled: links collect, nothing routes.
         /// `satisfied` holds the events signalled so far (never `appReady`).
         case starting(satisfied: GateEvents)
@@ -43,7 +44,7 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// What the owner must do next. Each case carries everything needed to do it.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Nothing (more) to do for this step.
         case none
         /// Mark the link consumed in the store, then call the router with it.
@@ -118,48 +119,48 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// The process's state.
-    public private(set) var state: State
+    package private(set) var state: State
     /// The account of the current session: set by ``AppEvent/loggedInAs(_:)``, cleared by
     /// ``AppEvent/loggedIn`` (a session that names no account) and ``AppEvent/loggedOut``.
-    public private(set) var loggedInAccount: AccountID?
+    package private(set) var loggedInAccount: AccountID?
     /// Whether the simulated process was killed: every input is then ignored, nothing is decided
     /// (simulation only; ``reset()`` clears it).
     package private(set) var isKilled = false
 
     /// The policy deciding each link's requirements.
-    public let policy: RoutePolicy
+    package let policy: RoutePolicy
     /// Links older than this (in nanoseconds) expire.
-    public let timeToLiveNanos: UInt64
+    package let timeToLiveNanos: UInt64
 
-    private var slots: [Slot]
+    var slots: [Slot]
     /// The record of each occupied slot (set whenever `slots[i]` is occupied; a vacated slot keeps
     /// its stale record, plain bytes that nothing reads, rather than paying a copy to clear it). A
     /// link is copied in once when it enters and out once when it leaves.
-    private var links: [PendingLink]
+    var links: [PendingLink]
     /// Number of occupied `slots`.
-    public private(set) var pendingCount: Int
-    private var arrivals: UInt64 = 0
+    package internal(set) var pendingCount: Int
+    var arrivals: UInt64 = 0
     /// Ring of recently routed links, so a re-delivery that races the store's consumed mark is
     /// still caught (the store catches everything older).
-    private var routed: [Slot?]
+    var routed: [Slot?]
     /// The identity of each `routed` entry, or a stale one where the entry is `nil`: the duplicate
     /// check of every capture scans these 16 bytes per entry, not a whole optional slot.
-    private var routedIdentities: [CaptureIdentity]
+    var routedIdentities: [CaptureIdentity]
     /// How many `routedIdentities` entries hash to each bucket: their ids in the first
     /// ``_routedBuckets`` counts, their nonzero install-begin timestamps in the rest. A capture
     /// whose buckets are all zero matches no entry, so most captures skip the scan; a nonzero
     /// count only sends a capture to it (the scan alone decides).
-    private var routedBucketCounts: [UInt32]
-    private var routedNext: Int = 0
+    var routedBucketCounts: [UInt32]
+    var routedNext: Int = 0
     /// How many `routed` entries from the start may be non-nil (the ring fills from index 0): a
     /// relaunch clears only those, not the whole ring.
-    private var routedUsed: Int = 0
+    var routedUsed: Int = 0
     /// The last waiting notice, so that one is reported only when something changed.
-    private var lastWait: CaptureIdentity?
-    private var lastWaitMissing: GateEvents = []
+    var lastWait: CaptureIdentity?
+    var lastWaitMissing: GateEvents = []
     /// Whether some slot may be marked `deferred` (set with the mark; `apply` clears both), so
     /// that a signal scans the slots only after a decline.
-    private var mayHoldDeferred = false
+    var mayHoldDeferred = false
 
     /// Creates a machine in ``State/starting(satisfied:)`` with nothing pending.
     ///
@@ -169,7 +170,7 @@ public struct ResolverStateMachine: Sendable {
     ///   - pendingCapacity: how many links may wait at once (at least 1).
     ///   - routedMemory: how many routed links to remember in memory for duplicate checks (at
     ///     least 1; older ones are known to the store).
-    public init(
+    package init(
         policy: RoutePolicy,
         timeToLiveNanos: UInt64,
         pendingCapacity: Int = 8,
@@ -190,11 +191,11 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// How many links may wait at once.
-    public var pendingCapacity: Int { slots.count }
+    package var pendingCapacity: Int { slots.count }
 
     /// Back to the state `init` made (a new process: nothing pending, nothing remembered, no event
     /// signalled), keeping the preallocated slots: allocates nothing.
-    public mutating func reset() {
+    package mutating func reset() {
         state = .starting(satisfied: [])
         loggedInAccount = nil
         isKilled = false
@@ -214,21 +215,21 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// The events signalled so far.
-    public var satisfiedEvents: GateEvents {
+    package var satisfiedEvents: GateEvents {
         switch state {
         case .starting(let satisfied), .ready(let satisfied): satisfied
         }
     }
 
     /// The pending links, in no particular order (allocates; for tests and inspection).
-    public var pendingLinks: [PendingLink] { slots.indices.filter { slots[$0].occupied }.map { links[$0] } }
+    package var pendingLinks: [PendingLink] { slots.indices.filter { slots[$0].occupied }.map { links[$0] } }
 
     // MARK: - Events
 
-    /// A link was captured. `consumedBefore` is what the store's
-    /// ``HandoffStore/wasConsumed(_:)`` answered for it.
-    public mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
-        let immediate = stage(link, consumedBefore: consumedBefore)
+    /// A link was captured. `consumedBefore`: the store knew it as consumed
+    /// (``HandoffStore/saveUnlessConsumed(_:)`` answered false).
+    package mutating func capture(_ link: PendingLink, now: UInt64, consumedBefore: Bool) -> Action {
+        let immediate = stage(link, consumedBefore: consumedBefore, now: now)
         if case .none = immediate { return nextAction(now: now) }
         return immediate
     }
@@ -238,14 +239,21 @@ public struct ResolverStateMachine: Sendable {
     /// batch of links (everything a launch found in the store), then call ``nextAction(now:)``:
     /// the batch is decided as one step, so a gate that opens meanwhile sees all of it and routes
     /// only the newest (latest wins), never an older link that happened to be staged first.
-    public mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
-        switch withUnsafePointer(to: link, { stageDecision($0, consumedBefore: consumedBefore) }) {
+    package mutating func stage(_ link: PendingLink, consumedBefore: Bool) -> Action {
+        stage(link, consumedBefore: consumedBefore, now: 0)
+    }
+
+    /// ``stage(_:consumedBefore:)`` at `now`, which decides whether a link pushed out of a full
+    /// set is expired or superseded.
+    private mutating func stage(_ link: PendingLink, consumedBefore: Bool, now: UInt64) -> Action {
+        switch withUnsafePointer(to: link, { stageDecision($0, consumedBefore: consumedBefore, now: now) }) {
         case .none: .none
         case .ignoreDuplicate(let discardRecord): .ignoreDuplicate(link, discardRecord: discardRecord)
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
         case .supersede(let slot, let newerID): .supersede(links[slot], byID: newerID)
-        case .route, .expire, .waitForGate, .holdForAccount:
-            preconditionFailure("staging never routes, expires or waits")
+        case .expire(let slot): .expire(links[slot])
+        case .route, .waitForGate, .holdForAccount:
+            preconditionFailure("staging never routes or waits")
         }
     }
 
@@ -255,7 +263,11 @@ public struct ResolverStateMachine: Sendable {
     /// full set, parked in the spare slot (see ``record(at:into:)``).
     /// ``stage(_:consumedBefore:)``'s rules for the record at `link` (read in place: the resolver
     /// stages records straight from its queue's slots).
-    mutating func stageDecision(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool) -> Decision {
+    ///
+    /// `now`: a full set pushes out its oldest link (or the incoming one); a link already past its
+    /// time-to-live then is expired, not superseded (*expiry* is decided before anything else). 0
+    /// (a saturated age) ages nothing.
+    mutating func stageDecision(_ link: UnsafePointer<PendingLink>, consumedBefore: Bool, now: UInt64 = 0) -> Decision {
         guard !isKilled else { return .none }
         defer { _checkInvariants() }
         let identity = CaptureIdentity(link.pointee)
@@ -287,16 +299,22 @@ public struct ResolverStateMachine: Sendable {
             pendingCount += 1
             return .none
         }
-        // Full: the oldest of the pending links and the new one loses.
+        // Full: the oldest of the pending links and the new one loses (expired, if it is).
         let oldest = indexOfOldest()!
-        if Self.isNewer(slots[oldest], than: slot) {
-            return .supersedeIncoming(byID: slots[indexOfNewest()!].identity.id)
-        }
         let spare = links.count - 1
+        if Self.isNewer(slots[oldest], than: slot) {
+            guard isExpired(slot, now: now) else {
+                return .supersedeIncoming(byID: slots[indexOfNewest()!].identity.id)
+            }
+            // Parked in the spare slot, as a displaced link is, so that the expiry carries it.
+            storeRecord(link, at: spare)
+            return .expire(slot: spare)
+        }
+        let expired = isExpired(slots[oldest], now: now)
         links.swapAt(oldest, spare)
         slots[oldest] = slot
         storeRecord(link, at: oldest)
-        return .supersede(slot: spare, byID: identity.id)
+        return expired ? .expire(slot: spare) : .supersede(slot: spare, byID: identity.id)
     }
 
     private mutating func storeRecord(_ link: UnsafePointer<PendingLink>, at slot: Int) {
@@ -306,7 +324,7 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// The app signalled `event`.
-    public mutating func signal(_ event: AppEvent, now: UInt64) -> Action {
+    package mutating func signal(_ event: AppEvent, now: UInt64) -> Action {
         apply(event)
         return nextAction(now: now)
     }
@@ -345,7 +363,7 @@ public struct ResolverStateMachine: Sendable {
     }
 
     /// Time passed (virtual or real): expire what is due and decide again.
-    public mutating func tick(now: UInt64) -> Action {
+    package mutating func tick(now: UInt64) -> Action {
         nextAction(now: now)
     }
 
@@ -364,7 +382,7 @@ public struct ResolverStateMachine: Sendable {
     /// Order: expired links first, then (if the newest link's gate is open) the older links it
     /// supersedes, then the route; otherwise one waiting notice when the newest link or what it
     /// misses changed.
-    public mutating func nextAction(now: UInt64) -> Action {
+    package mutating func nextAction(now: UInt64) -> Action {
         switch nextDecision(now: now, _Unscheduled()) {
         case .none: .none
         case .route(let slot): .route(links[slot])
@@ -380,7 +398,7 @@ public struct ResolverStateMachine: Sendable {
     /// it becomes pending again and is not offered before the next ``signal(_:now:)``. Returns the
     /// outcome of putting it back: ``Action/none``, or a supersede (of `link` itself when a newer
     /// link was routed since, or of the oldest pending link when the set is full).
-    public mutating func routeDeclined(_ link: PendingLink) -> Action {
+    package mutating func routeDeclined(_ link: PendingLink) -> Action {
         switch withUnsafePointer(to: link, { restageDecision(declined: $0) }) {
         case .none: .none
         case .supersedeIncoming(let newerID): .supersede(link, byID: newerID)
@@ -441,9 +459,7 @@ public struct ResolverStateMachine: Sendable {
         // One pass: the first expired link (in slot order) goes first; otherwise the newest.
         var newestIndex: Int?
         for index in slots.indices where slots[index].occupied {
-            let capturedAt = slots[index].capturedAtNanos
-            let age = now > capturedAt ? now - capturedAt : 0
-            if age > timeToLiveNanos {
+            if isExpired(slots[index], now: now) {
                 vacate(index)
                 return .expire(slot: index)
             }
@@ -488,170 +504,5 @@ public struct ResolverStateMachine: Sendable {
         links.withUnsafeBufferPointer { links in
             PendingLink._assign(destination, compactlyFrom: links.baseAddress! + slot)
         }
-    }
-
-    // MARK: - Internals
-
-    /// Whether the session's account is the one the link in `slot` is bound to.
-    private func isLoggedInAccount(ofLinkAt slot: Int) -> Bool {
-        guard let loggedInAccount else { return false }
-        return links.withUnsafeBufferPointer { links in links[slot].account == loggedInAccount }
-    }
-
-    /// Frees occupied slot `index` (its record's bytes stay until the slot is reused).
-    private mutating func vacate(_ index: Int) {
-        slots[index].occupied = false
-        pendingCount -= 1
-    }
-
-    /// The id of the routed link that `identity` is the same capture as, if any. Inlined: as a
-    /// call, `stageDecision` copies the machine's leading fields for it on every capture.
-    @inline(__always)
-    private func routedID(matching identity: CaptureIdentity) -> UInt64? {
-        guard mayMatchRouted(identity) else { return nil }
-        return routedIdentities.withUnsafeBufferPointer { identities in
-            // The same loop twice: in the first, the compiler knows that only the id can match.
-            if identity.installBeginTimestamp == 0 {
-                for index in identities.indices where identity.isSameCapture(as: identities[index]) {
-                    // A match with a stale identity (its entry was cleared) is no match.
-                    if routed[index] != nil { return identities[index].id }
-                }
-            } else {
-                for index in identities.indices where identity.isSameCapture(as: identities[index]) {
-                    if routed[index] != nil { return identities[index].id }
-                }
-            }
-            return nil
-        }
-    }
-
-    /// Whether some `routedIdentities` entry may be the same capture as `identity` (false: none is).
-    @inline(__always)
-    private func mayMatchRouted(_ identity: CaptureIdentity) -> Bool {
-        let buckets = Self._routedBucketIndices(of: identity)
-        return routedBucketCounts.withUnsafeBufferPointer { counts in
-            if counts[buckets.id] != 0 { return true }
-            guard let timestamp = buckets.timestamp else { return false }
-            return counts[timestamp] != 0
-        }
-    }
-
-    /// Where `identity` is counted in `routedBucketCounts`: its id's bucket and, for a nonzero
-    /// install-begin timestamp, that timestamp's bucket.
-    @inline(__always)
-    static func _routedBucketIndices(of identity: CaptureIdentity) -> (id: Int, timestamp: Int?) {
-        let timestamp = identity.installBeginTimestamp
-        return (_routedBucket(of: identity.id), timestamp == 0 ? nil : _routedBuckets + _routedBucket(of: timestamp))
-    }
-
-    /// Buckets per key in `routedBucketCounts`.
-    static let _routedBuckets = 64
-
-    /// The bucket of `key` (Fibonacci hashing: consecutive ids spread out).
-    @inline(__always)
-    static func _routedBucket(of key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58) }
-
-    private mutating func remember(_ link: Slot) {
-        routed[routedNext] = link
-        let old = routedIdentities[routedNext]
-        let new = link.identity
-        routedIdentities[routedNext] = new
-        let oldBuckets = Self._routedBucketIndices(of: old)
-        let newBuckets = Self._routedBucketIndices(of: new)
-        routedBucketCounts.withUnsafeMutableBufferPointer { counts in
-            counts[oldBuckets.id] -= 1
-            if let timestamp = oldBuckets.timestamp { counts[timestamp] -= 1 }
-            counts[newBuckets.id] += 1
-            if let timestamp = newBuckets.timestamp { counts[timestamp] += 1 }
-        }
-        if routedNext >= routedUsed { routedUsed = routedNext + 1 }
-        routedNext = routedNext + 1 == routed.count ? 0 : routedNext + 1  // not `%`: a division per route
-    }
-
-    private static func isNewer(_ slot: Slot, than other: Slot) -> Bool {
-        if slot.capturedAtNanos != other.capturedAtNanos {
-            return slot.capturedAtNanos > other.capturedAtNanos
-        }
-        return slot.arrival > other.arrival
-    }
-
-    private func indexOfNewest() -> Int? {
-        var best: Int?
-        for index in slots.indices where slots[index].occupied {
-            if let current = best, !Self.isNewer(slots[index], than: slots[current]) { continue }
-            best = index
-        }
-        return best
-    }
-
-    private func indexOfOldest() -> Int? {
-        var best: Int?
-        for index in slots.indices where slots[index].occupied {
-            if let current = best, !Self.isNewer(slots[current], than: slots[index]) { continue }
-            best = index
-        }
-        return best
-    }
-
-    // Index loops rather than `firstIndex(where:)`, which allocates per call when unspecialized
-    // (debug builds); the machine runs on the routing path.
-    private func indexOfFreeSlot() -> Int? {
-        for index in slots.indices where !slots[index].occupied { return index }
-        return nil
-    }
-
-    private func indexOfAnyPending(except excluded: Int) -> Int? {
-        for index in slots.indices where index != excluded && slots[index].occupied { return index }
-        return nil
-    }
-
-    @inline(__always)
-    private func _checkInvariants() {
-        #if DEBUG
-        var occupied = 0
-        for index in slots.indices where slots[index].occupied {
-            occupied += 1
-            precondition(links[index].id == slots[index].identity.id, "slot and record out of sync")
-        }
-        precondition(occupied == pendingCount, "pendingCount out of sync")
-        for index in routedUsed..<routed.count {
-            precondition(routed[index] == nil, "a routed entry past routedUsed (reset would keep it)")
-        }
-        switch state {
-        case .starting(let satisfied):
-            precondition(!satisfied.contains(.appReady), "starting with appReady")
-        case .ready(let satisfied):
-            precondition(satisfied.contains(.appReady), "ready without appReady")
-        }
-        if isKilled { precondition(pendingCount == 0, "a killed machine holds links") }
-        // Index loops, so that nothing allocates in debug builds either (tests pin allocation
-        // counts): every entry is counted in its buckets, and the buckets count every entry once.
-        var timestamped: UInt32 = 0
-        for index in routedIdentities.indices {
-            let buckets = Self._routedBucketIndices(of: routedIdentities[index])
-            precondition(routedBucketCounts[buckets.id] > 0, "routed id bucket out of sync")
-            if let timestamp = buckets.timestamp {
-                timestamped += 1
-                precondition(routedBucketCounts[timestamp] > 0, "routed timestamp bucket out of sync")
-            }
-        }
-        var idTotal: UInt32 = 0
-        var timestampTotal: UInt32 = 0
-        for bucket in 0..<Self._routedBuckets {
-            idTotal += routedBucketCounts[bucket]
-            timestampTotal += routedBucketCounts[Self._routedBuckets + bucket]
-        }
-        precondition(
-            idTotal == UInt32(routedIdentities.count) && timestampTotal == timestamped,
-            "routed bucket counts out of sync"
-        )
-        for index in slots.indices where slots[index].occupied {
-            let slot = slots[index]
-            for otherIndex in (index + 1)..<slots.count where slots[otherIndex].occupied {
-                let duplicate = slot.identity.isSameCapture(as: slots[otherIndex].identity)
-                precondition(!duplicate, "duplicate pending links")
-            }
-        }
-        #endif
     }
 }

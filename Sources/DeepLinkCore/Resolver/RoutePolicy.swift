@@ -65,15 +65,15 @@ public struct RoutePolicy: Sendable {
 
     /// Creates a policy.
     ///
-    /// - Throws: ``RoutePolicyError/invalidPrefix(_:)`` for a prefix that is not a path the
+    /// - Throws: ``RoutePolicy/PrefixError/invalidPrefix(_:)`` for a prefix that is not a path the
     ///   validator accepts without a query or fragment (`/...`, no `?` or `#`, no dot segment,
     ///   encoded delimiter or malformed escape, see ``LinkValidator``),
-    ///   ``RoutePolicyError/duplicatePrefix(_:)`` for a prefix named twice (after canonicalisation,
+    ///   ``RoutePolicy/PrefixError/duplicatePrefix(_:)`` for a prefix named twice (after canonicalisation,
     ///   ignoring a trailing `/` and ASCII case: `/orders`, `/orders/` and `/Orders` are one rule).
     public init(
         rules: [(prefix: String, requires: GateEvents)],
         defaultRequirements: GateEvents = []
-    ) throws(RoutePolicyError) {
+    ) throws(RoutePolicy.PrefixError) {
         var built: [Rule] = []
         built.reserveCapacity(rules.count)
         for rule in rules {
@@ -177,13 +177,15 @@ public struct RoutePolicy: Sendable {
     }
 }
 
-/// Why a ``RoutePolicy`` could not be built.
-public enum RoutePolicyError: Error, Sendable, Hashable {
-    /// The prefix is not a path the validator accepts (must start with `/`, fit a ``DeepLink``,
-    /// hold no `?` or `#`, no dot segment, encoded delimiter, malformed escape, control or
-    /// invisible character).
-    case invalidPrefix(String)
-    /// The same prefix appears in two rules (compared canonical, without a trailing `/`,
-    /// ignoring ASCII case).
-    case duplicatePrefix(String)
+extension RoutePolicy {
+    /// Why a ``RoutePolicy`` could not be built.
+    public enum PrefixError: Error, Sendable, Hashable {
+        /// The prefix is not a path the validator accepts (must start with `/`, fit a ``DeepLink``,
+        /// hold no `?` or `#`, no dot segment, encoded delimiter, malformed escape, control or
+        /// invisible character).
+        case invalidPrefix(String)
+        /// The same prefix appears in two rules (compared canonical, without a trailing `/`,
+        /// ignoring ASCII case).
+        case duplicatePrefix(String)
+    }
 }

@@ -59,7 +59,7 @@ extension ResolverObserver {
 /// An observer that ignores everything.
 ///
 /// Thread safety: stateless; `Sendable`.
-public struct IgnoringResolverObserver: ResolverObserver {
+package struct IgnoringResolverObserver: ResolverObserver {
     public init() {}
     public func resolverDecided(_ decision: ResolverDecision) {}
     public var interests: ResolverDecision.Kinds { [] }

@@ -11,8 +11,9 @@ package enum ConcurrencyFault: UInt8, CaseIterable, Sendable {
     /// (it zeroes the work counter instead of subtracting what it observed): a capture counted
     /// after its last pull is stranded.
     case drainerSkipsRecheck
-    /// The resolver forgets its ring of routed links: a re-delivery that races the consumed mark
-    /// is routed again.
+    /// The resolver forgets what it routed: its ring of routed links, and the consumed mark's
+    /// answer that the same capture was marked before (the store's one-step check would refuse
+    /// the second route on its own): a re-delivery that races the route is routed again.
     case forgetRoutedRing
     /// The queue's consumer takes a position a producer has claimed but not yet published, and
     /// reads its slot.

@@ -43,8 +43,6 @@ package enum SchedulePoint: UInt8, CaseIterable, Sendable {
     case lockRelease
     /// Capture path: `saveUnlessConsumed`.
     case storeSave
-    /// Capture path: `wasConsumed` (under the resolver's lock).
-    case storeWasConsumed
     /// Launch path: `loadPending`.
     case storeLoad
     /// Route path: `markConsumed`.
@@ -73,7 +71,6 @@ package enum SchedulePoint: UInt8, CaseIterable, Sendable {
         case .lockAcquire: "lock_acquire"
         case .lockRelease: "lock_release"
         case .storeSave: "store_save"
-        case .storeWasConsumed: "store_was_consumed"
         case .storeLoad: "store_load"
         case .storeMarkConsumed: "store_mark_consumed"
         case .storeRestore: "store_restore"

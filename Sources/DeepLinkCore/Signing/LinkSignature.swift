@@ -23,27 +23,27 @@
 /// arrives as a Play referrer, an App Clip URL or a universal link.
 ///
 /// Thread safety: stateless.
-public enum LinkSignature {
+package enum LinkSignature {
     /// The key-id field's name.
-    public static let keyIDField = "dl_kid"
+    package static let keyIDField = "dl_kid"
     /// The expiry field's name.
-    public static let expiryField = "dl_exp"
+    package static let expiryField = "dl_exp"
     /// The nonce field's name.
-    public static let nonceField = "dl_nonce"
+    package static let nonceField = "dl_nonce"
     /// The tag field's name.
-    public static let tagField = "dl_sig"
+    package static let tagField = "dl_sig"
     /// The tag's length in bytes (HMAC-SHA256); written as twice as many hex digits.
-    public static let tagByteCount = 32
+    package static let tagByteCount = 32
     /// The nonce's length in hex digits (64 bits).
-    public static let nonceHexDigits = 16
+    package static let nonceHexDigits = 16
     /// The longest key id, in bytes.
-    public static let maxKeyIDBytes = 32
+    package static let maxKeyIDBytes = 32
     /// The longest expiry, in decimal digits (Unix seconds up to the year 2286).
-    public static let maxExpiryDigits = 10
+    package static let maxExpiryDigits = 10
 
     /// Whether `keyID` is a valid key id (non-empty, at most ``maxKeyIDBytes`` bytes of
     /// `A–Z a–z 0–9 . _ -`).
-    public static func isValidKeyID(_ keyID: String) -> Bool {
+    package static func isValidKeyID(_ keyID: String) -> Bool {
         let bytes = keyID.utf8
         return !bytes.isEmpty && bytes.count <= maxKeyIDBytes && bytes.allSatisfy(_isKeyIDByte)
     }
@@ -54,7 +54,7 @@ public enum LinkSignature {
     ///
     /// - Precondition: `keyID` is valid (``isValidKeyID(_:)``) and `expiresAtSeconds` has at most
     ///   ``maxExpiryDigits`` digits.
-    public static func signedFields(keyID: String, expiresAtSeconds: UInt64, nonce: UInt64) -> String {
+    package static func signedFields(keyID: String, expiresAtSeconds: UInt64, nonce: UInt64) -> String {
         precondition(isValidKeyID(keyID), "invalid key id \(keyID)")
         let expiry = String(expiresAtSeconds)
         precondition(expiry.utf8.count <= maxExpiryDigits, "expiry \(expiry) has more than \(maxExpiryDigits) digits")
@@ -64,14 +64,14 @@ public enum LinkSignature {
     /// `&dl_sig=<tag as lowercase hex>`, the field that ends a signed link.
     ///
     /// - Precondition: `tag` has ``tagByteCount`` bytes.
-    public static func tagSuffix(_ tag: some Collection<UInt8>) -> String {
+    package static func tagSuffix(_ tag: some Collection<UInt8>) -> String {
         precondition(tag.count == tagByteCount, "a tag has \(tagByteCount) bytes, not \(tag.count)")
         return "&\(tagField)="
             + String(decoding: tag.flatMap { [_hexDigits[Int($0 >> 4)], _hexDigits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     /// `nonce` as ``nonceHexDigits`` lowercase hex digits.
-    public static func hex(_ nonce: UInt64) -> String {
+    package static func hex(_ nonce: UInt64) -> String {
         var digits = [UInt8](repeating: 0, count: nonceHexDigits)
         for index in 0..<nonceHexDigits {
             digits[index] = _hexDigits[Int((nonce >> UInt64(4 * (nonceHexDigits - 1 - index))) & 15)]

@@ -1,7 +1,7 @@
 /// What ``SignedLinkVerifier/check(_:nowSeconds:)`` found.
 ///
 /// Thread safety: a value type; `Sendable`.
-public enum SignatureCheck: Sendable, Hashable {
+package enum SignatureCheck: Sendable, Hashable {
     /// The link is under no signing prefix: nothing to check.
     case notRequired
     /// The signature is valid and unexpired; `nonce` is the link's single-use nonce.

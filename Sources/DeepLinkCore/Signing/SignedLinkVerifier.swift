@@ -1,11 +1,11 @@
 /// Decides whether a validated link may be routed as far as its signature goes: links under the
-/// configured prefixes must carry a valid, unexpired, unused signature (``LinkSignature``); every
+/// configured prefixes must carry a valid, unexpired, unused signature (`LinkSignature`); every
 /// other link passes untouched. Opt-in per route: an app gates `/wallet` this way and leaves
 /// `/product` open.
 ///
 /// The cryptography is the ``PayloadAuthenticator``'s; the core only reads the block, checks the
 /// expiry and, through the ``HandoffStore``'s consumed marks, the nonce's single use. A signed
-/// link's capture id *is* its nonce (``authenticate(_:store:nowSeconds:)`` sets it), so the one rule
+/// link's capture id *is* its nonce (the capture calls set it), so the one rule
 /// of ``CaptureIdentity`` (the same id is the same capture) also makes a nonce single-use, and the
 /// store's consumed marks keep it used across relaunches.
 ///
@@ -17,7 +17,7 @@
 /// 4. ``LinkRejection/badSignature``: the tag is not the key's tag of the message;
 /// 5. ``LinkRejection/expiredSignature``: now (Unix seconds) is at or past `dl_exp`;
 /// 6. ``LinkRejection/replayed``: the store has consumed this nonce before (only in
-///    ``authenticate(_:store:nowSeconds:)``).
+///    the capture calls).
 ///
 /// Thread safety: an immutable value; `Sendable` (its authenticator is required to be thread-safe).
 ///
@@ -46,13 +46,13 @@ public struct SignedLinkVerifier: Sendable {
 
     private let state: State
 
-    /// - Throws: ``RoutePolicyError/invalidPrefix(_:)`` for a prefix that is not a canonical path
-    ///   without a query, ``RoutePolicyError/duplicatePrefix(_:)`` for one given twice (the rules of
+    /// - Throws: ``RoutePolicy/PrefixError/invalidPrefix(_:)`` for a prefix that is not a canonical path
+    ///   without a query, ``RoutePolicy/PrefixError/duplicatePrefix(_:)`` for one given twice (the rules of
     ///   ``RoutePolicy``'s prefixes).
     public init(
         requiringSignatureUnder prefixes: [String],
         authenticator: any PayloadAuthenticator
-    ) throws(RoutePolicyError) {
+    ) throws(RoutePolicy.PrefixError) {
         var seen: [String] = []
         for prefix in prefixes {
             guard !prefix.utf8.contains(UInt8(ascii: "?")), DeepLink(validated: prefix) != nil else {
@@ -90,7 +90,7 @@ public struct SignedLinkVerifier: Sendable {
     /// Checks steps 1 to 5 (no store: a used nonce is not detected here).
     ///
     /// - Parameter nowSeconds: the current Unix time, seconds.
-    public func check(_ link: DeepLink, nowSeconds: UInt64) -> SignatureCheck {
+    package func check(_ link: DeepLink, nowSeconds: UInt64) -> SignatureCheck {
         let pathCount = link.pathUTF8Count
         return link.withUTF8Bytes { bytes in check(bytes, pathCount: pathCount, nowSeconds: nowSeconds) }
     }
@@ -140,7 +140,7 @@ public struct SignedLinkVerifier: Sendable {
     ///   - pending: the validated link, as it will be captured.
     ///   - store: the handoff store whose consumed marks remember used nonces.
     ///   - nowSeconds: the current Unix time, seconds.
-    public func authenticate(
+    package func authenticate(
         _ pending: inout PendingLink,
         store: any HandoffStore,
         nowSeconds: UInt64

@@ -1,8 +1,13 @@
 import Foundation
 
 /// The deterministic measure behind `gate --instructions`: instructions executed per operation,
-/// counted by valgrind's callgrind (exact on these machines: two runs of one binary agree), for a
-/// fixed small workload, so a gate on a noisy shared runner can still catch a slower core.
+/// and level-1 instruction-cache misses per operation, counted by valgrind's callgrind (exact on
+/// these machines: two runs of one binary agree) for a fixed small workload, so a gate on a noisy
+/// shared runner can still catch a slower core, or one whose hot code no longer fits the cache.
+///
+/// The cache is simulated with a fixed geometry (``cacheGeometry``: the 32 KiB, 8-way level-1
+/// caches of this project's machine type), not the host's, so the miss count does not depend on
+/// which CPU counts it.
 ///
 /// Workloads (one row of `instructions.csv` each):
 /// - `journey-core`: `journeys` `core` journeys (1 thread, race share 0, seed 1), counted inside
@@ -18,8 +23,17 @@ public enum InstructionCount {
 
     public static let columns: [CSVWriter.Column] = [
         .init("workload", .text), .init("operations", .numeric), .init("instructions", .numeric),
-        .init("instructions_per_op", .numeric),
+        .init("instructions_per_op", .numeric), .init("i1_misses", .numeric), .init("i1_misses_per_op", .numeric),
     ]
+
+    /// callgrind's cache simulation: level-1 instruction and data caches of 32 KiB, 8-way, 64-byte
+    /// lines, and an 8 MiB, 16-way last level (size, associativity, line size).
+    static let cacheGeometry = ["--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"]
+
+    /// How much the I1 misses per operation may grow beyond the tolerance, absolutely: a workload
+    /// whose hot loop fits the cache misses only on code it runs the first time (well under one
+    /// miss per operation), and such a count may double when a rarely run path moves.
+    public static let i1MissAllowancePerOp = 1.0
 
     /// The journey workload's name.
     public static let journeyWorkload = "journey-core"
@@ -38,15 +52,25 @@ public enum InstructionCount {
         public var workload: String
         public var operations: UInt64
         public var instructions: UInt64
+        /// Level-1 instruction-cache misses (callgrind `I1mr`).
+        public var i1Misses: UInt64
 
-        public init(workload: String, operations: UInt64, instructions: UInt64) {
+        public init(workload: String, operations: UInt64, instructions: UInt64, i1Misses: UInt64) {
             self.workload = workload
             self.operations = operations
             self.instructions = instructions
+            self.i1Misses = i1Misses
         }
 
         /// Instructions per operation (0 with no operations).
-        public var perOperation: Double { operations == 0 ? 0 : Double(instructions) / Double(operations) }
+        public var perOperation: Double { Self.perOperation(instructions, operations) }
+
+        /// Level-1 instruction-cache misses per operation (0 with no operations).
+        public var i1MissesPerOperation: Double { Self.perOperation(i1Misses, operations) }
+
+        private static func perOperation(_ count: UInt64, _ operations: UInt64) -> Double {
+            operations == 0 ? 0 : Double(count) / Double(operations)
+        }
     }
 
     /// What to measure.
@@ -76,19 +100,23 @@ public enum InstructionCount {
         var arguments = [
             "run", "--journeys", String(workload.journeys), "--threads", "1", "--race-share", "0", "--seed", "1",
             "--strategies", "core", "--quiet", "--no-report", "--out", scratch + "/run",
+            // No warm-up: its journeys run inside CoreStrategy.run too, and would be counted.
+            "--warmup", "0",
         ]
         if let faults = workload.coreFaults { arguments += ["--core-faults", faults] }
         io.err("gate: counting instructions of \(workload.journeys) core journeys under callgrind\n")
+        let journey = try callgrind(
+            valgrind,
+            symbol: coreRunSymbol,
+            command: [workload.executable] + arguments,
+            output: scratch + "/journey.out"
+        )
         var rows = [
             Row(
                 workload: journeyWorkload,
                 operations: workload.journeys,
-                instructions: try callgrind(
-                    valgrind,
-                    symbol: coreRunSymbol,
-                    command: [workload.executable] + arguments,
-                    output: scratch + "/journey.out"
-                )
+                instructions: journey.instructions,
+                i1Misses: journey.i1Misses
             )
         ]
         guard workload.benchmarks else { return rows }
@@ -112,7 +140,14 @@ public enum InstructionCount {
                 command: [benchmarks, "--instructions", String(workload.operations), "--filter", name],
                 output: scratch + "/\(name).out"
             )
-            rows.append(Row(workload: name, operations: workload.operations, instructions: count))
+            rows.append(
+                Row(
+                    workload: name,
+                    operations: workload.operations,
+                    instructions: count.instructions,
+                    i1Misses: count.i1Misses
+                )
+            )
         }
         return rows
     }
@@ -123,7 +158,8 @@ public enum InstructionCount {
         for row in rows {
             try writer.append([
                 row.workload, String(row.operations), String(row.instructions),
-                ReportSchema.decimal(row.perOperation, digits: 2),
+                ReportSchema.decimal(row.perOperation, digits: 2), String(row.i1Misses),
+                ReportSchema.decimal(row.i1MissesPerOperation, digits: 2),
             ])
         }
         return writer.text
@@ -153,7 +189,8 @@ public enum InstructionCount {
                     Row(
                         workload: CSVWriter.unneutralised(try table.string("workload", row: row)),
                         operations: try table.unsigned("operations", row: row),
-                        instructions: try table.unsigned("instructions", row: row)
+                        instructions: try table.unsigned("instructions", row: row),
+                        i1Misses: try table.unsigned("i1_misses", row: row)
                     )
                 )
             }
@@ -164,9 +201,10 @@ public enum InstructionCount {
         return rows
     }
 
-    /// One hard check per baseline workload: fails when its instructions per operation grew by
-    /// more than `tolerance` (a fraction), or when it is missing. Different operation counts are
-    /// not comparable (exit 2).
+    /// Two hard checks per baseline workload: fails when its instructions per operation grew by
+    /// more than `tolerance` (a fraction), when its I1 misses per operation grew by more than
+    /// `tolerance` and by more than ``i1MissAllowancePerOp``, or when it is missing. Different
+    /// operation counts are not comparable (exit 2).
     public static func compare(
         baseline: [Row],
         current: [Row],
@@ -177,19 +215,26 @@ public enum InstructionCount {
         var checks: [RegressionGate.Check] = []
         let limit = ReportSchema.decimal(tolerance * 100, digits: 2) + "%"
         for before in baseline {
-            func check(current: Double, _ verdict: RegressionGate.Verdict, _ detail: String) -> RegressionGate.Check {
+            func check(
+                _ metric: String,
+                _ baseline: Double,
+                current: Double,
+                _ verdict: RegressionGate.Verdict,
+                _ detail: String
+            ) -> RegressionGate.Check {
                 RegressionGate.Check(
                     strategy: before.workload,
-                    metric: "instructions_per_op",
+                    metric: metric,
                     kind: .hard,
-                    baseline: before.perOperation,
+                    baseline: baseline,
                     current: current,
                     verdict: verdict,
                     detail: detail
                 )
             }
             guard let now = current.first(where: { $0.workload == before.workload }) else {
-                checks.append(check(current: 0, .fail, "workload missing from the current count"))
+                let detail = "workload missing from the current count"
+                checks.append(check("instructions_per_op", before.perOperation, current: 0, .fail, detail))
                 continue
             }
             guard now.operations == before.operations else {
@@ -201,9 +246,25 @@ public enum InstructionCount {
             let grown = now.perOperation > before.perOperation * (1 + tolerance)
             checks.append(
                 check(
+                    "instructions_per_op",
+                    before.perOperation,
                     current: now.perOperation,
                     grown ? .fail : .pass,
                     grown ? "more instructions per operation than the baseline + \(limit)" : "within +\(limit)"
+                )
+            )
+            let missLimit = before.i1MissesPerOperation * (1 + tolerance) + i1MissAllowancePerOp
+            let missed = now.i1MissesPerOperation > missLimit
+            let allowance = ReportSchema.decimal(i1MissAllowancePerOp, digits: 0)
+            checks.append(
+                check(
+                    "i1_misses_per_op",
+                    before.i1MissesPerOperation,
+                    current: now.i1MissesPerOperation,
+                    missed ? .fail : .pass,
+                    missed
+                        ? "more I1 misses per operation than the baseline + \(limit) + \(allowance)"
+                        : "within +\(limit) + \(allowance)"
                 )
             )
         }
@@ -224,37 +285,73 @@ public enum InstructionCount {
         )
     }
 
-    /// Runs `command` under callgrind counting only inside `symbol`; returns its instruction total.
+    /// What callgrind counted inside the collected function.
+    package struct Count: Equatable {
+        package var instructions: UInt64
+        package var i1Misses: UInt64
+
+        package init(instructions: UInt64, i1Misses: UInt64) {
+            self.instructions = instructions
+            self.i1Misses = i1Misses
+        }
+    }
+
+    /// Runs `command` under callgrind (cache simulated, ``cacheGeometry``) counting only inside
+    /// `symbol`; returns its instruction and I1 miss totals.
     static func callgrind(
         _ valgrind: String,
         symbol: String,
         command: [String],
         output: String
     ) throws(ReportError)
-        -> UInt64
+        -> Count
     {
         _ = try run(
-            [valgrind, "--tool=callgrind", "--callgrind-out-file=\(output)", "--toggle-collect=\(symbol)"] + command,
+            [valgrind, "--tool=callgrind", "--callgrind-out-file=\(output)", "--toggle-collect=\(symbol)"]
+                + cacheGeometry + command,
             output: nil,
             environment: countedEnvironment(for: command)
         )
         guard let text = try? String(contentsOfFile: output, encoding: .utf8) else {
             throw .cannotRead(path: output, reason: "callgrind wrote no profile")
         }
-        for line in text.split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
-            guard let count = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) else { continue }
-            // Nothing collected: the function is not in the binary under that name (renamed, its
-            // signature changed, or inlined away).
-            guard count > 0 else {
+        let count = try totals(inProfile: text, path: output)
+        // Nothing collected: the function is not in the binary under that name (renamed, its
+        // signature changed, or inlined away).
+        guard count.instructions > 0 else {
+            throw .cannotRead(
+                path: output,
+                reason: "callgrind counted no instructions inside \(symbol): the function was renamed or "
+                    + "changed its signature; update InstructionCount's symbol (nm the binary)"
+            )
+        }
+        return count
+    }
+
+    /// The `Ir` and `I1mr` totals of a callgrind profile: its `events:` line names the columns of
+    /// its `totals:` (or `summary:`) line.
+    package static func totals(inProfile text: String, path: String) throws(ReportError) -> Count {
+        var events: [Substring] = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("events:") {
+                events = Array(line.split(separator: " ").dropFirst())
+                continue
+            }
+            guard line.hasPrefix("totals:") || line.hasPrefix("summary:") else { continue }
+            let values = line.split(separator: " ").dropFirst().map { UInt64($0) }
+            func value(of event: String) -> UInt64? {
+                guard let index = events.firstIndex(of: Substring(event)), index < values.count else { return nil }
+                return values[index]
+            }
+            guard let instructions = value(of: "Ir"), let misses = value(of: "I1mr") else {
                 throw .cannotRead(
-                    path: output,
-                    reason: "callgrind counted no instructions inside \(symbol): the function was renamed or "
-                        + "changed its signature; update InstructionCount's symbol (nm the binary)"
+                    path: path,
+                    reason: "callgrind's profile has no Ir and I1mr totals (events: \(events.joined(separator: " ")))"
                 )
             }
-            return count
+            return Count(instructions: instructions, i1Misses: misses)
         }
-        throw .cannotRead(path: output, reason: "no 'totals:' line in callgrind's profile")
+        throw .cannotRead(path: path, reason: "no 'totals:' line in callgrind's profile")
     }
 
     /// The environment variable that pads a counted child's strings (``countedEnvironment(for:)``).

@@ -2,9 +2,10 @@ import Foundation
 
 /// `gate --instructions`: counts the fixed workload (``InstructionCount``) with this binary (or
 /// `--executable`), writes the counts to `--current DIR` (or only to `--record DIR`), and
-/// compares them with `--baseline DIR`'s (its `instructions/`). Growth above
-/// `--instruction-tolerance` (default 2 %) fails, exit 1; a disturbed machine cannot move the
-/// count, so there is no inconclusive verdict.
+/// compares them with `--baseline DIR`'s (its `instructions/`). Growth of instructions or I1
+/// misses per operation above `--instruction-tolerance` (default 2 %; I1 misses get one more per
+/// operation) fails, exit 1; a disturbed machine cannot move the counts, so there is no
+/// inconclusive verdict.
 ///
 /// Thread safety: a value type run by one thread.
 public struct InstructionGate: Sendable {
@@ -59,11 +60,11 @@ public struct InstructionGate: Sendable {
         io.out(GateCommand.table(checks))
         let failures = checks.filter { $0.verdict == .fail }
         if failures.isEmpty {
-            io.out("gate: PASS (\(checks.count) instruction counts within +\(tolerancePercent)%)\n")
+            io.out("gate: PASS (\(checks.count) instruction and I1 miss counts within +\(tolerancePercent)%)\n")
             return 0
         }
-        let names = failures.map { JSONString.escaped($0.strategy) }.joined(separator: ", ")
-        io.out("gate: FAIL: instructions per operation grew: \(names)\n")
+        let names = failures.map { "\(JSONString.escaped($0.strategy)) (\($0.metric))" }.joined(separator: ", ")
+        io.out("gate: FAIL: instructions or I1 misses per operation grew: \(names)\n")
         return 1
     }
 }

@@ -100,7 +100,7 @@ public struct CapacityCommand: BenchCommand {
             return 2
         }
         let sweep = sweep
-        let manifest = RunManifest.current(commandLine: commandLine)
+        var manifest = RunManifest.current(commandLine: commandLine)
         let quiet = quiet
         func report(_ step: CapacityStep) {
             guard !quiet else { return }
@@ -115,6 +115,7 @@ public struct CapacityCommand: BenchCommand {
             measure: { CapacityPlanner.measure($0, sweep: sweep) },
             progress: report
         )
+        manifest.disturbance = result.disturbance
         do {
             // One unit, as a run's report: capacity.csv, then manifest.json listing it.
             let csv = Array(try CapacityReport.csv(result).utf8)

@@ -25,6 +25,8 @@ public struct CapacitySweep: Sendable {
     public var mix: ScenarioMix
     /// The strategy measured (the project's own, `core`, unless a comparison is wanted).
     public var strategy: StrategyKind
+    /// Where each step's disturbance readings come from (the machine, or a test's script).
+    public var disturbanceSource: any DisturbanceSource = ProcDisturbanceSource()
 
     public init(
         threadCounts: [Int],
@@ -172,6 +174,28 @@ public struct CapacityResult: Sendable {
         }
     }
 
+    /// What else the machine did over the disturbed steps, merged (``Disturbance/merging(_:)``:
+    /// steal and switches summed, the worse load and probe kept, every reason); a quiet
+    /// ``Disturbance`` when no step was disturbed. Recorded in capacity's manifest.json, so that
+    /// its page says what was measured.
+    public var disturbance: Disturbance {
+        var merged = Disturbance()
+        for step in steps where step.disturbance.disturbed {
+            // Past 2^64 ns of steal the sums stop growing; the reasons and the verdict still add up.
+            if let sum = merged.merging(step.disturbance) {
+                merged = sum
+            } else {
+                for reason in step.disturbance.reasons { merged.mark(reason) }
+            }
+        }
+        return merged
+    }
+
+    /// How many steps the machine disturbed, of all.
+    public var disturbedSteps: (disturbed: Int, all: Int) {
+        (steps.filter(\.disturbance.disturbed).count, steps.count)
+    }
+
     /// The step with the highest offered rate that met the objective at `threads` threads.
     public func bestStep(threads: Int) -> CapacityStep? {
         steps.filter { $0.threads == threads && $0.meets(sloP99Nanos: sweep.sloP99Nanos) }
@@ -266,6 +290,7 @@ public enum CapacityPlanner {
             ratePerSecond: probe.offeredPerSecond,
             maxLagNanos: sweep.maxLagNanos
         )
+        configuration.disturbanceSource = sweep.disturbanceSource
         return step(from: Runner.run(configuration), probe: probe)
     }
 

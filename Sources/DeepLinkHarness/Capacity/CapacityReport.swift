@@ -44,7 +44,12 @@ public enum CapacityReport {
     /// with its assumptions.
     public static func summary(_ result: CapacityResult, peakPerSecond: Double?, cpuModel: String) -> String {
         let sweep = result.sweep
-        var text = "capacity of '\(sweep.strategy.rawValue)': highest open-loop arrival rate whose p99 journey latency "
+        var text = ""
+        if let notice = DisturbanceNotice.text(result.disturbance, steps: result.disturbedSteps) {
+            text += notice + " (capacity.csv's disturbed column: their rates say more about the machine than the "
+            text += "code; rerun on an idle machine)\n"
+        }
+        text += "capacity of '\(sweep.strategy.rawValue)': highest open-loop arrival rate whose p99 journey latency "
         text += "(from intended start) is <= \(sweep.sloP99Nanos) ns with nothing dropped\n"
         text += "  threads  max sustainable/s  per core/s  p99 at that rate (ns)\n"
         var perCore: (threads: Int, rate: Double, step: CapacityStep)?
@@ -60,12 +65,6 @@ public enum CapacityReport {
             // The most threads that held anything: per-core figures there include contention.
             if perCore == nil || threads >= (perCore?.threads ?? 0) { perCore = (threads, rate, best) }
             if rate > (bestPerCore?.rate ?? 0) { bestPerCore = (threads, rate) }
-        }
-        let disturbed = result.steps.filter(\.disturbance.disturbed)
-        if let first = disturbed.first {
-            text += "WARNING: the machine disturbed \(disturbed.count) of \(result.steps.count) steps (capacity.csv's "
-            text += "disturbed column; first: \(first.disturbance.reasons.joined(separator: "; "))): their rates say "
-            text += "more about the machine than the code; rerun on an idle machine\n"
         }
         guard let perCore else {
             text += "no rate met the objective on this machine (\(cpuModel)); see capacity.csv"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `deeplink-bench conform STRATEGY`: runs the fixed conformance suite (``ConformanceSuite``,
 /// `Docs/Conformance.md`) through one strategy, built in or `exec:NAME`, and prints a checklist:
 /// one line per rule, and for each failed rule its journey, what the oracle expects, what the
@@ -128,9 +130,11 @@ public struct ConformCommand: BenchCommand {
         let width = results.map(\.rule.name.count).max() ?? 0
         for result in results {
             let rule = result.rule
-            text += (result.passed ? "PASS  " : "FAIL  ") + rule.name
+            text += (result.unsupported ? "SKIP  " : result.passed ? "PASS  " : "FAIL  ") + rule.name
             text += String(repeating: " ", count: width - rule.name.count + 2) + rule.spec
-            if result.passedOnRoutesAlone {
+            if result.unsupported {
+                text += "  (not supported by this program: it answered protocol 1, which carries no signing keys)"
+            } else if result.passedOnRoutesAlone {
                 text += "  (\(result.outcome.name): the oracle's \(result.expectation.outcome.name) is a reason "
                 text += "this strategy does not report, so it is judged on its routes)"
             }
@@ -146,15 +150,22 @@ public struct ConformCommand: BenchCommand {
             where !line.isEmpty {
                 text += "      \(line)\n"
             }
-            let command = ["deeplink-bench", "conform"] + reproduceArguments + ["--rule", rule.name]
+            let command = [Self.binaryPath, "conform"] + reproduceArguments + ["--rule", rule.name]
             text += "      reproduce: " + command.map(Self.shellQuoted).joined(separator: " ") + "\n"
         }
         if !execAdapters.isEmpty { text += RunCommand.execSummary(execAdapters) }
         let failed = results.filter { !$0.passed }.map(\.rule.name)
-        text += "conform \(strategy.rawValue): \(results.count - failed.count) of \(results.count) rules pass"
+        let skipped = results.filter(\.unsupported).count
+        let passed = results.count - failed.count - skipped
+        text += "conform \(strategy.rawValue): \(passed) of \(results.count) rules pass"
+        if skipped > 0 { text += ", \(skipped) not supported by this program (protocol 1)" }
         text += failed.isEmpty ? "\n" : "; \(failed.count) fail: " + failed.joined(separator: ", ") + "\n"
         return text
     }
+
+    /// This process's executable, as the reproduce lines name it (a copied line runs the same
+    /// binary, not whichever `deeplink-bench` is on the PATH).
+    static let binaryPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
 
     /// `--list`: each rule's name, spec section and what it checks.
     static func list(_ rules: [ConformanceRule]) -> String {

@@ -14,6 +14,10 @@ public struct ConformanceResult: Sendable {
     /// A rule passes when the outcome is no violation (the same line `run` draws).
     public var passed: Bool { !outcome.isViolation }
 
+    /// Not checked: the program answered protocol 1, which cannot carry what the rule needs (the
+    /// signing keys); it neither passes nor fails.
+    public var unsupported: Bool { observation.auditFinding == .unsupported }
+
     /// Passed, but with another reason than the oracle's, because the strategy does not claim that
     /// reason (it is judged on its routes alone there).
     public var passedOnRoutesAlone: Bool { passed && outcome != expectation.outcome }

@@ -4,7 +4,9 @@
 ///
 /// Every journey is written out event by event below. Links are ``LinkCatalog`` ids: 0 `product`,
 /// 4 `orders` (needs login), 5 `ordersRefund` (needs login, has a query), 6 `openRedirect`,
-/// 8 `javascript`, 15 `organic`.
+/// 8 `javascript`, 15 `organic`, 19 `encodedLetter` (`/%6Frders/42`), 22 `upperCase`
+/// (`/Orders/42`), 28 `teamInvite` (bound to alice), 29 the signed `/wallet` link and 30…33 its
+/// forgeries.
 ///
 /// Thread safety: immutable static data and pure functions; `Sendable`.
 public enum ConformanceSuite {
@@ -18,6 +20,12 @@ public enum ConformanceSuite {
         let ordersRefund: UInt8 = 5
         let openRedirect: UInt8 = 6
         let javascript: UInt8 = 8
+        let encodedLetter: UInt8 = 19
+        let upperCase: UInt8 = 22
+        let teamInvite = LinkCatalog.accountLinks[0]
+        let alice = LinkCatalog.linkAccount
+        let someoneElse = LinkCatalog.otherAccount
+        let signed = LinkCatalog.signedLink
         let specs: [(String, String, String, Journey)] = [
             (
                 "routes-an-open-link-without-login", "SPEC 3.4 exactly once (at least once)",
@@ -205,6 +213,83 @@ public enum ConformanceSuite {
                     ]
                 )
             ),
+            (
+                "gates-a-differently-cased-path", "SPEC 3.2 canonical form, 3.4 never early (route policy)",
+                "/Orders/42 is the orders screen to a case-folding router: it waits for loggedIn like /orders/42.",
+                referrerThenLogin(upperCase, .gateBypass)
+            ),
+            (
+                "gates-a-percent-encoded-letter", "SPEC 3.2 canonical form, 3.4 never early (route policy)",
+                "/%6Frders/42 is /orders/42 once decoded: it waits for loggedIn, and the router gets /orders/42.",
+                referrerThenLogin(encodedLetter, .gateBypass)
+            ),
+            (
+                "routes-an-account-bound-link-only-for-its-account", "SPEC 3.4 never early (account-bound links)",
+                "An invite bound to alice waits through another account's login and routes at alice's.",
+                script(
+                    .android,
+                    .otherAccount,
+                    [teamInvite],
+                    androidInstall + [
+                        e(.launch, at: 70), e(.referrerFetch, at: 71), e(.appReady, at: 73),
+                        e(.loginSucceeded, someoneElse, at: 100), e(.logout, at: 150),
+                        e(.loginSucceeded, alice, at: 200),
+                    ]
+                )
+            ),
+            (
+                "refuses-a-replayed-signed-link", "SPEC 3.2 signed links (single-use nonce)",
+                "A signed /wallet link routes once; opened again, its used nonce is refused as rejected:replayed.",
+                warmOpen(signed, .forged, openedTwice: true)
+            ),
+            (
+                "rejects-an-unsigned-link-under-a-signed-prefix", "SPEC 3.2 signed links",
+                "A /wallet link without a signature is refused (rejected:missingSignature), never routed.",
+                warmOpen(LinkCatalog.forgedLinks[0], .forged)
+            ),
+            (
+                "rejects-a-tampered-signed-link", "SPEC 3.2 signed links",
+                "A signed /wallet link whose query was changed after signing is refused (rejected:badSignature).",
+                warmOpen(LinkCatalog.forgedLinks[1], .forged)
+            ),
+            (
+                "rejects-an-expired-signature", "SPEC 3.2 signed links",
+                "A correctly signed /wallet link past its dl_exp is refused (rejected:expiredSignature).",
+                warmOpen(LinkCatalog.forgedLinks[2], .forged)
+            ),
+            (
+                "rejects-a-signature-by-an-unknown-key", "SPEC 3.2 signed links",
+                "A /wallet link signed with a key the app does not have is refused (rejected:unknownKey).",
+                warmOpen(LinkCatalog.forgedLinks[3], .forged)
+            ),
+            (
+                "offers-a-declined-link-again", "SPEC 3.4 exactly once (router not ready)",
+                "The router answers notReady to the first route call: the link stays pending and is routed again.",
+                {
+                    var journey = script(
+                        .ios,
+                        .none,
+                        [product],
+                        iosInstall + [e(.launch, at: 80), e(.appReady, at: 82)]
+                    )
+                    journey.routerNotReady = true
+                    return journey
+                }()
+            ),
+            (
+                "a-redelivered-referrer-is-not-a-new-link", "SPEC 3.4 duplicates (reasons)",
+                "Play re-delivers a pending referrer after a kill: one link, routed at login, nothing superseded.",
+                script(
+                    .android,
+                    .duplicateDelivery,
+                    [orders],
+                    androidInstall + [
+                        e(.launch, at: 70), e(.referrerFetch, at: 71), e(.appReady, at: 73), e(.kill, at: 300),
+                        e(.launch, at: 310), e(.referrerFetch, at: 311), e(.appReady, at: 313),
+                        e(.loginSucceeded, at: 400),
+                    ]
+                )
+            ),
         ]
         return specs.enumerated().map { position, spec in
             var journey = spec.3
@@ -268,6 +353,30 @@ public enum ConformanceSuite {
 
     /// Android: one tap, the Play listing (it carries the referrer), the install.
     static let androidInstall: [JourneyEvent] = [e(.tap, at: 0), e(.storeVisit, at: 3), e(.install, at: 60)]
+
+    /// Android: a referrer for `link` read at launch, `appReady`, and a login two minutes later.
+    static func referrerThenLogin(_ link: UInt8, _ perturbation: Perturbation) -> Journey {
+        script(
+            .android,
+            perturbation,
+            [link],
+            androidInstall + [
+                e(.launch, at: 70), e(.referrerFetch, at: 71), e(.appReady, at: 73), e(.loginSucceeded, at: 200),
+            ]
+        )
+    }
+
+    /// The running, logged-in app opened by a universal link to `link` (and, `openedTwice`, by the
+    /// same link again ten minutes later).
+    static func warmOpen(_ link: UInt8, _ perturbation: Perturbation, openedTwice: Bool = false) -> Journey {
+        var events = [
+            e(.launch, at: 0), e(.appReady, at: 2), e(.sessionRestored, LinkCatalog.linkAccount, at: 3),
+            e(.tap, at: 100),
+            e(.universalLinkOpen, at: 101),
+        ]
+        if openedTwice { events += [e(.tap, at: 700), e(.universalLinkOpen, at: 701)] }
+        return script(.installed, perturbation, [link], events)
+    }
 
     /// A journey on `platform` whose taps are `links` (catalog ids; `tapped` of them were tapped,
     /// 0 for a referrer Play hands over without a tap) and whose script is `events`.

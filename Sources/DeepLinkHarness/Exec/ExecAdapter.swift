@@ -1,5 +1,6 @@
 import DeepLinkCore
 import Foundation
+import Synchronization
 
 /// One implementation outside the harness that `exec:NAME` strategies drive over the journey
 /// protocol (`Docs/Protocol.md`): its name, its command line, how process death is delivered, the
@@ -32,6 +33,11 @@ public final class ExecAdapter: Sendable {
     /// The protocol errors of every child of this adapter.
     let errors = Locked(ExecErrorTally())
     let nextWorker = Locked(0)
+    /// Journeys not sent to a protocol-1 child because judging them needs protocol 2.
+    let unsupported = Atomic<UInt64>(0)
+
+    /// Journeys left unjudged so far because the program answered protocol 1 (signed links).
+    public var unsupportedJourneys: UInt64 { unsupported.load(ordering: .relaxed) }
 
     /// The protocol errors so far, over all workers.
     public var errorTally: ExecErrorTally { errors.withLock { $0 } }

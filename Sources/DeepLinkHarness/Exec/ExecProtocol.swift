@@ -1,17 +1,68 @@
+import DeepLinkCore
+
 /// The harness's side of the journey protocol, version ``version`` (`Docs/Protocol.md`): the
 /// handshake and each journey as the lines the child reads. The document is the rule; this is its
 /// one encoder.
 ///
 /// Thread safety: stateless; `Sendable`.
 public enum ExecProtocol {
-    /// The protocol version the harness speaks (exactly this one).
-    public static let version: Int64 = 1
+    /// The newest protocol version the harness speaks (`hello`'s `maxProtocol`).
+    public static let version: Int64 = 2
+    /// Every version a child may answer with. A version-1 child is judged without the journeys
+    /// it cannot judge itself (``needsVersion2(_:)``). `hello`'s `protocol` stays the oldest, which
+    /// programs written for version 1 check.
+    public static let versions: ClosedRange<Int64> = 1...version
 
     /// Reasons a child may name in `drop` and claim in its `hello`.
     public static let reasonNames: [(name: String, reason: StrategyObservation.Reasons)] = [
         ("rejected", .rejected), ("organic", .organic), ("notSet", .notSet), ("expired", .expired),
         ("superseded", .superseded), ("crashWindow", .crashWindow),
     ]
+
+    /// Whether judging `journey` needs what only protocol 2's `hello` carries (the signing keys
+    /// and prefixes): it taps the signed link or a forgery of it.
+    public static func needsVersion2(_ journey: Journey) -> Bool {
+        for slot: UInt8 in 0..<min(journey.linkCount, 2) where signedLinks.contains(journey.link(slot: slot)) {
+            return true
+        }
+        return false
+    }
+
+    /// The catalog's signed link and its forgeries.
+    static let signedLinks = [LinkCatalog.signedLink] + LinkCatalog.forgedLinks
+
+    /// The gate policy as `hello`'s `gate` member: one string per rule of ``ExampleApp/policy``,
+    /// the canonical prefix and then the events it needs besides `appReady`, space-separated
+    /// (`"/orders loggedIn"`, `"/product"`).
+    public static var gateRules: [String] {
+        ExampleApp.policy.rules.map { rule in
+            ([rule.prefix.string] + eventNames(rule.requires)).joined(separator: " ")
+        }
+    }
+
+    /// The prefixes whose links need `loggedIn` (protocol 1's `loginPrefixes`, from the same policy).
+    public static var loginPrefixes: [String] {
+        ExampleApp.policy.rules.filter { $0.requires.contains(.loggedIn) }.map(\.prefix.string)
+    }
+
+    /// The example app's verification keys as `hello`'s `signingKeys`: `id:secret` with the
+    /// secret in lowercase hex.
+    public static var signingKeys: [String] {
+        ExampleApp.signingKeyList.map { key in
+            key.id + ":"
+                + String(
+                    decoding: key.secret.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 15)]] },
+                    as: UTF8.self
+                )
+        }
+    }
+
+    static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The names of the gate events in `events`, `appReady` left out (every route needs it).
+    static func eventNames(_ events: GateEvents) -> [String] {
+        events.contains(.loggedIn) ? ["loggedIn"] : []
+    }
 
     /// One batch of lines: a journey from its start (or its resumption after a real kill) to an
     /// `end` marker.
@@ -22,21 +73,41 @@ public enum ExecProtocol {
         public var sentSteps: UInt64
         /// `--kill signal`: the child is SIGKILLed after answering this segment.
         public var killAfter: Bool
+        /// A resumption whose `journey` line takes `"routerNotReady":true` at this byte offset
+        /// while the journey's declined route is still to come (``resumeBytes(routerNotReady:)``);
+        /// nil for a journey's first segment, whose line carries the member when it applies.
+        public var routerNotReadyOffset: Int?
+
+        /// The bytes to send: with the `routerNotReady` member on a resumption's `journey` line
+        /// when the router still declines the journey's next route call.
+        public func resumeBytes(routerNotReady: Bool) -> [UInt8] {
+            guard routerNotReady, let offset = routerNotReadyOffset else { return bytes }
+            return Array(bytes[..<offset]) + Array(ExecProtocol.routerNotReadyMember.utf8) + Array(bytes[offset...])
+        }
     }
+
+    /// The `journey` line's member for a router that declines the journey's first route call.
+    static let routerNotReadyMember = #","routerNotReady":true"#
 
     /// The harness's `hello` line.
     public static func hello(killMode: ExecAdapter.KillMode, ttlSeconds: UInt32) -> [UInt8] {
         var line = Array(#"{"type":"hello","protocol":"#.utf8)
+        ProtocolJSON.appendInteger(UInt64(versions.lowerBound), to: &line)
+        line += Array(#","maxProtocol":"#.utf8)
         ProtocolJSON.appendInteger(UInt64(version), to: &line)
         line += Array(#","kill":"#.utf8)
         ProtocolJSON.appendString(killMode.rawValue.utf8, to: &line)
         line += Array(#","ttlSeconds":"#.utf8)
         ProtocolJSON.appendInteger(UInt64(ttlSeconds), to: &line)
-        line += Array(#","hosts":[""#.utf8) + Array(LinkCatalog.host.utf8)
-        line += Array(
-            #""],"payloadKey":"deeplink","loginPrefixes":["/orders/","/account/"],"accountKey":"account"}"#.utf8
-        )
-        line.append(UInt8(ascii: "\n"))
+        appendStrings("hosts", ExampleApp.allowedHosts, to: &line)
+        appendMember("payloadKey", "deeplink", to: &line)
+        appendStrings("loginPrefixes", loginPrefixes, to: &line)
+        appendMember("accountKey", ExampleApp.referrerAccountKey, to: &line)
+        appendStrings("gate", gateRules, to: &line)
+        appendStrings("gateDefault", eventNames(ExampleApp.policy.defaultRequirements), to: &line)
+        appendStrings("signedPrefixes", ExampleApp.signing.prefixes, to: &line)
+        appendStrings("signingKeys", signingKeys, to: &line)
+        line += Array("}\n".utf8)
         return line
     }
 
@@ -53,7 +124,12 @@ public enum ExecProtocol {
             ProtocolJSON.appendInteger(journey.index, to: &current.bytes)
             current.bytes += Array(#","stateDir":"#.utf8)
             ProtocolJSON.appendString(stateDirectory.utf8, to: &current.bytes)
-            if resume { current.bytes += Array(#","resume":true"#.utf8) }
+            if resume {
+                current.bytes += Array(#","resume":true"#.utf8)
+                if journey.routerNotReady { current.routerNotReadyOffset = current.bytes.count }
+            } else if journey.routerNotReady {
+                current.bytes += Array(routerNotReadyMember.utf8)
+            }
             current.bytes += Array("}\n".utf8)
         }
         func close(killAfter: Bool) {
@@ -148,6 +224,16 @@ public enum ExecProtocol {
         }
         close(killAfter: false)
         return segments
+    }
+
+    /// Appends `,"name":["value",...]`.
+    static func appendStrings(_ name: String, _ values: [String], to line: inout [UInt8]) {
+        line += Array(",\"\(name)\":[".utf8)
+        for (index, value) in values.enumerated() {
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            ProtocolJSON.appendString(value.utf8, to: &line)
+        }
+        line.append(UInt8(ascii: "]"))
     }
 
     /// Appends `,"name":"value"`.

@@ -20,6 +20,8 @@ public struct ExecStrategy: Strategy {
     public let kind: StrategyKind
     /// What the child's last handshake claimed.
     public private(set) var distinctions: StrategyObservation.Reasons = []
+    /// The protocol version the child's last handshake answered with.
+    public private(set) var protocolVersion = ExecProtocol.version
     let adapter: ExecAdapter?
     let worker: Int
     let workerDirectory: String
@@ -27,6 +29,8 @@ public struct ExecStrategy: Strategy {
     /// The batch ``prepare(_:)`` ran: journey indices and their observations, consumed in order.
     var preparedIndices: [UInt64] = []
     var prepared: [StrategyObservation] = []
+    /// Per prepared journey: its router has declined a route call (``Journey/routerNotReady``).
+    var declined: [Bool] = []
     var cursor = 0
     var failuresInARow = 0
     /// After this many failed journeys in a row the worker stops starting children.
@@ -50,6 +54,17 @@ public struct ExecStrategy: Strategy {
     public mutating func finish() {
         child?.terminate()
         child = nil
+        removeWorkerDirectory()
+    }
+
+    /// Removes this worker's state directory, and its adapter's and the state root when no other
+    /// worker still uses them (`rmdir` fails on a directory that is not empty): a run leaves no
+    /// empty `state/NAME/wN` behind.
+    func removeWorkerDirectory() {
+        guard let adapter, !workerDirectory.isEmpty else { return }
+        try? FileManager.default.removeItem(atPath: workerDirectory)
+        rmdir("\(adapter.stateRoot)/\(adapter.name)")
+        rmdir(adapter.stateRoot)
     }
 
     public mutating func run(
@@ -68,6 +83,7 @@ public struct ExecStrategy: Strategy {
     public mutating func prepare(_ journeys: [Journey]) {
         preparedIndices = journeys.map(\.index)
         prepared = [StrategyObservation](repeating: StrategyObservation(), count: journeys.count)
+        declined = [Bool](repeating: false, count: journeys.count)
         cursor = 0
         guard let adapter else {
             for position in journeys.indices { prepared[position].auditFinding = .childFailed }
@@ -100,9 +116,21 @@ public struct ExecStrategy: Strategy {
                 }
                 deadline = Runner.monotonicNanos() &+ adapter.timeoutNanos
             }
-            // Write ahead, but never past a segment after which the child is killed.
+            if !supports(journey) {
+                // A protocol-1 child has no keys to judge signed links by: not sent, not judged.
+                prepared[position].auditFinding = .unsupported
+                adapter.unsupported.add(1, ordering: .relaxed)
+                answered = nextJourney(after: answered, in: segments)
+                sent = max(sent, answered)
+                continue
+            }
+            // Write ahead, but never past a segment after which the child is killed, nor into a
+            // journey this child cannot be sent.
             while sent < segments.count, sent == answered || !segments[sent - 1].segment.killAfter {
-                child!.send(segments[sent].segment.bytes)
+                let next = segments[sent]
+                guard supports(journeys[next.position]) else { break }
+                let pendingDecline = journeys[next.position].routerNotReady && !declined[next.position]
+                child!.send(next.segment.resumeBytes(routerNotReady: pendingDecline))
                 sent += 1
             }
             let failure: (ExecErrorTally.Kind, String)?
@@ -112,7 +140,13 @@ public struct ExecStrategy: Strategy {
             case .closed:
                 failure = (.crashed, "the child exited or closed stdout during journey \(journey.index)")
             case .line(let line):
-                switch apply(line, segment: segments[answered].segment, journey: journey, to: &prepared[position]) {
+                switch apply(
+                    line,
+                    segment: segments[answered].segment,
+                    journey: journey,
+                    declined: &declined[position],
+                    to: &prepared[position]
+                ) {
                 case .continuing:
                     failure = nil
                 case .done:
@@ -138,6 +172,11 @@ public struct ExecStrategy: Strategy {
                 answered = nextJourney(after: answered, in: segments)
             }
         }
+    }
+
+    /// Whether the current child's protocol version can carry `journey`.
+    func supports(_ journey: Journey) -> Bool {
+        protocolVersion >= 2 || !ExecProtocol.needsVersion2(journey)
     }
 
     /// The first segment of the journey after the one `segment` belongs to.
@@ -183,8 +222,9 @@ public struct ExecStrategy: Strategy {
             return "the child exited before its hello"
         case .line(let line):
             switch Self.parseHello(line) {
-            case .success(let reasons):
-                distinctions = reasons
+            case .success(let hello):
+                distinctions = hello.reasons
+                protocolVersion = hello.version
                 child = started
                 return nil
             case .failure(let problem):
@@ -199,8 +239,14 @@ public struct ExecStrategy: Strategy {
         var message: String
     }
 
-    /// The reasons a child's `hello` claims, or what is wrong with it.
-    static func parseHello(_ line: [UInt8]) -> Result<StrategyObservation.Reasons, HelloProblem> {
+    /// What a child's `hello` answered: its protocol version and the reasons it claims.
+    struct Hello {
+        var version: Int64
+        var reasons: StrategyObservation.Reasons
+    }
+
+    /// The version and reasons a child's `hello` claims, or what is wrong with it.
+    static func parseHello(_ line: [UInt8]) -> Result<Hello, HelloProblem> {
         let object: ProtocolJSON
         do {
             object = try ProtocolJSON.parse(line)
@@ -210,9 +256,13 @@ public struct ExecStrategy: Strategy {
         guard object.string("type") == "hello" else {
             return .failure(HelloProblem(message: "the first line must be the child's hello, found \(quoted(line))"))
         }
-        guard object.integer("protocol") == ExecProtocol.version else {
+        guard let version = object.integer("protocol"), ExecProtocol.versions.contains(version) else {
+            let versions = ExecProtocol.versions
             return .failure(
-                HelloProblem(message: "hello: protocol must be \(ExecProtocol.version), found \(quoted(line))")
+                HelloProblem(
+                    message:
+                        "hello: protocol must be \(versions.lowerBound) to \(versions.upperBound), found \(quoted(line))"
+                )
             )
         }
         var reasons: StrategyObservation.Reasons = []
@@ -228,7 +278,7 @@ public struct ExecStrategy: Strategy {
                 reasons.insert(reason)
             }
         }
-        return .success(reasons)
+        return .success(Hello(version: version, reasons: reasons))
     }
 
     /// What one answer line did.
@@ -238,11 +288,14 @@ public struct ExecStrategy: Strategy {
         case failed(ExecErrorTally.Kind, String)
     }
 
-    /// Applies one answer line of the journey in progress to its observation.
+    /// Applies one answer line of the journey in progress to its observation. With protocol 2, the
+    /// journey's first route call is the one its router declines (`routerNotReady`): that call
+    /// did not navigate, so it is not a route.
     func apply(
         _ line: [UInt8],
         segment: ExecProtocol.Segment,
         journey: Journey,
+        declined: inout Bool,
         to observation: inout StrategyObservation
     ) -> Applied {
         let object: ProtocolJSON
@@ -269,7 +322,12 @@ public struct ExecStrategy: Strategy {
                 return breach("seq must be a step of this journey that was sent")
             }
             guard let link = object.bytes("link") else { return breach("a route needs a string link") }
-            let id = link.withUnsafeBytes { CoreStrategy.catalogID(of: $0, candidates: journey.links) }
+            if journey.routerNotReady, !declined, protocolVersion >= 2 {
+                declined = true
+                return .continuing
+            }
+            var id = link.withUnsafeBytes { CoreStrategy.catalogID(of: $0, candidates: journey.links) }
+            if id == LinkCatalog.unknownID { id = Self.payloadID(of: link, journey: journey) }
             if id == LinkCatalog.unknownID { observation.auditFinding = .unknownLink }
             observation.route(link: id, step: Int(seq))
             return .continuing
@@ -296,6 +354,23 @@ public struct ExecStrategy: Strategy {
         default:
             return breach("type must be route, drop or done")
         }
+    }
+
+    /// The journey's own tapped link whose URL path is `link`, when that link must not route (a
+    /// forged signed link, a hostile payload): a program that routes it is judged `unsafe`, not
+    /// `misrouted` to an unknown link. `LinkCatalog.unknownID` otherwise.
+    static func payloadID(of link: [UInt8], journey: Journey) -> UInt8 {
+        let prefix = Array("https://\(LinkCatalog.host)".utf8)
+        for slot: UInt8 in 0..<min(journey.linkCount, 2) {
+            let id = journey.link(slot: slot)
+            let url = Array(LinkCatalog.entry(id).url.utf8)
+            if !LinkCatalog.facts(id).isRoutable, url.count == prefix.count + link.count, url.starts(with: prefix),
+                url[prefix.count...].elementsEqual(link)
+            {
+                return id
+            }
+        }
+        return LinkCatalog.unknownID
     }
 
     /// Removes a journey's state directory if the child made one.

@@ -8,10 +8,11 @@ import Glibc
 
 /// DeepLinkCore behind the journey protocol (`deeplink-bench serve-core`, `Docs/Protocol.md`): the
 /// reference adapter. It sees only protocol lines, as an app would see its events: the App Clip
-/// validates its URL and saves a ``PendingLink``; each `launch` relaunches a ``LinkResolver`` over
-/// the container; referrers go through ``ReferrerParser/verdict(for:validator:into:)`` and are
-/// captured with Play's install-begin timestamp; app events become `signal`s; the resolver's
-/// decisions become `drop` answers and its router calls `route` answers.
+/// writes its URL into the container; each `launch` relaunches a ``LinkResolver`` over the
+/// container; referrers and universal links are captured, referrers with Play's install-begin
+/// timestamp. Every capture goes through the core's public calls (``ExampleAppCapture``, shared
+/// with ``CoreStrategy``); app events become `signal`s; the resolver's decisions become `drop`
+/// answers and its router calls `route` answers.
 ///
 /// The container: with `kill: message`, DeepLinkCore's ``InMemoryHandoffStore`` with its crash model
 /// (it survives `kill` messages as a directory would, and models `crashArmed`); with
@@ -20,8 +21,7 @@ import Glibc
 ///
 /// Thread safety: one instance, used by the thread that reads stdin.
 final class ServeCore {
-    let validator = ExampleApp.validator
-    let parser = ReferrerParser()
+    let capture = ExampleAppCapture()
     let clock = ManualClock()
     let process = SimulatedProcess()
     let memoryStore: InMemoryHandoffStore
@@ -37,7 +37,6 @@ final class ServeCore {
     var referrerDeliveries: UInt64 = 0
     var clipWrites: UInt64 = 0
     var universalLinks: UInt64 = 0
-    var scratch = PendingLink(link: DeepLink(validated: "/")!, source: .appClip, capturedAtNanos: 0, id: 0)
 
     init(output: @escaping ([UInt8]) -> Void) {
         answers = AnswerSink(output: output)
@@ -78,12 +77,16 @@ final class ServeCore {
             process.kill()
             answers.done(journey: journey)
         case "clipLaunch":
-            guard let url = message.bytes("url"), validate(url) else { break }
-            containerExists = true
-            clipWrites &+= 1
-            fill(.appClip, capturedAtNanos: time &* 1_000_000_000, id: clipWrites)
-            guard authenticated() else { break }
-            try? store.save(scratch)
+            guard let url = message.bytes("url") else { break }
+            let rejection = url.withUnsafeBytes {
+                capture.clipWrite(url: $0, into: store, atNanos: time &* 1_000_000_000, id: clipWrites &+ 1)
+            }
+            // A URL that validated opens the container and counts as a write, signed or not.
+            if rejection.map(ExampleAppCapture.isSignatureRejection) ?? true {
+                containerExists = true
+                clipWrites &+= 1
+            }
+            answer(rejection)
         case "launch":
             resolver.relaunch()
             if killMode == .message { memoryStore.relaunchInPlace() }
@@ -93,20 +96,25 @@ final class ServeCore {
             _ = try? resolver.launch()
         case "referrer":
             guard running, message.string("result") == "OK", let referrer = message.bytes("referrer") else { break }
-            guard parseReferrer(referrer) else { break }
-            referrerDeliveries &+= 1
             let click = UInt64(max(0, message.integer("clickTime") ?? 0))
             let installBegin = UInt64(max(0, message.integer("installBeginTime") ?? 0))
-            fill(.installReferrer, capturedAtNanos: click &* 1_000_000_000, id: 100 &+ referrerDeliveries)
-            scratch.installBeginTimestamp = installBegin
-            guard authenticated() else { break }
-            resolver.capture(scratch)
+            let verdict = referrer.withUnsafeBytes {
+                capture.referrer(
+                    $0,
+                    into: resolver,
+                    clickNanos: click &* 1_000_000_000,
+                    id: 100 &+ referrerDeliveries &+ 1,
+                    installBeginTimestamp: installBegin
+                )
+            }
+            answer(verdict)
         case "universalLink":
-            guard running, let url = message.bytes("url"), validate(url) else { break }
-            universalLinks &+= 1
-            fill(.universalLink, capturedAtNanos: time &* 1_000_000_000, id: 200 &+ universalLinks)
-            guard authenticated() else { break }
-            resolver.capture(scratch)
+            guard running, let url = message.bytes("url") else { break }
+            let rejection = url.withUnsafeBytes {
+                capture.link($0, into: resolver, atNanos: time &* 1_000_000_000, id: 200 &+ universalLinks &+ 1)
+            }
+            if rejection.map(ExampleAppCapture.isSignatureRejection) ?? true { universalLinks &+= 1 }
+            answer(rejection)
         case "appReady": if running { resolver.signal(.appReady) }
         case "loggedIn":
             guard running else { break }
@@ -134,6 +142,8 @@ final class ServeCore {
         default:
             break  // unknown types from the harness are ignored (Docs/Protocol.md)
         }
+        // A declined route: the app's screen appears within this step and it signals again.
+        if answers.takeRetry(), running { resolver.signal(.appReady) }
         return true
     }
 
@@ -143,7 +153,7 @@ final class ServeCore {
         }
         killMode = message.string("kill") == "signal" ? .signal : .message
         resolver = makeResolver(store: memoryStore)
-        var line = Array(#"{"type":"hello","protocol":1,"name":"serve-core (DeepLinkCore)","reasons":["#.utf8)
+        var line = Array(#"{"type":"hello","protocol":2,"name":"serve-core (DeepLinkCore)","reasons":["#.utf8)
         line += Array(ExecProtocol.reasonNames.map { "\"\($0.name)\"" }.joined(separator: ",").utf8)
         line += Array("]}\n".utf8)
         answers.output(line)
@@ -165,6 +175,7 @@ final class ServeCore {
     func start(_ message: ProtocolJSON) {
         journey = UInt64(bitPattern: message.integer("journey") ?? 0)
         answers.journey = journey
+        answers.declineNext = message["routerNotReady"] == .bool(true)
         running = false
         process.restart()
         if killMode == .signal, let directory = message.string("stateDir") {
@@ -195,47 +206,25 @@ final class ServeCore {
         containerExists = false
     }
 
-    func fill(_ source: LinkSource, capturedAtNanos: UInt64, id: UInt64) {
-        scratch.source = source
-        scratch.capturedAtNanos = capturedAtNanos
-        scratch.id = id
-        scratch.installBeginTimestamp = 0
-        // A referrer's account was read into the record; other sources name none.
-        if source != .installReferrer { scratch.account = nil }
-    }
-
-    /// Checks `scratch`'s signature (the example app's ``ExampleApp/signing``); a rejection is
-    /// answered. Returns whether it may be captured.
-    func authenticated() -> Bool {
-        guard let rejection = resolver.authenticate(&scratch) else { return true }
+    /// Answers a capture's rejection, if any.
+    func answer(_ rejection: LinkRejection?) {
+        guard let rejection else { return }
         answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
-        return false
     }
 
-    /// Validates a clip or universal-link URL into `scratch.link`; a rejection is answered.
-    func validate(_ url: [UInt8]) -> Bool {
-        let rejection = url.withUnsafeBytes { validator.validate($0, into: &scratch.link) }
-        guard let rejection else { return true }
-        answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
-        return false
-    }
-
-    /// Parses a referrer into `scratch.link`; placeholders and rejections are answered.
-    func parseReferrer(_ referrer: [UInt8]) -> Bool {
-        let accountKey = configuration.referrerAccountKey
-        let verdict = referrer.withUnsafeBytes {
-            parser.read($0, validator: validator, accountKey: accountKey, into: &scratch)
-        }
+    /// Answers what a referrer held when it was not captured; a delivery that got as far as the
+    /// signature check counts (the next one gets a new id).
+    func answer(_ verdict: ReferrerVerdict) {
         switch verdict {
-        case .link: return true
+        case .link: referrerDeliveries &+= 1
         case .organic: answers.drop(reason: "organic")
         case .notSet: answers.drop(reason: "notSet")
         case .noPayload: break
         case .rejected(let rejection):
-            answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
+            if ExampleAppCapture.isSignatureRejection(rejection) { referrerDeliveries &+= 1 }
+            answer(rejection)
         case .error(let error): answers.drop(rejection: CoreStrategy.rejectionReason(for: error))
         }
-        return false
     }
 }
 
@@ -248,6 +237,10 @@ final class AnswerSink: Router, ResolverObserver, CrashWindowObserver {
     let seq = Atomic<Int>(0)
     let write: @Sendable ([UInt8]) -> Void
     nonisolated(unsafe) var journey: UInt64 = 0
+    /// The harness's router declines the next route call (`routerNotReady`, protocol 2).
+    nonisolated(unsafe) var declineNext = false
+    /// A declined route whose retry signal the app has not sent yet.
+    nonisolated(unsafe) var retryDue = false
 
     init(output: @escaping ([UInt8]) -> Void) {
         let unchecked = UncheckedOutput(output)
@@ -268,7 +261,18 @@ final class AnswerSink: Router, ResolverObserver, CrashWindowObserver {
         link.withUTF8Bytes { ProtocolJSON.appendString($0, to: &line) }
         line += Array("}\n".utf8)
         write(line)
+        guard !declineNext else {
+            declineNext = false
+            retryDue = true
+            return .notReady
+        }
         return .handled
+    }
+
+    /// Whether a declined route waits for the app's next signal (and clears it).
+    func takeRetry() -> Bool {
+        defer { retryDue = false }
+        return retryDue
     }
 
     func resolverDecided(_ decision: ResolverDecision) {

@@ -81,6 +81,15 @@ enum ArrivalSource {
         let configuration = shared.configuration
         switch self {
         case .closed:
+            // A time-based run stops claiming at its deadline (a claimed chunk still runs whole, so
+            // the journeys run are one range from the first), but not before a journey that
+            // trapped in an earlier attempt, so that it is inside the range the report covers.
+            if let duration = configuration.durationNanos, Runner.monotonicNanos() &- start >= duration,
+                shared.nextChunk.load(ordering: .relaxed) &* UInt64(Runner.chunkSize)
+                    >= configuration.trappedJourneys.map({ $0.journey &- configuration.firstIndex &+ 1 }).max() ?? 0
+            {
+                return nil
+            }
             let chunk = UInt64(Runner.chunkSize)
             let begin = shared.nextChunk.add(1, ordering: .relaxed).oldValue &* chunk
             guard begin < configuration.journeys else { return nil }

@@ -127,6 +127,7 @@ public struct ReplayCommand: BenchCommand {
         case .childHung: parts.append("exec: the child did not finish in time")
         case .attributionLost: parts.append("audit: routed a referrer's link without its campaign")
         case .scheduleHung: parts.append("schedule: the race deadlocked or livelocked (see the interleaving)")
+        case .unsupported: parts.append("exec: not supported by this program (protocol 1 has no signing keys)")
         case nil: break
         }
         return parts
@@ -146,7 +147,9 @@ public struct ReplayCommand: BenchCommand {
             var links: [String] = []
             for slot in 0..<max(1, Int(journey.linkCount)) {
                 let entry = LinkCatalog.entry(journey.link(slot: UInt8(slot)))
-                links.append("\(entry.name) (\(entry.referrer))")
+                // What the app receives: Play's referrer on Android, the URL on iOS and warm opens.
+                let received = journey.scenario.platform == .android ? entry.referrer : entry.url
+                links.append("\(entry.name) (\(received))")
             }
             text += "links: " + links.joined(separator: ", ") + "\n"
         }

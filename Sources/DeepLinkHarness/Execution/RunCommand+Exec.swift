@@ -86,8 +86,8 @@ extension RunCommand {
             killMode = mode
         }
         let timeoutMillis = try arguments.integer("--exec-timeout-ms", in: 1...3_600_000) ?? 2_000
-        let root = ExecAdapter.temporaryRoot()
-        let logDirectory = arguments.string("--exec-log-dir") ?? root
+        // Logs and state directories (`DIR/state`) both go where --exec-log-dir says.
+        let logDirectory = arguments.string("--exec-log-dir") ?? ExecAdapter.temporaryRoot()
         do {
             try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         } catch {
@@ -104,7 +104,7 @@ extension RunCommand {
                 killMode: killMode,
                 timeoutNanos: UInt64(timeoutMillis) * 1_000_000,
                 logDirectory: logDirectory,
-                stateRoot: root + "/state",
+                stateRoot: logDirectory + "/state",
                 ttlSeconds: ttlSeconds
             )
         }
@@ -128,6 +128,11 @@ extension RunCommand {
         var text = ""
         for adapter in adapters {
             let tally = adapter.errorTally
+            if adapter.unsupportedJourneys > 0 {
+                text += "exec:\(adapter.name): \(adapter.unsupportedJourneys) signed-link journeys not supported by "
+                text += "this program (it answered protocol 1, which carries no signing keys): not judged, "
+                text += "counted as noLink\n"
+            }
             guard tally.total > 0 else {
                 text += "exec:\(adapter.name): 0 protocol errors (kill: \(adapter.killMode.rawValue))\n"
                 continue

@@ -95,15 +95,16 @@ extension RunCommand {
 }
 
 extension RunResult {
-    /// One line on an open-loop run's arrivals for the console (nil for closed loop).
+    /// Two lines on an open-loop run's arrivals for the console (nil for closed loop).
     public var openLoopSummaryLine: String? {
         guard let openLoop else { return nil }
         let counts = openLoop.arrivals
         let offered = ReportSchema.decimal(openLoop.parameters.ratePerSecond, digits: 3)
         let achieved = wallNanos == 0 ? 0 : Double(counts.started) * 1e9 / Double(wallNanos)
+        // Two lines, so that each fits the summary's width.
         return "open loop: offered \(offered)/s, achieved \(ReportSchema.decimal(achieved, digits: 0))/s; "
-            + "\(counts.started) started, \(counts.lateStarts) late (> \(OpenLoopSchedule.lateToleranceNanos) ns), "
-            + "\(counts.dropped) dropped (> \(openLoop.parameters.maxLagNanos) ns), "
-            + "max start lag \(counts.maxStartLagNanos) ns\n"
+            + "\(counts.started) started, max start lag \(counts.maxStartLagNanos) ns\n"
+            + "  \(counts.lateStarts) late (> \(OpenLoopSchedule.lateToleranceNanos) ns), "
+            + "\(counts.dropped) dropped (> \(openLoop.parameters.maxLagNanos) ns)\n"
     }
 }

@@ -9,13 +9,16 @@ public struct RunCommand: BenchCommand {
         usage:
             "run [--journeys N] [--seed S] [--threads T] [--strategies core,naive,fingerprint,clipboard] "
             + "[--race-share X] [--schedule MODE [--max-points N]] [--out DIR] [--mix FILE] [--quiet] "
-            + "[--rate R [--max-lag-ns N]] [--shard i/n] "
+            + "[--rate R [--max-lag-ns N]] [--shard i/n] [--duration SECONDS] [--warmup N] [--threshold EXPR ...] "
+            + "[--wide] "
             + "[--exec NAME=COMMAND ... [--kill message|signal] [--exec-timeout-ms MS] [--exec-log-dir DIR]]",
         discussion: """
             Defaults: 1,000,000 journeys, seed 1, one thread per core, all strategies, race share 0.1, \
             reports in Reports/latest. --mix FILE is a JSON object overriding any of these keys of the \
             built-in scenario mix (weights >= 0, shares in 0...1, seconds >= 1):
-            """ + " " + ScenarioMix.keys.joined(separator: ", ") + ".",
+            """ + " " + ScenarioMix.keys.joined(separator: ", ") + ". "
+                + "Ends with one verdict line. Exit status: 0 when every threshold holds, 1 when one fails "
+                + "(or the watchdog stopped the run), 2 for bad input.",
         options: [
             OptionSpec("--journeys", value: "N", help: "Journeys to run (default 1000000)."),
             OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
@@ -28,7 +31,7 @@ public struct RunCommand: BenchCommand {
             OptionSpec(
                 "--race-share",
                 value: "X",
-                help: "Share of core journeys delivered from two threads (default 0.1)."
+                help: "Share of journeys (every strategy) delivered from two threads (default 0.1; exec: in order)."
             ),
             OptionSpec("--out", value: "DIR", help: "Report directory (default Reports/latest)."),
             OptionSpec("--mix", value: "FILE", help: "JSON scenario mix overriding the built-in default."),
@@ -43,7 +46,8 @@ public struct RunCommand: BenchCommand {
                 value: "MS",
                 help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
             ),
-        ] + ScheduleMode.options + scaleOptions + execOptions + [ReportCommand.noReportOption]
+        ] + ScheduleMode.options + scaleOptions + durationOptions + execOptions + verdictOptions
+            + [ReportCommand.noReportOption]
     )
 
     public var configurationToRun: RunConfiguration
@@ -54,6 +58,10 @@ public struct RunCommand: BenchCommand {
     public var shard: ShardSpec?
     /// `--no-report`: skip report.html and summary.md.
     public var noReport = false
+    /// `--threshold`s, judged besides the default ones (``RunVerdict/thresholds(strategies:extra:)``).
+    public var thresholds: [Threshold] = []
+    /// `--wide`: print every outcome's count.
+    public var wide = false
 
     public init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
@@ -103,11 +111,18 @@ public struct RunCommand: BenchCommand {
         )
         try Self.probe(configurationToRun.execAdapters)
         configurationToRun.openLoop = try Self.openLoop(from: arguments)
+        if let duration = try Self.duration(from: arguments) {
+            Self.apply(durationNanos: duration, to: &configurationToRun)
+        }
+        let warmup = try arguments.integer(Self.warmupOption, in: 0...10_000_000) ?? Self.defaultWarmupJourneys
+        configurationToRun.warmupJourneys = UInt64(warmup)
         shard = try Self.shard(from: arguments, journeys: UInt64(journeys))
         if let shard { configurationToRun = Self.restrict(configurationToRun, to: shard) }
         outputDirectory = arguments.string("--out") ?? "Reports/latest"
         quiet = arguments.has("--quiet")
         noReport = arguments.has("--no-report")
+        thresholds = try Self.thresholds(from: arguments, strategies: configurationToRun.strategies)
+        wide = arguments.has(Self.wideOption)
         var line = ["deeplink-bench", "run"]
         for (name, values) in arguments.repeated.sorted(by: { $0.key < $1.key }) {
             for value in values { line += [name, value] }
@@ -124,27 +139,29 @@ public struct RunCommand: BenchCommand {
         manifest.shard = shard?.description
         let style = ProgressReporter.Style.choose(stderrIsTerminal: io.stderrIsTerminal, quiet: quiet)
         var progress = ProgressReporter(
-            total: configuration.journeys,
+            total: configuration.durationNanos == nil ? configuration.journeys : 0,
             style: style,
             startNanos: ProgressReporter.monotonicNanos()
         )
         let result = Runner.run(configuration) { done in
             if let text = progress.update(completed: done, nowNanos: ProgressReporter.monotonicNanos()) { io.err(text) }
         }
-        if let text = progress.finish(completed: configuration.journeys, nowNanos: ProgressReporter.monotonicNanos()) {
+        let ran = result.configuration.journeys
+        if let text = progress.finish(completed: ran, nowNanos: ProgressReporter.monotonicNanos()) {
             io.err(text)
         }
         let runID = Self.runID(seed: configuration.seed, startTime: manifest.startTime)
-        let report = result.report(runID: runID, manifest: manifest, peakRSSBytes: ResourceUsage.peakRSSBytes())
+        var report = result.report(runID: runID, manifest: manifest, peakRSSBytes: ResourceUsage.peakRSSBytes())
+        report.thresholds = RunVerdict.thresholds(strategies: report.strategies.map(\.name), extra: thresholds)
         try ReportWriter.write(report, to: outputDirectory)
-        io.out(SummaryTable.render(result))
+        if let notice = DisturbanceNotice.terminalText(result.disturbance) { io.out(notice + "\n") }
+        io.out(SummaryTable.render(result, report: report, wide: wide))
         if let line = result.openLoopSummaryLine { io.out(line) }
         io.out(Self.execSummary(configuration.execAdapters))
-        io.out(
-            "reports: \(outputDirectory)/ (summary.csv, latency.csv, outcomes.csv, violations.csv, coverage.csv, "
-                + "manifest.json)\n"
-        )
+        io.out("reports: \(outputDirectory)/ (summary.csv, thresholds.csv, …: Reports/README.md)\n")
         if !noReport { io.out(ReportCommand.attach(to: outputDirectory, io: io)) }
+        let verdict = RunVerdict(report)
+        defer { io.out(verdict.line + "\n") }
         if let hung = result.hung {
             io.err(
                 "error: run: the watchdog stopped the run: \(hung.strategy.rawValue) did not finish journey "
@@ -157,7 +174,7 @@ public struct RunCommand: BenchCommand {
         if result.undecidedJourneys > 0 {
             io.err("warning: the oracle left \(result.undecidedJourneys) journeys undecided (a generator defect)\n")
         }
-        return 0
+        return verdict.exitStatus
     }
 
     /// `20261130T224137Z-s42`: the start time (compact, UTC) and the seed.

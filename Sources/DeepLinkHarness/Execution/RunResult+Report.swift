@@ -25,6 +25,12 @@ extension RunResult {
                 }
             }
             var histograms: [String: Histogram] = [Metric.journey: tally.journeyNanos]
+            for (name, histogram) in [
+                (Metric.journeyRacing, tally.racingJourneyNanos),
+                (Metric.journeyNonRacing, tally.nonRacingJourneyNanos),
+            ] where histogram.count > 0 {
+                histograms[name] = histogram
+            }
             if let openLoop, position < openLoop.correctedJourneyNanos.count {
                 histograms[Metric.journeyCorrected] = openLoop.correctedJourneyNanos[position]
             }

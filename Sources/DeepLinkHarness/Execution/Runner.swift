@@ -43,6 +43,15 @@ public struct RunConfiguration: Sendable {
     public var disturbanceSource: any DisturbanceSource = ProcDisturbanceSource()
     /// When the readings mark the run disturbed.
     public var disturbanceThresholds = Disturbance.Thresholds()
+    /// A time-based run (`run --duration`, closed loop): workers stop claiming chunks once this
+    /// long has passed since the start, and ``journeys`` is only a cap. Every chunk claimed runs
+    /// to its end, so the journeys run are the first ones, one range; the result's configuration
+    /// says how many. Nil: run ``journeys`` journeys.
+    public var durationNanos: UInt64? = nil
+    /// Journeys each worker thread runs through fresh instances of the strategies before the
+    /// start (`run --warmup`), counted nowhere. They come from another seed and never race, so the
+    /// counted journeys are the same as without them. See ``Worker/warmUp(oracle:)``.
+    public var warmupJourneys: UInt64 = 0
 
     public init(
         journeys: UInt64,
@@ -107,8 +116,24 @@ public struct StrategyTally: Sendable {
     /// strategy, summed over threads.
     public var racingJourneys: UInt64 = 0
     public var racingNanos: UInt64 = 0
-    /// Per-journey time inside the strategy.
-    public var journeyNanos = Histogram()
+    /// Per-journey time inside the strategy, racing journeys (``Journey/racing``) and the others
+    /// apart (latency.csv's `journey_racing` and `journey_non_racing`). The racing one shares an
+    /// empty storage until its first record (a strategy may meet none).
+    public var racingJourneyNanos = StrategyTally.emptyHistogram
+    public var nonRacingJourneyNanos = Histogram()
+
+    /// Per-journey time inside the strategy, all journeys (latency.csv's `journey`): the two
+    /// kinds merged, which is exact (same bucket layout, exact minimum and maximum).
+    public var journeyNanos: Histogram {
+        var all = nonRacingJourneyNanos
+        all.merge(racingJourneyNanos)
+        return all
+    }
+
+    private static let emptyHistogram = Histogram()
+    /// Racing journeys whose race inputs were delivered by two distinct threads (OS threads or
+    /// fibers), as the race machinery observed them (``StrategyObservation/raceThreads``).
+    public var racesOnTwoThreads: UInt64 = 0
     /// Per core operation (parse, validate, enqueue, gate-open to route), when the strategy times
     /// them.
     public var operationNanos: OperationHistograms
@@ -173,7 +198,9 @@ public struct StrategyTally: Sendable {
         harnessAllocatedBytes &+= other.harnessAllocatedBytes
         racingJourneys &+= other.racingJourneys
         racingNanos &+= other.racingNanos
-        journeyNanos.merge(other.journeyNanos)
+        racingJourneyNanos.merge(other.racingJourneyNanos)
+        nonRacingJourneyNanos.merge(other.nonRacingJourneyNanos)
+        racesOnTwoThreads &+= other.racesOnTwoThreads
         operationNanos.merge(other.operationNanos)
         coverage.merge(other.coverage)
         violations = Array((violations + other.violations).sorted { $0.index < $1.index }.prefix(limit))

@@ -49,6 +49,8 @@ struct Worker {
         raceDesk = context.racePeering?.own
         for adapter in configuration.execAdapters { context.execAdapters[adapter.name] = adapter }
         let oracle = Oracle(mix: configuration.mix)
+        // Before this worker's own tallies exist, so that they reuse what the warm-up's freed.
+        warmUp(oracle: oracle)
         var strategies = configuration.strategies.map { $0.make(context: context) }
         var result = WorkerResult(
             tallies: configuration.strategies.map { StrategyTally(kind: $0) },
@@ -180,6 +182,51 @@ struct Worker {
         tally.harnessAllocatedBytes &+= (bytes > strategyBytes ? bytes &- strategyBytes : 0) &+ preparation.bytes
     }
 
+    /// The warm-up (``RunConfiguration/warmupJourneys``), before the start: the journeys of
+    /// another seed (``warmupSeed(_:)``), none racing, through fresh instances of the built-in
+    /// strategies without planted faults, measured into tallies that are thrown away. Fresh
+    /// instances, so that nothing a warm-up journey leaves in a strategy reaches a counted one;
+    /// what warms is shared: code, caches, the allocator, lazily built tables. Not the `exec:`
+    /// strategies: a second child would share the worker's state directory.
+    mutating func warmUp(oracle: Oracle) {
+        let configuration = shared.configuration
+        guard configuration.warmupJourneys > 0 else { return }
+        var context = StrategyContext(mix: configuration.mix)
+        context.workerThreads = configuration.threads
+        let kinds = configuration.strategies.filter { if case .exec = $0 { false } else { true } }
+        var strategies = kinds.map { $0.make(context: context) }
+        var tallies = kinds.map { StrategyTally(kind: $0) }
+        var corrected = Histogram()
+        let generator = JourneyGenerator(
+            seed: Self.warmupSeed(configuration.seed),
+            mix: configuration.mix,
+            raceShare: 0
+        )
+        var batch = JourneyBatch()
+        var next: UInt64 = 0
+        while next < configuration.warmupJourneys {
+            batch.removeAll()
+            let end = min(configuration.warmupJourneys, next &+ UInt64(Runner.chunkSize))
+            for index in next..<end { batch.append(generator.journey(at: index), oracle: oracle) }
+            next = end
+            for index in strategies.indices {
+                run(
+                    batch,
+                    trapped: [],
+                    strategy: &strategies[index],
+                    tally: &tallies[index],
+                    corrected: &corrected,
+                    preparation: (0, 0),
+                    oracle: oracle
+                )
+            }
+        }
+        for index in strategies.indices { strategies[index].finish() }
+    }
+
+    /// The warm-up's seed: not the run's, so that no counted journey runs during the warm-up.
+    static func warmupSeed(_ seed: UInt64) -> UInt64 { seed ^ 0x9E37_79B9_7F4A_7C15 }
+
     /// Runs the paired worker's race partner if it asked for one, adding its time and bytes to
     /// `served` (a relaxed load when it did not).
     @inline(__always)
@@ -211,10 +258,13 @@ struct Worker {
         let service = stopwatch.nanos(since: start)
         tally.allocatedBytes &+= allocations.bytes &- bytesBefore
         tally.strategyNanos &+= service
-        tally.journeyNanos.record(service)
         if journey.racing {
+            tally.racingJourneyNanos.record(service)
             tally.racingJourneys &+= 1
             tally.racingNanos &+= service
+            if observation.raceThreads >= 2 { tally.racesOnTwoThreads &+= 1 }
+        } else {
+            tally.nonRacingJourneyNanos.record(service)
         }
         if let lag { corrected.record(lag &+ service) }
         return observation

@@ -105,8 +105,13 @@ struct WorkerPool {
                 violationLimit: configuration.violationLimit
             )
         }
+        var ran = configuration
+        if configuration.durationNanos != nil, configuration.openLoop == nil {
+            // Every strategy ran every journey claimed (one range from the first).
+            ran.journeys = tallies.first?.journeys ?? 0
+        }
         var result = RunResult(
-            configuration: configuration,
+            configuration: ran,
             tallies: tallies,
             wallNanos: wallNanos,
             undecidedJourneys: undecided

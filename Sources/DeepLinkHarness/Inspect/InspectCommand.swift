@@ -148,8 +148,8 @@ public struct InspectCommand: BenchCommand {
         var names: [String] = []
         if events.contains(.appReady) { names.append("appReady") }
         if events.contains(.loggedIn) { names.append("loggedIn") }
-        for id in 0..<CustomEvent.capacity {
-            if let event = CustomEvent(id: id), events.contains(.custom(event)) { names.append("custom\(id)") }
+        for id in 0..<AppEvent.Custom.capacity {
+            if let event = AppEvent.Custom(id: id), events.contains(.custom(event)) { names.append("custom\(id)") }
         }
         return names
     }
@@ -183,13 +183,16 @@ public struct InspectCommand: BenchCommand {
         }
     }
 
-    /// The verdict for a parsed referrer, its link's signature checked when a verifier is set.
-    private func verdict(for parsed: ParsedReferrer) -> ReferrerVerdict {
-        let verdict = parser.verdict(for: parsed, validator: validator)
-        guard let verifier, case .link(let link) = verdict else { return verdict }
+    /// The verdict for a parsed referrer, its link's signature checked when a verifier is set, and
+    /// the link when the verdict is `link`.
+    private func verdict(for parsed: ParsedReferrer) -> (verdict: ReferrerVerdict, link: DeepLink?) {
+        var link = DeepLink(validated: "/")!
+        let verdict = parser.verdict(for: parsed, validator: validator, into: &link)
+        guard case .link = verdict else { return (verdict, nil) }
+        guard let verifier else { return (verdict, link) }
         let now = UInt64(max(0, Date().timeIntervalSince1970))
-        if case .rejected(let rejection) = verifier.check(link, nowSeconds: now) { return .rejected(rejection) }
-        return verdict
+        if case .rejected(let rejection) = verifier.check(link, nowSeconds: now) { return (.rejected(rejection), nil) }
+        return (verdict, link)
     }
 
     /// The non-empty items of a comma-separated list.
@@ -240,9 +243,9 @@ public struct InspectCommand: BenchCommand {
                     JSONString.append(field.decodedValue, to: &json)
                     json += "]"
                 }
-                let verdict = verdict(for: parsed)
+                let (verdict, link) = verdict(for: parsed)
                 json += "],\"payload\":" + JSONString.quotedOrNull(parsed.payload?.decodedValue)
-                json += Self.jsonTail(verdict, requires: verdict.link.map { policy.requirements(for: $0) })
+                json += Self.jsonTail(verdict, link: link, requires: link.map { policy.requirements(for: $0) })
                 return json
             }
         }
@@ -254,12 +257,12 @@ public struct InspectCommand: BenchCommand {
 
     /// The JSON object of a referrer the parser refused (a limit).
     static func jsonLine(for error: ReferrerError) -> String {
-        "{\"fields\":[],\"payload\":null" + jsonTail(.error(error), requires: nil)
+        "{\"fields\":[],\"payload\":null" + jsonTail(.error(error), link: nil, requires: nil)
     }
 
-    private static func jsonTail(_ verdict: ReferrerVerdict, requires: GateEvents?) -> String {
+    private static func jsonTail(_ verdict: ReferrerVerdict, link: DeepLink?, requires: GateEvents?) -> String {
         var tail =
-            ",\"link\":" + JSONString.quotedOrNull(verdict.link?.string) + ",\"verdict\":"
+            ",\"link\":" + JSONString.quotedOrNull(link?.string) + ",\"verdict\":"
             + JSONString.quoted(verdict.name) + ",\"reason\":" + JSONString.quotedOrNull(verdict.reason)
         guard let requires else { return tail + ",\"requires\":null}" }
         tail += ",\"requires\":[" + eventNames(requires).map(JSONString.quoted).joined(separator: ",") + "]}"
@@ -283,9 +286,9 @@ public struct InspectCommand: BenchCommand {
                 } else {
                     text += "payload (\(key)) none\n"
                 }
-                let verdict = verdict(for: parsed)
-                text += "verdict " + Self.describe(verdict) + "\n"
-                if let link = verdict.link {
+                let (verdict, link) = verdict(for: parsed)
+                text += "verdict " + Self.describe(verdict, link: link) + "\n"
+                if let link {
                     text += "requires " + Self.eventNames(policy.requirements(for: link)).joined(separator: ", ") + "\n"
                 }
                 return text
@@ -293,7 +296,7 @@ public struct InspectCommand: BenchCommand {
         }
         switch result {
         case .success(let breakdown): text += breakdown
-        case .failure(let error): text += "verdict " + Self.describe(ReferrerVerdict.error(error)) + "\n"
+        case .failure(let error): text += "verdict " + Self.describe(.error(error), link: nil) + "\n"
         }
         return text
     }
@@ -308,9 +311,9 @@ public struct InspectCommand: BenchCommand {
         return text
     }
 
-    private static func describe(_ verdict: ReferrerVerdict) -> String {
+    private static func describe(_ verdict: ReferrerVerdict, link: DeepLink?) -> String {
         switch verdict {
-        case .link(let link): "link \(JSONString.quoted(link.string))"
+        case .link: "link \(JSONString.quoted(link?.string ?? ""))"
         case .organic: "organic (Play placeholder: organic install)"
         case .notSet: "notSet (Play placeholder: referrer not set)"
         case .noPayload: "noPayload (no payload field)"

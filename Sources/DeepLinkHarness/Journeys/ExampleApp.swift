@@ -58,16 +58,23 @@ public enum ExampleApp {
     public static let signedPrefixes = ["/wallet"]
 
     /// The example app's link-signing keys: `k1` (retired, still verifying) and `k2` (active).
-    /// Fixed secrets: the harness's links are built once, the same in every run.
+    /// Fixed secrets: the harness's links are built once, the same in every run. The journey
+    /// protocol's `hello` hands them to programs that verify signatures themselves.
+    public static let signingKeyList: [SigningKey] = {
+        do {
+            return [
+                try SigningKey(id: "k1", secret: Array(repeating: 0x4B, count: SigningKey.minimumSecretBytes)),
+                try SigningKey(id: "k2", secret: Array(repeating: 0x6D, count: SigningKey.minimumSecretBytes)),
+            ]
+        } catch {
+            preconditionFailure("the example keys are valid: \(error)")
+        }
+    }()
+
+    /// ``signingKeyList`` as the authenticator the core verifies with (`k2` active).
     public static let signingKeys: HMACSHA256Authenticator = {
         do {
-            return try HMACSHA256Authenticator(
-                keys: [
-                    SigningKey(id: "k1", secret: Array(repeating: 0x4B, count: SigningKey.minimumSecretBytes)),
-                    SigningKey(id: "k2", secret: Array(repeating: 0x6D, count: SigningKey.minimumSecretBytes)),
-                ],
-                activeKeyID: "k2"
-            )
+            return try HMACSHA256Authenticator(keys: signingKeyList, activeKeyID: "k2")
         } catch {
             preconditionFailure("the example keys are valid: \(error)")
         }

@@ -22,7 +22,8 @@ public struct Journey: Sendable {
     public var world: JourneyWorld
     /// The perturbations composed on top of the scenario's own (see ``ExtraPerturbations``).
     public var extras: ExtraPerturbations = []
-    /// Whether `core` delivers the journey's capture and gate events from two threads at once.
+    /// Whether every built-in strategy meets the journey's first capture and the gate signal after
+    /// it from two threads at once (an `exec:` strategy meets them in order).
     public var racing: Bool
     /// Whether the app's router is not ready the first time a link is offered to it (the screen
     /// is not there yet): it declines, and the link must be offered again at the next signal.

@@ -144,6 +144,10 @@ public struct StrategyObservation: Sendable {
     /// Steps `raceStep` and `raceStep + 1` were delivered at once, from two threads (-1: none): a
     /// route recorded at `raceStep + 1` may have been due at `raceStep`.
     public var raceStep: Int = -1
+    /// How many distinct threads delivered the race's inputs, as the race machinery observed them:
+    /// OS threads, or the fibers of a controlled race (each its own stack; Docs/Scheduling.md).
+    /// 0: no race; 1: one thread delivered both (a partner that did not take its input in time).
+    public var raceThreads: UInt8 = 0
     /// Something the harness's audit of the strategy found wrong after the journey (a link left
     /// stranded in a queue, a router call naming no known link); `nil` when nothing.
     public var auditFinding: AuditFinding?
@@ -222,5 +226,9 @@ public struct StrategyObservation: Sendable {
         /// The controlled scheduler found the race deadlocked (every logical thread blocked) or
         /// livelocked (past its step bound) (judged `hung`; `replay` prints the interleaving).
         case scheduleHung
+        /// An `exec:` child that answered protocol 1 was not sent this journey: judging it needs
+        /// the signing keys only protocol 2 hands over (judged `noLink`, counted apart as not
+        /// supported by the program, never as its violation).
+        case unsupported
     }
 }

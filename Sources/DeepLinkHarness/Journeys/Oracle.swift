@@ -77,6 +77,8 @@ public struct Oracle: Sendable {
         if observation.auditFinding == .strandedCapture { return .lost }
         // An exec child that failed the journey told us nothing to judge.
         if observation.auditFinding == .childFailed { return .trapped }
+        // Nor one that was not sent the journey (protocol 1 cannot carry signed links).
+        if observation.auditFinding == .unsupported { return .noLink }
         if observation.auditFinding == .childHung || observation.auditFinding == .scheduleHung { return .hung }
         // The right destination with the wrong campaign is not the link that was captured.
         if observation.auditFinding == .attributionLost { return .misrouted }
@@ -132,7 +134,16 @@ public struct Oracle: Sendable {
             let raced = observation.raceStep == expectation.routeStep && routeStep == observation.raceStep + 1
             if !raced { return .late }
         }
-        if observation.reported.contains(.superseded), expectation.outcome == .superseded { return .superseded }
+        // The reasons given for the captures not routed: an older link dropped where none was
+        // superseded (a re-delivered referrer taken for a new link), or a replayed signature
+        // refused without saying so (a used nonce taken for an ordinary duplicate).
+        if observation.reported.contains(.superseded) {
+            if expectation.outcome == .superseded { return .superseded }
+            if distinctions.contains(.superseded) { return .misjudged }
+        }
+        if expectation.refusedReplay, distinctions.contains(.rejected), observation.rejection != .replayed {
+            return .misjudged
+        }
         return .routed
     }
 
@@ -184,6 +195,8 @@ public struct Expectation: Sendable {
     public var captureTimes: (UInt32, UInt32)
     /// A link was still pending, unexpired, when the script ended (a generator defect).
     public var endedPending: Bool
+    /// A signed link opened again after it routed was refused as `rejected:replayed`.
+    public var refusedReplay = false
 
     /// Whether the gate of the link in `slot` was open after `step`.
     public func gateWasOpen(slot: UInt8, step: Int) -> Bool {
@@ -234,6 +247,7 @@ private struct Model {
     var rejection: RejectionReason?
     var sawOrganic = false
     var sawNotSet = false
+    var refusedReplay = false
     var gateMasks: (UInt64, UInt64) = (0, 0)
 
     @inline(__always)
@@ -338,6 +352,7 @@ private struct Model {
             // recorded it consumed, it is a replay (never routed again).
             if facts(slot: slot).singleUse, get(consumed, slot) {
                 rejection = .replayed
+                refusedReplay = true
                 break
             }
             // The warm path captures in memory; the capture time is the open.
@@ -473,7 +488,8 @@ private struct Model {
             routeStep: routeStep,
             gateMasks: gateMasks,
             captureTimes: capturedAt,
-            endedPending: false
+            endedPending: false,
+            refusedReplay: refusedReplay
         )
         if let slot = routedSlot {
             expectation.outcome = sawSuperseded ? .superseded : .routed

@@ -8,7 +8,7 @@ import DeepLinkLinks
 struct LinksPlayCommand: LinksSubcommand {
     static let name = "play"
     static let abstract = "Print the Play Store URL whose Install Referrer carries the link."
-    static let attributionOptions: [(option: String, field: AttributionField)] = [
+    static let attributionOptions: [(option: String, field: LinkAttribution.Field)] = [
         ("--utm-source", .utmSource), ("--utm-medium", .utmMedium), ("--utm-campaign", .utmCampaign),
         ("--utm-term", .utmTerm), ("--utm-content", .utmContent),
     ]

@@ -18,6 +18,13 @@ public enum GateInput {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw .cannotRead(path: path, reason: "no such report directory")
             }
+            if let other = otherOutput(in: path) {
+                throw .incompatible(
+                    "\(path) is \(other), not a run's report directory: gate compares the directories "
+                        + "`deeplink-bench run --out DIR` writes (summary.csv, latency.csv, … and manifest.json), or "
+                        + "directories of them named rep-1, rep-2, …"
+                )
+            }
             if repetitions == nil, exists(ReportSchema.manifestFile, in: path) {
                 result.append(path)
                 continue
@@ -44,6 +51,28 @@ public enum GateInput {
         }
         guard !result.isEmpty else { throw .incompatible("no report directories given") }
         return result
+    }
+
+    /// What another command's output directory is, named by the file that command writes, when
+    /// `directory` holds no run (no summary.csv) and no repetitions (a gate over repetitions writes
+    /// its gate.csv beside them); nil when it is none of them.
+    static func otherOutput(in directory: String) -> String? {
+        guard !exists(ReportSchema.summaryFile, in: directory),
+            !((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains(where: {
+                repetition($0) != nil
+            })
+        else { return nil }
+        if exists(CapacityReport.file, in: directory) {
+            return "a capacity sweep (\(CapacityReport.file), written by deeplink-bench capacity)"
+        }
+        if exists(InstructionCount.file, in: directory) {
+            return "an instruction-count record (\(InstructionCount.file), written by gate --instructions; compare "
+                + "two with gate --instructions --baseline DIR --current DIR)"
+        }
+        if exists(GateCommand.file, in: directory) {
+            return "a gate's output (\(GateCommand.file), written by deeplink-bench gate)"
+        }
+        return nil
     }
 
     /// `K` for a subdirectory name `rep-K` (K ≥ 1, no leading zero), else nil.

@@ -84,6 +84,17 @@ public enum OutputDirectory {
         }
     }
 
+    /// Creates `path` with its missing parents, for a command that writes files into it itself
+    /// (`gate`: gate.csv), after ``check(_:replacingReport:)`` passed; an existing directory is
+    /// left as it is.
+    public static func create(_ path: String) throws(ReportError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreateDirectory(path: path, reason: error.localizedDescription)
+        }
+    }
+
     /// Creates and removes a hidden file (or directory) in `directory`; the error, if creating
     /// it failed.
     private static func probe(in directory: String, directory asDirectory: Bool) -> StreamError? {

@@ -50,9 +50,58 @@ public struct RegressionGate: Sendable {
         public var current: Double
         public var verdict: Verdict
         public var detail: String
+        /// Why an *inconclusive* timing check could not judge; nil for every other check.
+        public var doubt: Doubt? = nil
 
         /// `(current − baseline) / baseline × 100`, nil when the baseline is 0.
         public var changePercent: Double? { baseline == 0 ? nil : (current - baseline) / baseline * 100 }
+    }
+
+    /// Why a timing check could not judge: the noise it measured against the tolerance. The first
+    /// three hold for every timing check of a gate (they describe the runs, not one quantity).
+    public enum Doubt: Sendable, Equatable {
+        /// The machine disturbed runs: which, and what was measured (``disturbedNote(baseline:current:)``).
+        case disturbed(String)
+        /// The two sides ran on machines of different speed (``hostSpeedNote(baseline:current:)``).
+        case hostSpeed(String)
+        /// One run on a side: no noise measured.
+        case singleRun
+        /// The confidence interval straddles the tolerance: the runs' spread, as measured.
+        case noisy(String)
+        /// A baseline of 0: no relative change.
+        case zeroBaseline
+
+        /// Whether it holds for the whole gate rather than one check.
+        public var isRunWide: Bool {
+            switch self {
+            case .disturbed, .hostSpeed, .singleRun: true
+            case .noisy, .zeroBaseline: false
+            }
+        }
+
+        /// A few words for the verdict line.
+        public var summary: String {
+            switch self {
+            case .disturbed: "the machine disturbed a run"
+            case .hostSpeed: "host speed differs from the baseline's"
+            case .singleRun: "one run per side, noise unknown"
+            case .noisy: "noise straddles the tolerance"
+            case .zeroBaseline: "baseline is 0"
+            }
+        }
+
+        /// The sentence the gate's text output prints: what was measured, against what.
+        public var explanation: String {
+            switch self {
+            case .disturbed(let note): "disturbed: \(note)"
+            case .hostSpeed(let note): note
+            case .singleRun:
+                "one run per side: no noise measured, so no change can be told from noise (give --repetitions N, "
+                    + "N >= 2, or directories of rep-1…rep-N)"
+            case .noisy(let note): note
+            case .zeroBaseline: "baseline is 0: no relative change"
+            }
+        }
     }
 
     /// The numbers of one run the gate compares.
@@ -146,11 +195,11 @@ public struct RegressionGate: Sendable {
             )
         }
         guard !hardOnly else { return checks }
-        let notes = [
-            Self.disturbedNote(baseline: baseline, current: current),
-            Self.hostSpeedNote(baseline: baseline, current: current),
-        ].compactMap { $0 }
-        let disturbed = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        let speed = Self.hostSpeedNote(baseline: baseline, current: current)
+        let disturbed =
+            Self.disturbedNote(baseline: baseline, current: current).map {
+                Doubt.disturbed([$0, speed].compactMap { $0 }.joined(separator: "; "))
+            } ?? speed.map(Doubt.hostSpeed)
         for strategy in baseRun.strategies where current.allSatisfy({ $0.summary[strategy] != nil }) {
             checks.append(
                 timing(
@@ -180,14 +229,15 @@ public struct RegressionGate: Sendable {
     }
 
     /// The verdict on one timing quantity measured `baseline.count` and `current.count` times;
-    /// `disturbed` (how many of those runs the machine disturbed, and why) makes it inconclusive.
+    /// `disturbed` (a run-wide doubt: runs the machine disturbed, or a host-speed difference) makes
+    /// it inconclusive.
     public func timing(
         strategy: String,
         metric: String,
         higherIsBetter: Bool,
         baseline: [Double],
         current: [Double],
-        disturbed: String? = nil
+        disturbed: Doubt? = nil
     ) -> Check {
         let before = Self.median(baseline)
         let now = Self.median(current)
@@ -203,36 +253,54 @@ public struct RegressionGate: Sendable {
         let tolerance = ReportSchema.decimal(timeTolerance * 100, digits: 1) + "%"
         guard before > 0 else {
             check.verdict = now == before ? .pass : .inconclusive
-            check.detail = "baseline is 0: no relative change"
+            check.detail = Doubt.zeroBaseline.explanation
+            if check.verdict == .inconclusive { check.doubt = .zeroBaseline }
             return check
         }
+        // In the detail a change has change_pct's sign; which direction is worse is said beside it.
+        let worse = higherIsBetter ? "lower is worse" : "higher is worse"
+        let change = "change \(Self.percent((now - before) / before)) (\(worse))"
         let regression = Self.regression(baseline: before, current: now, higherIsBetter: higherIsBetter)
         if let disturbed {
             check.verdict = .inconclusive
-            check.detail = "disturbed: \(disturbed); regression \(Self.percent(regression)) not judged"
+            check.doubt = disturbed
+            check.detail = "\(disturbed.explanation); \(change) not judged"
             return check
         }
         guard baseline.count >= 2, current.count >= 2 else {
             let observed = regression <= timeTolerance ? "within" : "beyond"
             check.verdict = .inconclusive
+            check.doubt = .singleRun
             check.detail =
-                "single run per side: regression \(Self.percent(regression)) \(observed) tolerance \(tolerance), "
-                + "noise unknown (give repetitions)"
+                "single run per side: \(change) \(observed) tolerance \(tolerance), noise unknown (give repetitions)"
             return check
         }
         let (low, high) = bootstrapInterval(baseline: baseline, current: current, higherIsBetter: higherIsBetter)
-        let interval = "95% CI of regression [\(Self.percent(low)), \(Self.percent(high))]"
+        // The interval of the regression (positive = worse) as an interval of the change.
+        let (lowChange, highChange) = higherIsBetter ? (-high, -low) : (low, high)
+        let interval = "95% CI of the change [\(Self.percent(lowChange)), \(Self.percent(highChange))] (\(worse))"
         if low > timeTolerance {
             check.verdict = .fail
-            check.detail = "\(interval) above tolerance \(tolerance)"
+            check.detail = "\(interval) beyond tolerance \(tolerance)"
         } else if high <= timeTolerance {
             check.verdict = .pass
             check.detail = "\(interval) within tolerance \(tolerance)"
         } else {
             check.verdict = .inconclusive
             check.detail = "\(interval) straddles tolerance \(tolerance)"
+            check.doubt = .noisy(
+                "\(interval) straddles tolerance \(tolerance): baseline spread \(Self.spread(baseline)), current "
+                    + "spread \(Self.spread(current))"
+            )
         }
         return check
+    }
+
+    /// `±12.3%`: half the range of `values` relative to their median (how far the runs scatter).
+    static func spread(_ values: [Double]) -> String {
+        let middle = median(values)
+        guard middle > 0, let low = values.min(), let high = values.max() else { return "unknown" }
+        return "±" + ReportSchema.decimal((high - low) / 2 / middle * 100, digits: 1) + "%"
     }
 
     /// The percentile-bootstrap 95 % interval of the regression of the medians.
@@ -285,7 +353,8 @@ public struct RegressionGate: Sendable {
         guard !before.isEmpty, !now.isEmpty else { return nil }
         let (base, here) = (median(before), median(now))
         guard HostSpeedProbe.differ(base, here, byMoreThan: hostSpeedRatio) else { return nil }
-        return "host speed differs from the baseline's (a fixed probe round took "
+        return "host-speed probes \(ReportSchema.decimal(max(base, here) / min(base, here), digits: 1))x apart: "
+            + "host speed differs from the baseline's (a fixed probe round took "
             + "\(ReportSchema.decimal(here, digits: 1)) ns here, \(ReportSchema.decimal(base, digits: 1)) ns "
             + "in the baseline; threshold \(ReportSchema.decimal(hostSpeedRatio, digits: 1))x)"
     }

@@ -72,7 +72,7 @@ public enum ReportMerger {
             disturbance = merged
         }
         manifest.disturbance = disturbance
-        return RunReport(
+        var merged = RunReport(
             runID: identity.runID,
             seed: first.seed,
             journeys: journeys,
@@ -83,6 +83,11 @@ public enum ReportMerger {
             strategies: strategies,
             arrivals: arrivals
         )
+        // The shards of one `run --threshold …` share its thresholds: judged again on the whole.
+        if let first = reports.first, reports.allSatisfy({ $0.thresholds == first.thresholds }) {
+            merged.thresholds = first.thresholds
+        }
+        return merged
     }
 
     /// The inputs' identities, after checking they are of one workload and one commit.

@@ -27,6 +27,13 @@ public enum ReportReader {
         ReportSchema.histogramsFile, ReportSchema.coverageFile,
     ]
 
+    /// The files a run writes after ``runFiles`` (in this order), which reports written before
+    /// them lack: read and checked when listed, never required. A merged report has no
+    /// thresholds.csv.
+    public static let newerRunFiles = [
+        ReportSchema.thresholdsFile, ReportSchema.summaryJSONFile, ReportSchema.latencyLogFile,
+    ]
+
     /// The whole report in `directory`, verified.
     public static func read(_ directory: String) throws(ReportError) -> RunReport {
         let sealed = try SealedDirectory.open(directory, requiring: runFiles)
@@ -140,7 +147,7 @@ struct RunReader {
         try readHistograms()
         try readViolations()
         try checkStrategies()
-        return RunReport(
+        var report = RunReport(
             runID: identity.runID,
             seed: identity.seed,
             journeys: strategies.map(\.journeys).max() ?? 0,
@@ -151,6 +158,39 @@ struct RunReader {
             strategies: strategies,
             arrivals: header.arrivals
         )
+        report.thresholds = try readThresholds()
+        return report
+    }
+
+    /// thresholds.csv's expressions, when the directory has one (a run's; not a merged report's,
+    /// nor one written before thresholds). The observed values and verdicts are the writer's to
+    /// derive: the canonical check holds them to the report's other files.
+    func readThresholds() throws(ReportError) -> [Threshold] {
+        let file = ReportSchema.thresholdsFile
+        guard sealed.contents[file] != nil else { return [] }
+        let table = try table(file, columns: ReportSchema.thresholdsColumns)
+        var thresholds: [Threshold] = []
+        for row in table.rows.indices {
+            var expression = ""
+            try ReportReader.checked(filePath(file)) { () throws(CSVError) in
+                expression = CSVWriter.unneutralised(try table.string("expression", row: row))
+            }
+            let threshold: Threshold
+            do {
+                threshold = try Threshold.parse(expression)
+            } catch {
+                throw inconsistent(file, line: table.rowLines[row], error.message)
+            }
+            guard strategies.contains(where: { $0.name == threshold.strategy }) else {
+                throw inconsistent(
+                    file,
+                    line: table.rowLines[row],
+                    "'\(expression)' names strategy '\(threshold.strategy)', which is not in summary.csv"
+                )
+            }
+            thresholds.append(threshold)
+        }
+        return thresholds
     }
 
     /// summary.csv: the strategies and the run-level columns (taken from the first row; the
@@ -416,6 +456,19 @@ struct RunReader {
                             + "\(strategy.journeys) journeys were timed (all but trapped and hung)"
                     )
                 }
+            }
+            let racing = strategy.histograms[Metric.journeyRacing]?.count
+            let other = strategy.histograms[Metric.journeyNonRacing]?.count
+            let split = (racing ?? 0).addingReportingOverflow(other ?? 0)
+            if racing != nil || other != nil,
+                split.overflow || split.partialValue != timed || (racing ?? 0) != strategy.costs.racingJourneys
+            {
+                throw inconsistent(
+                    ReportSchema.histogramsFile,
+                    "'\(strategy.name)' journey_racing and journey_non_racing hold \(racing ?? 0) and \(other ?? 0) values; "
+                        + "its \(timed) timed journeys, \(strategy.costs.racingJourneys) of them racing (summary.csv), "
+                        + "do not split so"
+                )
             }
             guard UInt64(strategy.violations.count) <= violations else {
                 throw inconsistent(

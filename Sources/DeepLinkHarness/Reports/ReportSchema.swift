@@ -10,6 +10,9 @@ public enum ReportSchema {
     public static let histogramsFile = "histograms.csv"
     public static let manifestFile = "manifest.json"
     public static let coverageFile = "coverage.csv"
+    public static let thresholdsFile = "thresholds.csv"
+    public static let summaryJSONFile = "summary.json"
+    public static let latencyLogFile = "latency.hlog"
 
     /// Percentiles written to latency.csv, as they appear in the `percentile` column.
     public static let percentiles = ["0", "50", "90", "99", "99.9", "99.99", "100"]
@@ -52,6 +55,11 @@ public enum ReportSchema {
 
     public static let coverageColumns: [CSVWriter.Column] = [
         .init("strategy", .text), .init("kind", .text), .init("name", .text), .init("journeys", .numeric),
+    ]
+
+    public static let thresholdsColumns: [CSVWriter.Column] = [
+        .init("expression", .text), .init("strategy", .text), .init("metric", .text), .init("bound", .numeric),
+        .init("observed", .numeric), .init("passed", .numeric),
     ]
 
     public static let histogramsColumns: [CSVWriter.Column] = [

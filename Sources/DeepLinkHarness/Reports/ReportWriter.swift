@@ -11,7 +11,7 @@ import Foundation
 public enum ReportWriter {
     /// The report files of `report` (without manifest.json), in writing order.
     public static func files(_ report: RunReport) throws -> [(name: String, bytes: [UInt8])] {
-        [
+        var files = [
             (ReportSchema.summaryFile, Array(try summaryCSV(report).utf8)),
             (ReportSchema.latencyFile, Array(try latencyCSV(report).utf8)),
             (ReportSchema.outcomesFile, Array(try outcomesCSV(report).utf8)),
@@ -19,6 +19,28 @@ public enum ReportWriter {
             (ReportSchema.histogramsFile, Array(try histogramsCSV(report).utf8)),
             (ReportSchema.coverageFile, Array(try coverageCSV(report).utf8)),
         ]
+        if !report.thresholds.isEmpty {
+            files.append((ReportSchema.thresholdsFile, Array(try thresholdsCSV(report).utf8)))
+        }
+        files.append((ReportSchema.summaryJSONFile, Array(summaryJSON(report).utf8)))
+        files.append((ReportSchema.latencyLogFile, Array(HistogramLog.text(report).utf8)))
+        return files
+    }
+
+    /// thresholds.csv: each threshold (``RunReport/thresholds``, in order) judged against the
+    /// report: its bound and the observed value in the metric's unit, and 1 when it held.
+    public static func thresholdsCSV(_ report: RunReport) throws -> String {
+        var writer = CSVWriter(columns: ReportSchema.thresholdsColumns)
+        for result in RunVerdict(report).results {
+            let threshold = result.threshold
+            try writer.append([
+                threshold.expression, threshold.strategy, threshold.metric.rawValue,
+                ReportSchema.decimal(threshold.bound, digits: 3),
+                result.observed.map { ReportSchema.decimal($0, digits: 0) } ?? "",
+                result.passed ? "1" : "0",
+            ])
+        }
+        return writer.text
     }
 
     /// Writes every report file of `report` into `directory` as one unit, replacing an older
@@ -43,7 +65,14 @@ public enum ReportWriter {
     /// summary.csv: one row per strategy, in report order.
     public static func summaryCSV(_ report: RunReport) throws -> String {
         var writer = CSVWriter(columns: ReportSchema.summaryColumns)
-        for strategy in report.strategies {
+        for row in summaryRows(report) { try writer.append(row) }
+        return writer.text
+    }
+
+    /// summary.csv's rows (``ReportSchema/summaryColumns``), one per strategy in report order:
+    /// also summary.json's facts.
+    static func summaryRows(_ report: RunReport) -> [[String]] {
+        report.strategies.map { strategy in
             let totals = strategy.outcomeTotals
             var row = [
                 report.runID, strategy.name, String(report.seed), String(strategy.journeys), String(report.threads),
@@ -58,9 +87,8 @@ public enum ReportWriter {
             row.append(String(report.peakRSSBytes))
             row += report.arrivals.fields
             row += (report.manifest.disturbance ?? Disturbance()).fields
-            try writer.append(row)
+            return row
         }
-        return writer.text
     }
 
     /// latency.csv: per strategy (report order), metric (``Metric/ordered(_:)``) and percentile

@@ -176,6 +176,9 @@ public struct RunReport: Sendable {
     public var strategies: [StrategyReport]
     /// Open-loop arrivals (all zero for a closed-loop run).
     public var arrivals: ArrivalReport
+    /// The thresholds the run is judged by (``RunVerdict``; thresholds.csv): `run`'s defaults and
+    /// `--threshold`s. Empty for a merged report and for reports written before thresholds.
+    public var thresholds: [Threshold] = []
 
     public init(
         runID: String,
@@ -200,29 +203,30 @@ public struct RunReport: Sendable {
     }
 }
 
-/// The outcome names the reports know, in summary.csv column order.
+/// The outcome names the reports know, in summary.csv column order: ``JourneyOutcome/name``, the
+/// one spelling of an outcome in every file, the terminal and the page.
 ///
 /// Thread safety: constants and pure functions.
 public enum Outcome {
-    public static let routed = "routed"
-    public static let misrouted = "misrouted"
-    public static let duplicated = "duplicated"
-    public static let premature = "premature"
-    public static let lost = "lost"
-    public static let expired = "expired"
+    public static let routed = JourneyOutcome.routed.name
+    public static let misrouted = JourneyOutcome.misrouted.name
+    public static let duplicated = JourneyOutcome.duplicated.name
+    public static let premature = JourneyOutcome.premature.name
+    public static let lost = JourneyOutcome.lost.name
+    public static let expired = JourneyOutcome.expired.name
     /// Rejections carry their reason: `rejected:<reason>`.
     public static let rejectedPrefix = "rejected"
-    public static let superseded = "superseded"
-    public static let organic = "organic"
-    public static let notSet = "notSet"
-    public static let noLink = "noLink"
-    public static let crashWindow = "crashWindow"
-    public static let stale = "stale"
-    public static let unsafe = "unsafe"
-    public static let late = "late"
-    public static let misjudged = "misjudged"
-    public static let hung = "hung"
-    public static let trapped = "trapped"
+    public static let superseded = JourneyOutcome.superseded.name
+    public static let organic = JourneyOutcome.organic.name
+    public static let notSet = JourneyOutcome.notSet.name
+    public static let noLink = JourneyOutcome.noLink.name
+    public static let crashWindow = JourneyOutcome.crashWindow.name
+    public static let stale = JourneyOutcome.stale.name
+    public static let unsafe = JourneyOutcome.unsafe.name
+    public static let late = JourneyOutcome.late.name
+    public static let misjudged = JourneyOutcome.misjudged.name
+    public static let hung = JourneyOutcome.hung.name
+    public static let trapped = JourneyOutcome.trapped.name
 
     /// The outcomes that count as violations.
     public static let violations = [
@@ -235,14 +239,22 @@ public enum Outcome {
     /// Whether `outcome` is a violation (one of ``violations``).
     public static func isViolation(_ outcome: String) -> Bool { violations.contains(outcome) }
 
-    /// The summary.csv column of each known outcome, in column order.
+    /// The summary.csv column of each known outcome, in column order: the outcome's name (as in
+    /// outcomes.csv, the terminal and the page) in snake case, as every CSV column is named
+    /// (`crashWindow` → `crash_window`).
     public static let summaryColumns: [(outcome: String, column: String)] = [
-        (routed, "routed"), (misrouted, "misrouted"), (duplicated, "duplicated"), (premature, "premature"),
-        (lost, "lost"), (expired, "expired"), (rejectedPrefix, "rejected"), (superseded, "superseded"),
-        (organic, "organic"), (notSet, "not_set"), (noLink, "no_link"), (crashWindow, "crash_window"),
-        (stale, "stale"), (unsafe, "unsafe"), (late, "late"), (misjudged, "misjudged"), (hung, "hung"),
-        (trapped, "trapped"),
-    ]
+        routed, misrouted, duplicated, premature, lost, expired, rejectedPrefix, superseded, organic, notSet, noLink,
+        crashWindow, stale, unsafe, late, misjudged, hung, trapped,
+    ].map { ($0, snakeCase($0)) }
+
+    /// `crashWindow` → `crash_window`.
+    static func snakeCase(_ name: String) -> String {
+        var column = ""
+        for character in name {
+            if character.isUppercase { column += "_" + character.lowercased() } else { column.append(character) }
+        }
+        return column
+    }
 
     /// The summary.csv column an outcome counts under: its own, `rejected` for `rejected:<reason>`,
     /// or `unclassified`.
@@ -265,6 +277,10 @@ public enum Metric {
     /// Open loop only: the journey's latency from its intended start (start lag + `journey`).
     /// Not in ``all`` (the metrics every run records); ``ordered(_:)`` puts it after them.
     public static let journeyCorrected = "journey_corrected"
+    /// `journey` split by ``Journey/racing``: racing journeys only, and the others. Absent for a
+    /// strategy without journeys of that kind (and in reports written before the split).
+    public static let journeyRacing = "journey_racing"
+    public static let journeyNonRacing = "journey_non_racing"
 
     public static let all = [parse, validate, enqueue, gateOpenToRoute, journey]
 

@@ -34,7 +34,9 @@ public struct SealedDirectory: Sendable {
     /// files and what `report`, `gate` and `capacity` write beside them.
     public static let replaceableNames: Set<String> = [
         ReportSchema.summaryFile, ReportSchema.latencyFile, ReportSchema.outcomesFile, ReportSchema.violationsFile,
-        ReportSchema.histogramsFile, ReportSchema.coverageFile, ReportSchema.manifestFile, "gate.csv",
+        ReportSchema.histogramsFile, ReportSchema.coverageFile, ReportSchema.thresholdsFile,
+        ReportSchema.summaryJSONFile,
+        ReportSchema.latencyLogFile, ReportSchema.manifestFile, "gate.csv",
         "capacity.csv", "report.html", "summary.md",
     ]
 

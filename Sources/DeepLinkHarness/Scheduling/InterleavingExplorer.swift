@@ -45,9 +45,17 @@ public enum InterleavingExplorer {
         var executions = 0
         while true {
             let (resolver, inputs) = scenario()
-            var decider = ScheduleDecider(mode: .exhaustive(maxPoints: maxPoints), seed: 0, threads: inputs.count)
-            decider.prefix = prefix
-            race.run(on: resolver, inputs: inputs.map(\.raceInput), decider: decider, faults: bits)
+            precondition((1...ControlledRace.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
+            race.run(
+                on: resolver,
+                inputs[0].raceInput,
+                inputs.count > 1 ? inputs[1].raceInput : nil,
+                inputs.count > 2 ? inputs[2].raceInput : nil,
+                schedule: .exhaustive(maxPoints: maxPoints),
+                seed: 0,
+                prefix: prefix,
+                faults: bits
+            )
             check(executions, race.hang)
             executions += 1
             guard let next = race.lastDecider.nextPrefix() else { return executions }

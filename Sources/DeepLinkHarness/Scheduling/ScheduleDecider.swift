@@ -4,7 +4,7 @@
 ///
 /// Thread safety: a value type; used under its race's lock.
 struct ScheduleDecider: Sendable {
-    let mode: ScheduleMode
+    private(set) var mode: ScheduleMode
     private var random: SplitMix64
     /// PCT: each thread's priority (higher runs); the change points, ascending.
     private var priorities: [Int] = []
@@ -19,16 +19,36 @@ struct ScheduleDecider: Sendable {
     /// run's seed and the journey index so that sharding and thread counts do not change it).
     init(mode: ScheduleMode, seed: UInt64, threads: Int) {
         self.mode = mode
+        random = SplitMix64(seed: 0, index: 0)
+        restart(mode: mode, seed: seed, threads: threads)
+    }
+
+    /// Starts over as ``init(mode:seed:threads:)`` would, reusing its arrays' storage (a race a
+    /// journey allocates nothing for); `prefix` is exhaustive's choices to replay.
+    mutating func restart(mode: ScheduleMode, seed: UInt64, threads: Int, prefix: [UInt8] = []) {
+        self.mode = mode
         random = SplitMix64(seed: seed ^ 0x5343_4845_4455_4C45, index: UInt64(threads))
+        priorities.removeAll(keepingCapacity: true)
+        changePoints.removeAll(keepingCapacity: true)
+        nextChange = 0
+        self.prefix = prefix
+        choices.removeAll(keepingCapacity: true)
+        branching.removeAll(keepingCapacity: true)
         if case .pct(let depth, let steps) = mode {
             // Initial priorities depth ... depth + n - 1, in a random order.
-            var order = Array(depth..<(depth + threads))
-            for index in stride(from: order.count - 1, to: 0, by: -1) {
-                order.swapAt(index, Int(random.next() % UInt64(index + 1)))
+            priorities.append(contentsOf: depth..<(depth + threads))
+            for index in stride(from: priorities.count - 1, to: 0, by: -1) {
+                priorities.swapAt(index, Int(random.next() % UInt64(index + 1)))
             }
-            priorities = order
-            changePoints = (0..<max(0, depth - 1)).map { _ in 1 + Int(random.next() % UInt64(steps)) }.sorted()
+            for _ in 0..<max(0, depth - 1) { changePoints.append(1 + Int(random.next() % UInt64(steps))) }
+            changePoints.sort()
         }
+    }
+
+    /// A racing journey's schedule seed: from the run's seed and the journey index alone, so that
+    /// sharding and thread counts do not change it.
+    static func seed(of journey: Journey) -> UInt64 {
+        SplitMix64.mix(journey.seed ^ SplitMix64.mix(journey.index &+ 0x5343_4845_4455_4C45))
     }
 
     /// The thread to run at step `step` (1-based; 0 for the race's start), given the thread now

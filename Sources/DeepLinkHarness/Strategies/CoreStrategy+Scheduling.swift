@@ -17,6 +17,8 @@ public struct RaceRecord: Sendable {
     public var interleavings = 0
     /// The journey step whose input thread 0 delivered (thread 1: the next step's).
     public var raceStep = -1
+    /// How many distinct OS threads delivered the race's inputs (observed).
+    public var threads = 0
 }
 
 extension CoreStrategy {
@@ -28,6 +30,7 @@ extension CoreStrategy {
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) {
+        defer { if observation.raceStep >= 0 { observation.raceThreads = UInt8(truncatingIfNeeded: lastRace.threads) } }
         guard case .exhaustive = schedule, journey.racing else {
             runOnce(journey, into: &observation, metrics: &metrics)
             return
@@ -63,31 +66,40 @@ extension CoreStrategy {
         lastRace.coverage = coverage
     }
 
-    /// Runs `mine` here and `theirs` on the paired worker or a partner thread under the strategy's
-    /// schedule, seeded by the journey (`os`: the OS interleaves the same two threads; with a
-    /// concurrency fault, or with no core to spare for a partner thread of the race's own).
+    /// Runs `mine` here and `theirs` on another thread, as ``RaceDelivery`` decides: a controlled
+    /// race (the paired worker or a partner thread) under the strategy's schedule, seeded by the
+    /// journey (`os` with a concurrency fault, or with no core to spare: the same two threads
+    /// unscheduled), or a ``RacePartner`` thread under `os` with a core to spare.
     mutating func race(_ mine: RaceInput, _ theirs: RaceInput, journey: Journey) {
+        guard RaceDelivery.controls(schedule, faults: plantedCoreFaults, spareCore: raceSpareCore) else {
+            let partner = partner ?? RacePartner()
+            self.partner = partner
+            partner.race(on: resolver, mine: mine, theirs: theirs)
+            lastRace = RaceRecord(raceStep: racedAt, threads: partner.lastRaceThreads)
+            return
+        }
         if controlled == nil {
             controlled = ControlledRace(peering: racePeering, spareCore: raceSpareCore)
         }
         guard let controlled else { return }
-        var decider = ScheduleDecider(mode: schedule, seed: Self.scheduleSeed(of: journey), threads: 2)
-        decider.prefix = explorationPrefix
-        controlled.run(on: resolver, inputs: [mine, theirs], decider: decider, faults: plantedCoreFaults)
+        controlled.run(
+            on: resolver,
+            mine,
+            theirs,
+            schedule: schedule,
+            seed: ScheduleDecider.seed(of: journey),
+            prefix: explorationPrefix,
+            faults: plantedCoreFaults
+        )
         lastRace = RaceRecord(
             mode: schedule,
             trace: controlled.trace,
             steps: controlled.steps,
             hang: controlled.hang,
             coverage: controlled.coverage,
-            raceStep: racedAt
+            raceStep: racedAt,
+            threads: controlled.lastRaceThreads
         )
-    }
-
-    /// The schedule's seed: from the run's seed and the journey index alone, so that sharding
-    /// and thread counts do not change it.
-    static func scheduleSeed(of journey: Journey) -> UInt64 {
-        SplitMix64.mix(journey.seed ^ SplitMix64.mix(journey.index &+ 0x5343_4845_4455_4C45))
     }
 
     /// The core's concurrency faults this strategy plants, as `ConcurrencyFault` bits.

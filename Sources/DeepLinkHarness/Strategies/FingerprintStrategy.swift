@@ -7,16 +7,17 @@
 /// correct, persisted ``PeerGate`` (as SDKs persist their match), so what the report shows is the
 /// matching itself.
 ///
-/// Thread safety: a value type used by one thread.
+/// Thread safety: one instance per worker thread; its state is behind a lock (``LockedPeer``), as
+/// an SDK's is, and a racing journey's raced events reach it from two threads.
 public struct FingerprintStrategy: Strategy {
     public var kind: StrategyKind { .fingerprint }
     public var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
-    let ttl: UInt32
-    let window: UInt32
+    let peer: LockedPeer<FingerprintModel>
+    var races: RaceDelivery
 
     public init(context: StrategyContext) {
-        self.ttl = context.ttlSeconds
-        self.window = context.fingerprintWindowSeconds
+        peer = LockedPeer(FingerprintModel(ttl: context.ttlSeconds, window: context.fingerprintWindowSeconds))
+        races = RaceDelivery(context: context)
     }
 
     public mutating func run(
@@ -24,31 +25,58 @@ public struct FingerprintStrategy: Strategy {
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) {
-        var gate = PeerGate(ttl: ttl)
-        var running = false
-        var matched = false
-        var lastTap: UInt32?
-        let events = journey.events.span  // no copy of the inline array per step
-        for step in 0..<journey.eventCount {
-            let event = events[step]
-            let now = event.atSeconds
-            switch event.kind {
-            case .tap:
-                lastTap = now
-            case .launch:
-                running = true
-                gate.reset()
-                guard !matched, journey.scenario.platform != .installed else { break }
-                matched = true
-                guard let (link, tappedAt) = match(journey, lastTap: lastTap, now: now) else { break }
-                running = gate.capture(link, at: tappedAt, now: now, step: step, observation: &observation)
-            case .appReady, .loginSucceeded, .sessionRestored, .logout, .universalLinkOpen, .kill, .crashArmed,
-                .appDeleted:
-                running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
-            case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
-                .clockJump, .clipboardCopy, .clipDataPurged:
-                break
-            }
+        peer.run(journey, into: &observation, races: &races)
+    }
+
+    public mutating func finish() { races.finish() }
+}
+
+/// The app's side of fingerprint matching: the last tap it heard of, whether it asked the server
+/// already, and the gate holding the match.
+///
+/// Thread safety: a value type behind ``LockedPeer``'s lock.
+struct FingerprintModel: PeerModel {
+    let ttl: UInt32
+    let window: UInt32
+    var gate: PeerGate
+    var running = false
+    var matched = false
+    var lastTap: UInt32?
+
+    init(ttl: UInt32, window: UInt32) {
+        self.ttl = ttl
+        self.window = window
+        gate = PeerGate(ttl: ttl)
+    }
+
+    mutating func install() { self = FingerprintModel(ttl: ttl, window: window) }
+
+    mutating func startProcess() {
+        running = true
+        gate.reset()
+    }
+
+    mutating func handle(
+        _ event: JourneyEvent,
+        of journey: Journey,
+        step: Int,
+        into observation: inout StrategyObservation
+    ) {
+        let now = event.atSeconds
+        switch event.kind {
+        case .tap:
+            lastTap = now
+        case .launch:
+            guard !matched, journey.scenario.platform != .installed else { break }
+            matched = true
+            guard let (link, tappedAt) = match(journey, lastTap: lastTap, now: now) else { break }
+            running = gate.capture(link, at: tappedAt, now: now, step: step, observation: &observation)
+        case .appReady, .loginSucceeded, .sessionRestored, .logout, .universalLinkOpen, .kill, .crashArmed,
+            .appDeleted:
+            running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
+        case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
+            .clockJump, .clipboardCopy, .clipDataPurged:
+            break
         }
     }
 

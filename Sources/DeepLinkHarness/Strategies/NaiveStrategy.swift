@@ -10,87 +10,109 @@
 /// never logs in, double-encoded referrers), duplicated (the referrer re-read on later launches),
 /// premature (before appReady, after logout), misrouted (hostile or expired payloads).
 ///
-/// Thread safety: a value type used by one thread.
+/// Thread safety: one instance per worker thread; its state is behind a lock (``LockedPeer``), as
+/// the article's queue is made thread-safe, and a racing journey's raced events reach it from two
+/// threads.
 public struct NaiveStrategy: Strategy {
     public var kind: StrategyKind { .naive }
     /// No validator, no time-to-live, no placeholders, one slot: it can only tell that it died
     /// before routing.
     public var distinctions: StrategyObservation.Reasons { .crashWindow }
+    let peer = LockedPeer(NaiveModel())
+    var races: RaceDelivery
 
-    public init() {}
+    public init(context: StrategyContext) { races = RaceDelivery(context: context) }
 
     public mutating func run(
         _ journey: Journey,
         into observation: inout StrategyObservation,
         metrics: inout OperationHistograms
     ) {
-        var container: UInt8?
-        var running = false
-        var pending: UInt8?
-        var authReady = false
-        var crashArmed = false
+        peer.run(journey, into: &observation, races: &races)
+    }
 
-        func tryResolve(step: Int) {
-            guard let link = pending, authReady else { return }
-            pending = nil
-            if crashArmed {
-                crashArmed = false
-                observation.crashed = true
-                running = false
-                return
-            }
-            observation.route(link: link, step: step)
-        }
+    public mutating func finish() { races.finish() }
+}
 
-        let events = journey.events.span  // no copy of the inline array per step
-        for step in 0..<journey.eventCount {
-            let event = events[step]
-            switch event.kind {
-            case .clipHandoffWrite:
-                container = journey.link(slot: event.argument & 1)
-            case .launch:
-                running = true
-                crashArmed = false
-                pending = nil
-                authReady = false
-                if let link = container {
-                    pending = link
-                    container = nil
-                    tryResolve(step: step)
-                }
-            case .referrerFetch:
-                guard running, event.referrerResult.delivered else { break }
-                let link = journey.latestLink
-                guard LinkCatalog.entry(link).naiveFindsPayload else { break }
+/// The snippet's state: the App Group key, the process, `_pending`, `_authReady` and an armed
+/// crash.
+///
+/// Thread safety: a value type behind ``LockedPeer``'s lock.
+struct NaiveModel: PeerModel {
+    var container: UInt8?
+    var running = false
+    var pending: UInt8?
+    var authReady = false
+    var crashArmed = false
+
+    mutating func install() { self = NaiveModel() }
+
+    mutating func startProcess() {
+        running = true
+        crashArmed = false
+        pending = nil
+        authReady = false
+    }
+
+    mutating func handle(
+        _ event: JourneyEvent,
+        of journey: Journey,
+        step: Int,
+        into observation: inout StrategyObservation
+    ) {
+        switch event.kind {
+        case .clipHandoffWrite:
+            container = journey.link(slot: event.argument & 1)
+        case .launch:
+            if let link = container {
                 pending = link
-                tryResolve(step: step)
-            case .loginSucceeded, .sessionRestored:
-                guard running else { break }
-                authReady = true
-                tryResolve(step: step)
-            case .appReady, .logout:
-                guard running else { break }
-                tryResolve(step: step)
-            case .universalLinkOpen:
-                guard running else { break }
-                pending = journey.link(slot: event.argument & 1)
-                tryResolve(step: step)
-            case .kill:
-                running = false
-                pending = nil
-                authReady = false
-            case .crashArmed:
-                crashArmed = true
-            case .appDeleted:
                 container = nil
-                running = false
-                pending = nil
-                authReady = false
-            case .clipDataPurged:
-                container = nil
-            case .tap, .clipInvoked, .storeVisit, .install, .referrerRetry, .loginFailed, .clockJump, .clipboardCopy:
-                break
+                tryResolve(step: step, observation: &observation)
             }
+        case .referrerFetch:
+            guard running, event.referrerResult.delivered else { break }
+            let link = journey.latestLink
+            guard LinkCatalog.entry(link).naiveFindsPayload else { break }
+            pending = link
+            tryResolve(step: step, observation: &observation)
+        case .loginSucceeded, .sessionRestored:
+            guard running else { break }
+            authReady = true
+            tryResolve(step: step, observation: &observation)
+        case .appReady, .logout:
+            guard running else { break }
+            tryResolve(step: step, observation: &observation)
+        case .universalLinkOpen:
+            guard running else { break }
+            pending = journey.link(slot: event.argument & 1)
+            tryResolve(step: step, observation: &observation)
+        case .kill:
+            running = false
+            pending = nil
+            authReady = false
+        case .crashArmed:
+            crashArmed = true
+        case .appDeleted:
+            container = nil
+            running = false
+            pending = nil
+            authReady = false
+        case .clipDataPurged:
+            container = nil
+        case .tap, .clipInvoked, .storeVisit, .install, .referrerRetry, .loginFailed, .clockJump, .clipboardCopy:
+            break
         }
+    }
+
+    private mutating func tryResolve(step: Int, observation: inout StrategyObservation) {
+        guard let link = pending, authReady else { return }
+        pending = nil
+        if crashArmed {
+            crashArmed = false
+            observation.crashed = true
+            running = false
+            return
+        }
+        observation.route(link: link, step: step)
     }
 }

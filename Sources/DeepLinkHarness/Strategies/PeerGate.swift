@@ -7,8 +7,8 @@
 /// would), expiry and the crash window apart (``distinctions``); it never sees Play's placeholders
 /// and overwrites an older link silently.
 ///
-/// Thread safety: a value type used by one thread.
-struct PeerGate {
+/// Thread safety: a value type; part of a peer's state behind ``LockedPeer``'s lock.
+struct PeerGate: Sendable {
     let ttl: UInt32
     var pendingLink: UInt8?
     var capturedAt: UInt32 = 0

@@ -7,8 +7,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// One input a race delivers to the resolver: a value, not a closure, so that posting it to the
-/// partner allocates nothing (a closure capturing a ~560-byte record is boxed on the heap).
+/// One input a race delivers to its ``RaceTarget``: a value, not a closure, so that posting it to
+/// the partner allocates nothing (a closure capturing a ~560-byte record is boxed on the heap).
 ///
 /// Thread safety: a value type; `Sendable`.
 enum RaceInput: Sendable {
@@ -18,17 +18,8 @@ enum RaceInput: Sendable {
     case captures(CaptureBurst)
     /// A gate signal, then a burst.
     case signalThenCaptures(AppEvent, CaptureBurst)
-
-    func deliver(to resolver: LinkResolver) {
-        switch self {
-        case .launch: _ = try? resolver.launch()
-        case .signal(let event): resolver.signal(event)
-        case .captures(let burst): burst.deliver(to: resolver)
-        case .signalThenCaptures(let event, let burst):
-            resolver.signal(event)
-            burst.deliver(to: resolver)
-        }
-    }
+    /// A peer strategy's journey step (``LockedPeer``): the peer handles the journey's event.
+    case step(Int)
 }
 
 /// `copies` captures of one link back to back: under new ids when `newIDs` (as Play re-delivers a
@@ -109,13 +100,19 @@ final class RacePartner: Sendable {
     static let spinsPerCheck = 64
 
     private let wake = DispatchSemaphore(value: 0)
-    private let task = Locked<(resolver: LinkResolver, input: RaceInput)?>(nil)
+    private let task = Locked<(target: any RaceTarget, input: RaceInput)?>(nil)
     /// 0 idle, 1 posted, 2 partner ready, 3 go, 4 partner done, -1 stop.
     private let phase = Atomic<Int>(0)
     /// Set while the partner sleeps on `wake` (or is about to): only then does the owner post a
     /// wake-up. Partner and owner each store their flag and then read the other's (sequentially
     /// consistent), so at least one of them sees the other: no lost wake-up, no stray one.
     private let parked = Atomic<Bool>(false)
+    /// The partner thread's id (`pthread_self`), stored before the partner delivers its input.
+    private let partnerThread = Atomic<UInt>(0)
+    /// How many distinct OS threads delivered the last race's inputs (owner only): 2, or 1 when
+    /// the owner withdrew the task and delivered both.
+    var lastRaceThreads: Int { lastThreads.load(ordering: .relaxed) }
+    private let lastThreads = Atomic<Int>(0)
 
     init() {
         // A trap on the partner thread is the owning worker's journey.
@@ -143,7 +140,8 @@ final class RacePartner: Sendable {
             let work = task.withLock { $0 }
             Self.spin { phase.load(ordering: .acquiring) == 2 }
             if phase.load(ordering: .acquiring) == -1 { return }
-            if let work { work.input.deliver(to: work.resolver) }
+            partnerThread.store(UInt(pthread_self()), ordering: .relaxed)
+            if let work { work.target.deliver(work.input) }
             phase.store(4, ordering: .releasing)
         }
     }
@@ -194,11 +192,11 @@ final class RacePartner: Sendable {
     /// Delivers `mine` here and `theirs` on the partner thread, released together. If the partner
     /// does not pick the task up within a second (an overloaded machine), the owner withdraws it
     /// and delivers both itself, one after the other: slower, never lost or run twice.
-    func race(on resolver: LinkResolver, mine: RaceInput, theirs: RaceInput) {
+    func race(on target: any RaceTarget, mine: RaceInput, theirs: RaceInput) {
         // The owner's switches during the race (spinning beside its partner) are the run's own.
         var switches = RaceSwitches.ofCallingThread()
         defer { RaceSwitches.book(since: &switches) }
-        task.withLock { $0 = (resolver, theirs) }
+        task.withLock { $0 = (target, theirs) }
         post(1)
         while !Self.spin(giveUpAfterNanos: 1_000_000_000, while: { phase.load(ordering: .acquiring) != 2 }) {
             guard phase.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged else {
@@ -206,14 +204,16 @@ final class RacePartner: Sendable {
                 continue
             }
             task.withLock { $0 = nil }
-            mine.deliver(to: resolver)
-            theirs.deliver(to: resolver)
+            target.deliver(mine)
+            target.deliver(theirs)
+            lastThreads.store(1, ordering: .relaxed)
             return
         }
         phase.store(3, ordering: .releasing)
-        mine.deliver(to: resolver)
+        target.deliver(mine)
         Self.spin { phase.load(ordering: .acquiring) != 4 }
         task.withLock { $0 = nil }
+        lastThreads.store(partnerThread.load(ordering: .relaxed) == UInt(pthread_self()) ? 1 : 2, ordering: .relaxed)
         phase.store(0, ordering: .releasing)
     }
 

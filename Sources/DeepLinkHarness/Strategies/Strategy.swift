@@ -78,6 +78,14 @@ public enum StrategyKind: Sendable, Hashable, CaseIterable {
 
     static let execPrefix = "exec:"
 
+    /// Whether this strategy meets a racing journey's raced events from two threads at once: every
+    /// built-in one does; an `exec:` child reads one pipe, which delivers them in order
+    /// (Docs/Protocol.md, *Racing journeys*).
+    public var racesOnTwoThreads: Bool {
+        if case .exec = self { return false }
+        return true
+    }
+
     /// Whether this strategy reports DeepLinkCore's decision paths (`coverage.csv`).
     public var reportsDecisionPaths: Bool { self == .core }
 
@@ -119,7 +127,7 @@ public struct StrategyContext: Sendable {
     public var fingerprintWindowSeconds: UInt32
     /// Deliberate miswirings of `core`, for tests of the harness itself (none in a real run).
     public var coreFaults: CoreStrategy.Faults = []
-    /// How `core`'s racing journeys are interleaved (`--schedule`, Docs/Scheduling.md).
+    /// How racing journeys are interleaved (`--schedule`, Docs/Scheduling.md).
     public var schedule: ScheduleMode = .default
     /// The child processes `exec:NAME` strategies drive (`run --exec`), by name.
     public var execAdapters: [String: ExecAdapter] = [:]
@@ -141,7 +149,7 @@ extension StrategyKind {
     public func make(context: StrategyContext) -> any Strategy {
         switch self {
         case .core: CoreStrategy(context: context, faults: context.coreFaults)
-        case .naive: NaiveStrategy()
+        case .naive: NaiveStrategy(context: context)
         case .fingerprint: FingerprintStrategy(context: context)
         case .clipboard: ClipboardStrategy(context: context)
         case .exec(let name): ExecStrategy(name: name, context: context)

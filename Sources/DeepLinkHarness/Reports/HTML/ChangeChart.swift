@@ -1,8 +1,8 @@
-/// The relative change of each regression check against the baseline, as a dot with its 95 %
-/// confidence interval as a whisker, on one symmetric percent axis with the tolerance marked.
-/// Right of zero is worse for latencies and allocations (the change is of the value, and the gate's
-/// verdict says which way is bad). The verdict is written beside each row, so colour is never the
-/// only cue.
+/// The relative change of each regression check against the baseline, as a dot with the 95 %
+/// confidence interval of that change as a whisker, on one symmetric percent axis with the
+/// tolerance marked on both sides. Right of zero is worse for latencies and allocations, left of
+/// it for throughput (the change is of the value, and the gate's verdict says which way is bad).
+/// The verdict is written beside each row, so colour is never the only cue.
 ///
 /// Thread safety: a value type.
 public struct ChangeChart: Sendable {
@@ -75,10 +75,12 @@ public struct ChangeChart: Sendable {
             }
         }
         if let tolerancePercent, tolerancePercent.isFinite {
-            writer.line(x1: x(tolerancePercent), y1: top, x2: x(tolerancePercent), y2: bottom, className: "reference")
+            for limit in [-tolerancePercent, tolerancePercent] {
+                writer.line(x1: x(limit), y1: top, x2: x(limit), y2: bottom, className: "reference")
+            }
         }
         writer.text(
-            "change against the baseline (%); whisker: 95% confidence interval of the regression",
+            "change against the baseline (%); whisker: its 95% confidence interval",
             x: middle,
             y: height - 6,
             anchor: .middle,

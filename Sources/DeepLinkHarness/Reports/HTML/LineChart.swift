@@ -80,7 +80,10 @@ public struct LineChart: Sendable {
     /// The chart as an `<svg>` element; `idPrefix` keeps its ids unique on the page.
     public func svg(idPrefix: String) -> String {
         var writer = SVGWriter(width: width, height: height, title: title, idPrefix: idPrefix)
-        let margin = Self.margin
+        var margin = Self.margin
+        // Series labels sit right of the plot: room for the longest (12.5 px bold), within reason.
+        let labelWidth = series.map { SVGWriter.estimatedWidth($0.name, fontSize: 12.5, bold: true) }.max() ?? 0
+        margin.right = Swift.min(Swift.max(margin.right, labelWidth + 12), width / 2)
         let plot = (left: margin.left, right: width - margin.right, top: margin.top, bottom: height - margin.bottom)
         let points = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
         let xs = points.map(\.x).filter { $0 > 0 }
@@ -121,6 +124,7 @@ public struct LineChart: Sendable {
         case .inverseTail: xTicks = [1, 2] + xScale.ticks().filter { $0 >= 10 }
         case .logNanos, .logRate: xTicks = xScale.ticks(intermediate: true)
         }
+        var labelEnd = -Double.infinity
         for tick in xTicks {
             let x = xScale.position(tick)
             writer.line(x1: x, y1: plot.top, x2: x, y2: plot.bottom, className: "grid")
@@ -132,6 +136,11 @@ public struct LineChart: Sendable {
             }
             // The axis starts at 0%, which 50% sits too close to for both labels.
             if xAxis == .inverseTail, tick == 1 { continue }
+            // A label that would touch the one before (the tail's 99.999% and 99.9999% are close)
+            // or leave the chart is left out; its grid line stays.
+            let half = SVGWriter.estimatedWidth(label, fontSize: 12) / 2
+            guard x - half >= Swift.max(0, labelEnd + 6), x + half <= width else { continue }
+            labelEnd = x + half
             writer.text(label, x: x, y: plot.bottom + 16, anchor: .middle, className: "tick")
         }
         let yTicks = yAxis == .logNanos ? yLog.ticks(intermediate: true) : yLinear.ticks
@@ -191,12 +200,17 @@ public struct LineChart: Sendable {
                 tooltip: marker.tooltip
             )
         }
-        // End labels, pushed apart so that they never overlap.
+        // End labels, pushed apart so that they never overlap, then up from the chart's foot when
+        // pushing ran them past it (baselines 13 apart; a label's top is ~10 above its baseline).
         labels.sort { $0.y < $1.y }
-        var previous = -Double.infinity
-        for label in labels {
-            let y = Swift.max(label.y + 4, previous + 13)
-            previous = y
+        var baselines: [Double] = []
+        for label in labels { baselines.append(Swift.max(label.y + 4, (baselines.last ?? -.infinity) + 13, 12)) }
+        var floor = height - 4
+        for index in baselines.indices.reversed() {
+            baselines[index] = Swift.min(baselines[index], floor)
+            floor = baselines[index] - 13
+        }
+        for (label, y) in zip(labels, baselines) {
             writer.text(label.name, x: plot.right + 6, y: y, className: "series-label", fill: label.colour)
         }
         return writer.svg

@@ -30,12 +30,13 @@ extension ReportData {
             }
         }
         if let runDirectory {
-            _ = try ReportReader.read(runDirectory)
+            let report = try ReportReader.read(runDirectory)
             data.run = try readRun(runDirectory)
+            data.run?.verdict = report.thresholds.isEmpty ? nil : RunVerdict(report)
         }
-        if exists("gate.csv", in: directory) {
+        if exists(GateCommand.file, in: directory) {
             data.checks = try readGate(directory)
-            data.checksSource = ReportReader.path("gate.csv", in: directory)
+            data.checksSource = ReportReader.path(GateCommand.file, in: directory)
         }
         if let baseline, let runDirectory {
             let gate = RegressionGate()
@@ -51,7 +52,7 @@ extension ReportData {
                     changePercent: check.changePercent,
                     verdict: check.verdict.rawValue,
                     detail: check.detail,
-                    interval: interval(in: check.detail)
+                    interval: interval(in: check.detail, metric: check.metric)
                 )
             }
             data.checksSource = baseline
@@ -94,8 +95,11 @@ extension ReportData {
         return commandLine[index + 1]
     }
 
-    /// `[low%, high%]` from a gate detail such as `95% CI of regression [+1.2%, +5.0%] …`.
-    static func interval(in detail: String) -> (low: Double, high: Double)? {
+    /// `[low%, high%]`, the change's 95 % interval (the sign of `change_pct`), from a gate detail
+    /// such as `95% CI of the change [-5.0%, -1.2%] …`; a gate.csv written before the details
+    /// gave the change gave `CI of regression [+1.2%, +5.0%]` (positive = worse), turned here into
+    /// the change's interval (a throughput's regression is its drop).
+    public static func interval(in detail: String, metric: String) -> (low: Double, high: Double)? {
         guard detail.contains("CI"), let open = detail.firstIndex(of: "["),
             let close = detail[open...].firstIndex(of: "]")
         else { return nil }
@@ -106,6 +110,7 @@ extension ReportData {
         guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite,
             high.isFinite
         else { return nil }
+        if detail.contains("CI of regression"), metric == "journeys_per_s" { return (-high, -low) }
         return (low, high)
     }
 
@@ -163,6 +168,10 @@ extension ReportData {
                 }
             }
         }
+        // The strategies under test first, the peers after them, each in report order.
+        run.strategies =
+            run.strategies.filter { RunVerdict.isUnderTest($0.name) }
+            + run.strategies.filter { !RunVerdict.isUnderTest($0.name) }
         var metricNames: [String] = []
         if exists(ReportSchema.histogramsFile, in: directory) {
             let table = try ReportReader.table(ReportSchema.histogramsFile, in: directory)
@@ -238,24 +247,25 @@ extension ReportData {
     }
 
     static func readGate(_ directory: String) throws(ReportError) -> [Check] {
-        let table = try ReportReader.table("gate.csv", in: directory)
+        let table = try ReportReader.table(GateCommand.file, in: directory)
         var checks: [Check] = []
-        try ReportReader.checked(ReportReader.path("gate.csv", in: directory)) { () throws(CSVError) in
+        try ReportReader.checked(ReportReader.path(GateCommand.file, in: directory)) { () throws(CSVError) in
             try table.require(["strategy", "metric", "kind", "baseline", "current", "change_pct", "verdict", "detail"])
             for row in table.rows.indices {
                 let change = try table.string("change_pct", row: row)
                 let detail = CSVWriter.unneutralised(try table.string("detail", row: row))
+                let metric = CSVWriter.unneutralised(try table.string("metric", row: row))
                 checks.append(
                     Check(
                         strategy: CSVWriter.unneutralised(try table.string("strategy", row: row)),
-                        metric: CSVWriter.unneutralised(try table.string("metric", row: row)),
+                        metric: metric,
                         kind: CSVWriter.unneutralised(try table.string("kind", row: row)),
                         baseline: try table.double("baseline", row: row),
                         current: try table.double("current", row: row),
                         changePercent: change.isEmpty ? nil : try table.double("change_pct", row: row),
                         verdict: CSVWriter.unneutralised(try table.string("verdict", row: row)),
                         detail: detail,
-                        interval: interval(in: detail)
+                        interval: interval(in: detail, metric: metric)
                     )
                 )
             }
@@ -280,7 +290,8 @@ extension ReportData {
                         p999Nanos: try table.double("p999_ns", row: row),
                         dropped: try table.double("dropped", row: row),
                         bytesPerJourney: try table.double("bytes_per_journey", row: row),
-                        meetsObjective: try table.string("meets_slo", row: row) == "1"
+                        meetsObjective: try table.string("meets_slo", row: row) == "1",
+                        disturbed: try table.string("disturbed", row: row) == "1"
                     )
                 )
             }

@@ -49,6 +49,8 @@ public struct ReportData: Sendable {
         public var violations: [ViolationRecord] = []
         /// Outcome names that are correctness violations.
         public var violationOutcomes: Set<String> = []
+        /// The run's thresholds judged (thresholds.csv); nil when it has none (merged, older).
+        public var verdict: RunVerdict?
 
         /// The wall time of the run: its slowest strategy's.
         public var wallNanos: Double { strategies.map(\.wallNanos).max() ?? 0 }
@@ -67,8 +69,8 @@ public struct ReportData: Sendable {
         public var changePercent: Double?
         public var verdict: String
         public var detail: String
-        /// The 95 % confidence interval of the regression in percent (positive = worse), when the
-        /// verdict came from a bootstrap.
+        /// The 95 % confidence interval of the change in percent (the sign of ``changePercent``),
+        /// when the verdict came from a bootstrap.
         public var interval: (low: Double, high: Double)?
 
         public static func == (lhs: Check, rhs: Check) -> Bool {
@@ -89,6 +91,8 @@ public struct ReportData: Sendable {
         public var dropped: Double
         public var bytesPerJourney: Double
         public var meetsObjective: Bool
+        /// The step's `disturbed` column.
+        public var disturbed = false
     }
 
     /// The directory the report describes.
@@ -106,4 +110,25 @@ public struct ReportData: Sendable {
     public var capacityPeakPerSecond: Double?
     /// coverage.csv as read (columns vary with the harness version), when present.
     public var coverage: CSVTable?
+
+    /// Why to doubt the timings (``DisturbanceNotice``): the manifest's disturbance (a run's, a
+    /// merged run's, or a capacity sweep's disturbed steps merged); nil when the machine was quiet
+    /// or did not say.
+    public var disturbanceNotice: String? {
+        let disturbed = capacity.filter(\.disturbed).count
+        return DisturbanceNotice.text(
+            manifest?.disturbance,
+            steps: capacity.isEmpty ? nil : (disturbed, capacity.count)
+        )
+    }
+
+    /// The checks' verdict as the gate words it (``RegressionGate/verdict(of:doubts:)``): never a
+    /// bare PASS when no timing check judged.
+    public var gateVerdict: String {
+        RegressionGate.verdict(
+            of: checks.map {
+                (RegressionGate.Kind(rawValue: $0.kind) ?? .hard, RegressionGate.Verdict(rawValue: $0.verdict) ?? .fail)
+            }
+        )
+    }
 }

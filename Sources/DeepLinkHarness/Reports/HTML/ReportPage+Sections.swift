@@ -7,7 +7,7 @@ extension ReportPage {
         let counts = Dictionary(grouping: data.checks, by: \.verdict).mapValues(\.count)
         let failed = counts["fail"] ?? 0
         page.raw("<p>Verdict: <span class=\"verdict verdict-\(failed > 0 ? "fail" : "pass")\">")
-        page.raw(failed > 0 ? "FAIL" : "PASS")
+        page.raw(Markup.escape(data.gateVerdict))
         page.raw(
             "</span> \(counts["pass"] ?? 0) pass, \(failed) fail, \(counts["inconclusive"] ?? 0) inconclusive.</p>\n"
         )
@@ -32,8 +32,9 @@ extension ReportPage {
             figure(
                 id: "comparison",
                 title: "Change against the baseline",
-                guide: "Each check's relative change (dot) and, for noise-aware timing verdicts, the bootstrap 95% "
-                    + "confidence interval of the regression (whisker; positive = worse); dotted line: tolerance.",
+                guide: "Each check's relative change (dot) and, for noise-aware timing verdicts, its bootstrap 95% "
+                    + "confidence interval (whisker); dotted lines: the tolerance. A rise is worse for latency and "
+                    + "bytes, a drop for journeys_per_s.",
                 svg: chart.svg(idPrefix: "comparison")
             )
         )
@@ -207,26 +208,50 @@ extension ReportPage {
         )
         let extra = replayOptions(manifest)
         let byStrategy = Dictionary(grouping: run.violations, by: \.strategy)
-        for strategy in run.strategies.map(\.name)
-            + byStrategy.keys.filter({ name in
-                !run.strategies.contains { $0.name == name }
-            }).sorted()
-        {
+        let names =
+            run.strategies.map(\.name)
+            + byStrategy.keys.filter({ name in !run.strategies.contains { $0.name == name } }).sorted()
+        var peersOpened = false
+        for strategy in names {
             guard let records = byStrategy[strategy] else { continue }
+            // The peers' expected failures fill screens: one collapsed block, after those under test.
+            if !RunVerdict.isUnderTest(strategy), !peersOpened {
+                peersOpened = true
+                page.raw("<details id=\"peer-violations\"><summary>The peers' expected failures (")
+                page.raw("\(names.filter { !RunVerdict.isUnderTest($0) && byStrategy[$0] != nil }.count) strategies)")
+                page.raw("</summary>\n")
+            }
             page.raw("<h3>\(Markup.escape(strategy)): \(records.count) recorded</h3>\n")
             for record in records.sorted(by: { $0.journey < $1.journey }).prefix(violationsShown) {
                 page.raw("<div class=\"violation\"><p>journey <b>\(record.journey)</b> · ")
                 page.raw("\(Markup.escape(record.scenarioClass)) · expected <b>\(Markup.escape(record.expected))</b>, ")
                 page.raw("got <b class=\"alarm\">\(Markup.escape(record.actual))</b></p>")
-                let trace = record.trace.replacingOccurrences(of: "; ", with: "\n")
-                page.raw("<pre class=\"trace\">\(Markup.escape(trace))</pre>")
+                page.raw(trace(record.trace))
                 let command =
                     "deeplink-bench replay --seed \(record.seed) --journey \(record.journey) --strategies "
                     + shellQuoted(strategy) + extra
                 page.raw("<p>replay: <code>\(Markup.escape(command))</code></p></div>\n")
             }
         }
+        if peersOpened { page.raw("</details>\n") }
         page.endSection()
+    }
+
+    /// Trace lines shown before the rest of a trace folds away.
+    static let traceLinesShown = 3
+
+    /// A violation's trace, one event per line: the first ``traceLinesShown`` lines, the rest in a
+    /// collapsed `<details>`.
+    public static func trace(_ trace: String) -> String {
+        let lines = trace.components(separatedBy: "; ")
+        let head = lines.prefix(traceLinesShown).joined(separator: "\n")
+        guard lines.count > traceLinesShown + 1 else {
+            return "<pre class=\"trace\">\(Markup.escape(lines.joined(separator: "\n")))</pre>"
+        }
+        let rest = lines.dropFirst(traceLinesShown).joined(separator: "\n")
+        return "<pre class=\"trace\">\(Markup.escape(head))</pre><details class=\"trace-rest\"><summary>"
+            + "\(lines.count - traceLinesShown) more lines</summary><pre class=\"trace\">\(Markup.escape(rest))</pre>"
+            + "</details>"
     }
 
     /// `--race-share` and `--mix` of the run's command line, which replay needs to regenerate it.
@@ -249,6 +274,11 @@ extension ReportPage {
         return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// The coverage.csv row kinds Tests/Coverage/check_coverage.py holds to a minimum (`make
+    /// coverage-check`: `--kind path --kind point`, for `core`): the rows the page shows by
+    /// default; the rest fold away.
+    static let checkedCoverageKinds: Set<String> = [CoverageKey.path, CoverageKey.point]
+
     static func coverage(_ table: CSVTable, into page: inout Page) {
         page.section("coverage", "Coverage: least exercised")
         let countColumn = ["journeys", "count"].first { table.header.contains($0) }
@@ -256,14 +286,25 @@ extension ReportPage {
         if let countColumn, let index = table.header.firstIndex(of: countColumn) {
             rows.sort { (Double($0[index]) ?? 0, $0.joined()) < (Double($1[index]) ?? 0, $1.joined()) }
             page.paragraph(
-                "The journey features and decision paths with the fewest \(countColumn) (coverage.csv), fewest first; "
-                    + "zero means never exercised.",
+                "The decision paths and schedule points of the strategies under test that make coverage-check "
+                    + "holds to a minimum, with the fewest \(countColumn) (coverage.csv) first; zero means never "
+                    + "exercised. The rows nothing checks (journey features, interleaved pairs, the peers) are "
+                    + "folded below.",
                 className: "guide"
             )
         }
         let numeric = Set(table.header.indices.filter { column in rows.allSatisfy { Double($0[column]) != nil } })
         let countIndex = countColumn.flatMap { table.header.firstIndex(of: $0) }
-        let shown = Array(rows.prefix(tableRows))
+        let strategyIndex = table.header.firstIndex(of: "strategy")
+        let kindIndex = table.header.firstIndex(of: "kind")
+        // Without the columns to tell (an old coverage.csv), every row counts as checked.
+        func isChecked(_ row: [String]) -> Bool {
+            guard let strategyIndex, let kindIndex else { return true }
+            return RunVerdict.isUnderTest(row[strategyIndex]) && checkedCoverageKinds.contains(row[kindIndex])
+        }
+        let checked = rows.filter(isChecked)
+        let unchecked = rows.filter { !isChecked($0) }
+        let shown = Array(checked.prefix(tableRows))
         page.table(
             header: table.header,
             rows: shown,
@@ -271,8 +312,14 @@ extension ReportPage {
             alarming: { row, column in column == countIndex && Double(shown[row][column]) == 0 },
             id: "coverage-table"
         )
-        if rows.count > shown.count {
-            page.paragraph("\(rows.count - shown.count) more rows in coverage.csv.", className: "guide")
+        if checked.count > shown.count {
+            page.paragraph("\(checked.count - shown.count) more checked rows in coverage.csv.", className: "guide")
+        }
+        if !unchecked.isEmpty {
+            page.raw("<details id=\"coverage-unchecked\"><summary>\(unchecked.count) rows nothing checks")
+            page.raw(" (the first \(Swift.min(unchecked.count, tableRows)))</summary>\n")
+            page.table(header: table.header, rows: Array(unchecked.prefix(tableRows)), numeric: numeric)
+            page.raw("</details>\n")
         }
         page.endSection()
     }

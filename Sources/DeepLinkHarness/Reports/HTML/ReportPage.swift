@@ -31,7 +31,9 @@ public enum ReportPage {
         page.raw("<header><h1>\(Markup.escape(title))</h1>")
         page.raw("<p class=\"path\">\(Markup.escape(data.directory))</p></header>\n")
         page.raw(navigation(data))
+        if let notice = data.disturbanceNotice { page.paragraph(notice, className: "disturbed") }
         headline(data, into: &page)
+        if let verdict = data.run?.verdict { self.verdict(verdict, into: &page) }
         if let run = data.run {
             outcomes(run, into: &page)
             latency(run, into: &page)
@@ -54,6 +56,7 @@ public enum ReportPage {
     static func navigation(_ data: ReportData) -> String {
         var links = [("headline", "Headline")]
         if let run = data.run {
+            if run.verdict != nil { links.append(("verdict", "Verdict")) }
             links += [("outcomes", "Outcomes"), ("latency", "Latency spectrum")]
             if !run.histograms.isEmpty { links.append(("histograms", "Histograms")) }
             links.append(("allocations", "Allocations"))
@@ -93,6 +96,7 @@ public enum ReportPage {
         th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
         th{background:#f3f3f3}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
         .alarm{color:#A63A00;font-weight:700}.ok{color:#00603f}
+        .disturbed{background:#fdf0d5;border-left:4px solid #E69F00;padding:.5em .8em;font-weight:600}
         .tiles{display:flex;flex-wrap:wrap;gap:.6em;margin:.6em 0}
         .tile{border:1px solid #ccc;border-radius:4px;padding:.4em .8em;min-width:8em}
         .tile b{display:block;font-size:1.25em}

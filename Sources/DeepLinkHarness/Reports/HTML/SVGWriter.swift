@@ -37,6 +37,14 @@ public struct SVGWriter: Sendable {
         return sign + String(whole) + (fraction == 0 ? "" : "." + String(fraction))
     }
 
+    /// A generous estimate of the width of `string` set in the page's sans-serif at `fontSize`
+    /// user units (bold when `bold`): charts place their margins and skip crowded tick labels by
+    /// it, since an SVG cannot measure text before a browser lays it out. Wide on purpose: the
+    /// widest common fallback, DejaVu Sans, averages ~0.6 em per character (0.64 bold), digits 0.64.
+    public static func estimatedWidth(_ string: String, fontSize: Double, bold: Bool = false) -> Double {
+        Double(string.count) * fontSize * (bold ? 0.7 : 0.64)
+    }
+
     /// The id of a definition named `name` in this SVG.
     public func id(_ name: String) -> String { idPrefix + "-" + Markup.identifier(name) }
 

@@ -64,8 +64,14 @@ public struct StackedBarChart: Sendable {
 
     public func svg(idPrefix: String) -> String {
         let rowHeight = 28.0
-        let left = 110.0
-        let right = width - 190
+        // Room for the longest row label left of the bars and the longest note right of them
+        // (13 px labels, 12.5 px notes, bold when alarming: the stylesheet's sizes); a note starts
+        // at most `overhang` + 8 past the bars' end.
+        let overhang = 16.0
+        let labelWidth = rows.map { SVGWriter.estimatedWidth($0.label, fontSize: 13) }.max() ?? 0
+        let noteWidth = rows.map { SVGWriter.estimatedWidth($0.note, fontSize: 12.5, bold: $0.alarming) }.max() ?? 0
+        let left = Swift.max(110, labelWidth + 16)
+        let right = width - Swift.max(60, noteWidth + overhang + 8 + 6)
         let top = 8.0
         let height = top + Double(Swift.max(rows.count, 1)) * rowHeight + 44
         var writer = SVGWriter(width: width, height: height, title: title, idPrefix: idPrefix)
@@ -99,7 +105,7 @@ public struct StackedBarChart: Sendable {
                 var segmentWidth =
                     scale == .shares ? share * (right - left) : axis.position(value) - axis.position(0)
                 if case .hatch = segment.fill { segmentWidth = Swift.max(segmentWidth, 3) }
-                segmentWidth = Swift.min(segmentWidth, right + 60 - x)
+                segmentWidth = Swift.min(segmentWidth, right + overhang - x)
                 let fill: String
                 switch segment.fill {
                 case .colour(let colour): fill = colour

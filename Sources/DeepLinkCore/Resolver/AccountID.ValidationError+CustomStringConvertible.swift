@@ -1,4 +1,4 @@
-extension AccountIDError: CustomStringConvertible {
+extension AccountID.ValidationError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty:
