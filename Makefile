@@ -97,7 +97,7 @@ baseline: build-release
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz
 
-# Coverage-guided fuzzing (libFuzzer + ASan) of everything that parses outside input; see README.
+# Coverage-guided fuzzing (libFuzzer + ASan) of everything that parses outside input; see Docs/Development.md.
 fuzz:
 	Fuzz/run.sh $(FUZZ_SECONDS)
 

@@ -9,7 +9,7 @@ struct LinksSiteCommand: LinksSubcommand {
     static let abstract = "Write apple-app-site-association and assetlinks.json from one JSON configuration."
     static var options: [OptionSpec] {
         [
-            OptionSpec("--config", value: "file", help: "The site configuration (JSON; see README)."),
+            OptionSpec("--config", value: "file", help: "The site configuration (JSON; see Docs/CLI.md)."),
             OptionSpec("--out", value: "dir", help: "Where to write .well-known/ (created if missing)."),
         ]
     }
