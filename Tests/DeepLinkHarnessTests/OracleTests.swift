@@ -102,6 +102,34 @@ import Testing
         #expect(oracle.classify(newer, expectation: expectation, journey: journey) == .superseded)
     }
 
+    /// The older of two clip links expires in the oracle before the newer one's login: the route
+    /// is judged, and "superseded" for the older link is not called misjudged (a strategy may
+    /// decide the older link while it is still live, before the oracle's route time); with no
+    /// expiry, a superseded link reported where none was is misjudged.
+    @Test func anOlderLinkExpiredBeforeTheRouteMayBeReportedSuperseded() {
+        let journey = Self.journey(
+            .ios,
+            .secondTap,
+            links: (Self.product, Self.orders),
+            taps: 2,
+            [
+                (.tap, 0, 0), (.clipHandoffWrite, 0, 2), (.tap, 1, 100), (.clipHandoffWrite, 1, 102),
+                (.install, 0, 160), (.launch, 0, 190), (.appReady, 0, 191), (.loginSucceeded, 0, 86_500),
+            ]
+        )
+        let expectation = oracle.expect(journey)
+        #expect(expectation.outcome == .routed)
+        #expect(expectation.otherLinkExpired)
+        var observation = StrategyObservation()
+        observation.route(link: Self.orders, step: 7)
+        observation.reported.insert(.superseded)
+        #expect(oracle.classify(observation, expectation: expectation, journey: journey) == .routed)
+
+        var unexpired = expectation
+        unexpired.otherLinkExpired = false
+        #expect(oracle.classify(observation, expectation: unexpired, journey: journey) == .misjudged)
+    }
+
     @Test func expiresAfterTheTimeToLive() {
         let journey = Self.journey(
             .ios,

@@ -139,7 +139,7 @@ package struct Oracle: Sendable {
         // refused without saying so (a used nonce taken for an ordinary duplicate).
         if observation.reported.contains(.superseded) {
             if expectation.outcome == .superseded { return .superseded }
-            if distinctions.contains(.superseded) { return .misjudged }
+            if distinctions.contains(.superseded), !expectation.otherLinkExpired { return .misjudged }
         }
         if expectation.refusedReplay, distinctions.contains(.rejected), observation.rejection != .replayed {
             return .misjudged
@@ -197,6 +197,10 @@ package struct Expectation: Sendable {
     package var endedPending: Bool
     /// A signed link opened again after it routed was refused as `rejected:replayed`.
     package var refusedReplay = false
+    /// Another link of the journey expired in the oracle before the route. A strategy that reports
+    /// it superseded instead decided it before its time-to-live ran out; which of the two a link
+    /// near its expiry gets is not judged (the oracle decides at the route, a strategy may earlier).
+    package var otherLinkExpired = false
 
     /// Whether the gate of the link in `slot` was open after `step`.
     package func gateWasOpen(slot: UInt8, step: Int) -> Bool {
@@ -493,6 +497,7 @@ private struct Model {
         )
         if let slot = routedSlot {
             expectation.outcome = sawSuperseded ? .superseded : .routed
+            expectation.otherLinkExpired = sawExpired
             expectation.targetSlot = slot
         } else if let slot = crashedSlot {
             expectation.outcome = .crashWindow
