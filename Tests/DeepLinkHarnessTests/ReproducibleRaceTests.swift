@@ -26,13 +26,13 @@ import Testing
                     for _ in 0..<100_000 { value = value &* 6_364_136_223_846_793_005 &+ 1 }
                 }
                 if value == 0 { print("") }
-                done.add(1, ordering: .relaxed)
+                done.add(1, ordering: .releasing)
             }
             thread.start()
         }
         defer {
             stop.store(true, ordering: .relaxed)
-            while done.load(ordering: .relaxed) < count { usleep(1_000) }
+            while done.load(ordering: .acquiring) < count { usleep(1_000) }
         }
         return body()
     }
