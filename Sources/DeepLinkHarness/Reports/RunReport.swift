@@ -228,10 +228,8 @@ package enum Outcome {
     package static let hung = JourneyOutcome.hung.name
     package static let trapped = JourneyOutcome.trapped.name
 
-    /// The outcomes that count as violations.
-    package static let violations = [
-        misrouted, stale, unsafe, duplicated, premature, lost, late, misjudged, hung, trapped,
-    ]
+    /// The outcomes that count as violations: ``JourneyOutcome/violations``, by name.
+    package static let violations = JourneyOutcome.violations.map(\.name)
 
     /// `rejected:<reason>`.
     package static func rejected(_ reason: String) -> String { "\(rejectedPrefix):\(reason)" }
