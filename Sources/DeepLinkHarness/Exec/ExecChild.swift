@@ -54,7 +54,11 @@ final class ExecChild {
         // not inherit them (it would hold this child's stdin open past its death).
         let spawned: Result<ExecChild, SpawnError> = spawnLock.withLock { _ in
             do throws(SpawnError) {
-                return .success(try spawnLocked(command: command, logPath: logPath))
+                return .success(
+                    try ExecCleanup.startingChild { () throws(SpawnError) in
+                        try spawnLocked(command: command, logPath: logPath)
+                    }
+                )
             } catch {
                 return .failure(error)
             }

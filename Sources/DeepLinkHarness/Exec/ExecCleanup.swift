@@ -1,4 +1,5 @@
 import DeepLinkCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -12,10 +13,13 @@ import Glibc
 /// their stdin close and must exit (Docs/Protocol.md), and a supervised run's worker dies with its
 /// supervisor (`PR_SET_PDEATHSIG`, ``TrapSupervisor``).
 ///
+/// No child escapes the handler: children start only inside ``startingChild(_:)``, which the
+/// handler waits out and then closes, and the handler reaps the children it kills before it
+/// removes the state roots. Otherwise a child started by another worker thread while the handler
+/// ran could recreate a state directory after `rm -rf` (as CI saw once under load).
+///
 /// Thread safety: the tables are written under ``lock`` and read by the handler without it: each
-/// entry is one aligned word, written once per spawn or exit, and a handler that reads a stale
-/// entry kills a group that is already gone (ESRCH) or misses one that just started. The
-/// handler is installed once.
+/// entry is one aligned word, written once per spawn or exit. The handler is installed once.
 enum ExecCleanup {
     /// Live children's process-group ids (0: a free entry).
     static let slotCount = 1_024
@@ -32,6 +36,30 @@ enum ExecCleanup {
     nonisolated(unsafe) static var removalCount = 0
     static let lock = Locked(false)
     static let signals = [SIGTERM, SIGINT, SIGHUP]
+    /// Set by the handler once it begins: no child starts after that.
+    static let closed = Atomic<Bool>(false)
+    /// Threads inside ``startingChild(_:)``.
+    static let starting = Atomic<Int>(0)
+
+    /// Runs `start`, which spawns a child and registers its group, so that the handler sees that
+    /// group or no child starts at all. The cleanup signals are blocked on this thread meanwhile, so
+    /// the handler never runs here while another thread waits for it; once the handler has begun,
+    /// the caller parks until the process dies.
+    static func startingChild<Child, Failure: Error>(_ start: () throws(Failure) -> Child) throws(Failure) -> Child {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for number in signals { sigaddset(&blocked, number) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        starting.add(1, ordering: .sequentiallyConsistent)
+        defer { starting.subtract(1, ordering: .sequentiallyConsistent) }
+        if closed.load(ordering: .sequentiallyConsistent) {
+            starting.subtract(1, ordering: .sequentiallyConsistent)
+            while true { sleep(60) }
+        }
+        return try start()
+    }
 
     /// Records a child's process group (its pid: each child leads its own group).
     static func register(group: pid_t) {
@@ -84,17 +112,35 @@ enum ExecCleanup {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in ExecCleanup.handle(number) }
             sigemptyset(&action.sa_mask)
-            // Reset and not deferred: the handler's `raise` then ends the process at once.
-            action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND)) | Int32(SA_NODEFER)
+            // Not deferred: the handler's `raise` ends the process at once. Not reset on entry: a
+            // second signal during the cleanup (a parent that dies sends SIGTERM once per thread
+            // of it that exits) must not kill the process half-way through; it finds the cleanup
+            // begun and returns.
+            action.sa_flags = Int32(SA_NODEFER)
             sigaction(number, &action, nil)
         }
     }
 
-    /// The handler: async-signal-safe calls only (kill, fork, execve, waitpid, raise).
+    /// The handler: async-signal-safe calls only (kill, fork, execve, waitpid, nanosleep, raise).
     static func handle(_ number: Int32) {
+        guard !closed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        while starting.load(ordering: .sequentiallyConsistent) > 0 { nanosleep(&pause, nil) }
         for index in 0..<slotCount {
             let group = groups[index]
             if group > 0 { kill(-group, SIGKILL) }
+        }
+        // Reaped (here, or by the worker thread that was already waiting: ECHILD) before the
+        // removal, so that none is still writing into a state directory; at most 5 s in all.
+        var waited = 0
+        for index in 0..<slotCount {
+            let group = groups[index]
+            guard group > 0 else { continue }
+            var status: Int32 = 0
+            while waited < 5_000, waitpid(group, &status, WNOHANG) == 0 {
+                nanosleep(&pause, nil)
+                waited += 1
+            }
         }
         let table = removalPointer
         for index in 0..<removalCount {
@@ -109,7 +155,8 @@ enum ExecCleanup {
                 _ = waitpid(pid, &status, 0)
             }
         }
-        // SA_RESETHAND restored the default action: die of the signal, as without the handler.
+        // Die of the signal, as without the handler.
+        signal(number, SIG_DFL)
         raise(number)
     }
 
