@@ -130,6 +130,41 @@ import Testing
         #expect(oracle.classify(observation, expectation: unexpired, journey: journey) == .misjudged)
     }
 
+    /// Journey 238 of seed 1: the route at login dies in the crash window. A program that does
+    /// not model `crashArmed` (serve-core under `kill: signal`) routes there; that is a route.
+    @Test func theRouteACrashInterruptedIsARouteForAProgramThatDoesNotModelCrashes() {
+        let journey = Self.journey(
+            .ios,
+            .crashWindow,
+            links: (Self.orders, 0),
+            [
+                (.tap, 0, 0), (.clipHandoffWrite, 0, 3), (.install, 0, 110), (.launch, 0, 141),
+                (.crashArmed, 0, 141), (.appReady, 0, 144), (.loginSucceeded, 0, 240), (.kill, 0, 587),
+                (.launch, 0, 616), (.sessionRestored, 0, 616), (.appReady, 0, 618),
+            ]
+        )
+        let expectation = oracle.expect(journey)
+        #expect(expectation.outcome == .crashWindow)
+        #expect(expectation.crashStep == 6)
+        var routedAtTheCrash = StrategyObservation()
+        routedAtTheCrash.route(link: Self.orders, step: 6)
+        var withoutCrashes = StrategyObservation.Reasons.all
+        withoutCrashes.remove(.crashWindow)
+        #expect(
+            oracle.classify(routedAtTheCrash, expectation: expectation, journey: journey, distinctions: withoutCrashes)
+                == .routed
+        )
+        // A program that claims to model the crash and routes anyway is not excused.
+        #expect(oracle.classify(routedAtTheCrash, expectation: expectation, journey: journey) != .routed)
+        // Nor is a route before the login, modelled crashes or not.
+        var early = StrategyObservation()
+        early.route(link: Self.orders, step: 5)
+        #expect(
+            oracle.classify(early, expectation: expectation, journey: journey, distinctions: withoutCrashes)
+                == .premature
+        )
+    }
+
     @Test func expiresAfterTheTimeToLive() {
         let journey = Self.journey(
             .ios,

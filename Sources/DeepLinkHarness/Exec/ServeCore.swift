@@ -17,7 +17,8 @@ import Glibc
 /// The container: with `kill: message`, DeepLinkCore's ``InMemoryHandoffStore`` with its crash model
 /// (it survives `kill` messages as a directory would, and models `crashArmed`); with
 /// `kill: signal`, a ``FileHandoffStore`` in the journey's `stateDir`, so a SIGKILL really tests it
-/// (`crashArmed` is not modelled there: a file store cannot be told to die mid-consume).
+/// (`crashArmed` is not modelled there: a file store cannot be told to die mid-consume, so its
+/// `hello` does not claim crashWindow).
 ///
 /// Thread safety: one instance, used by the thread that reads stdin.
 final class ServeCore {
@@ -154,7 +155,10 @@ final class ServeCore {
         killMode = message.string("kill") == "signal" ? .signal : .message
         resolver = makeResolver(store: memoryStore)
         var line = Array(#"{"type":"hello","protocol":2,"name":"serve-core (DeepLinkCore)","reasons":["#.utf8)
-        line += Array(ExecProtocol.reasonNames.map { "\"\($0.name)\"" }.joined(separator: ",").utf8)
+        // A file store cannot be told to die mid-consume: under `kill: signal` `crashArmed` is not
+        // modelled, so crashWindow is not claimed (the interrupted route is judged as a route).
+        let reasons = ExecProtocol.reasonNames.filter { killMode == .message || $0.name != "crashWindow" }
+        line += Array(reasons.map { "\"\($0.name)\"" }.joined(separator: ",").utf8)
         line += Array("]}\n".utf8)
         answers.output(line)
     }

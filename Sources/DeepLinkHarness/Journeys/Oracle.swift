@@ -128,6 +128,13 @@ package struct Oracle: Sendable {
         guard let targetSlot else { return .misrouted }
         if observation.routeCount > 1 { return .duplicated }
         let routeStep = Int(observation.routeSteps[0])
+        // The route a crash interrupted, by a program that does not model `crashArmed` (does not
+        // claim crashWindow): judged as a route (Docs/Protocol.md).
+        if expectation.outcome == .crashWindow, routeStep == expectation.crashStep,
+            !distinctions.contains(.crashWindow)
+        {
+            return .routed
+        }
         if !expectation.gateWasOpen(slot: targetSlot, step: routeStep) { return .premature }
         if expectation.routeStep >= 0, routeStep > expectation.routeStep {
             // Two steps delivered at once may route at the later one.
@@ -201,6 +208,8 @@ package struct Expectation: Sendable {
     /// it superseded instead decided it before its time-to-live ran out; which of the two a link
     /// near its expiry gets is not judged (the oracle decides at the route, a strategy may earlier).
     package var otherLinkExpired = false
+    /// The step at which the oracle's process died in the crash window (crashWindow), or -1.
+    package var crashStep = -1
 
     /// Whether the gate of the link in `slot` was open after `step`.
     package func gateWasOpen(slot: UInt8, step: Int) -> Bool {
@@ -246,6 +255,7 @@ private struct Model {
     var routedSlot: UInt8?
     var routeStep = -1
     var crashedSlot: UInt8?
+    var crashStep = -1
     var sawSuperseded = false
     var sawExpired = false
     var rejection: RejectionReason?
@@ -450,6 +460,7 @@ private struct Model {
         if crashArmed {
             crashArmed = false
             crashedSlot = slot
+            crashStep = step
             running = false
             ready = false
             loggedIn = false
@@ -502,6 +513,7 @@ private struct Model {
         } else if let slot = crashedSlot {
             expectation.outcome = .crashWindow
             expectation.targetSlot = slot
+            expectation.crashStep = crashStep
         } else if sawExpired {
             expectation.outcome = .expired
         } else if let rejection {
