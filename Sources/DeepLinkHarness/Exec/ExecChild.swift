@@ -131,6 +131,11 @@ final class ExecChild {
         pending.append(contentsOf: bytes)
     }
 
+    /// Writes what ``send(_:)`` queued as far as the pipe takes it now, without waiting.
+    func pushQueuedInput() {
+        if !inputClosed, pendingOffset < pending.count { writePending() }
+    }
+
     /// The next line from the child's stdout (without its newline), pushing queued input out
     /// meanwhile; `.timedOut` once `deadlineNanos` (CLOCK_MONOTONIC) has passed.
     func nextLine(deadlineNanos: UInt64) -> LineResult {

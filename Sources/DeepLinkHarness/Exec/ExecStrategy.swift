@@ -26,6 +26,9 @@ package struct ExecStrategy: Strategy {
     let worker: Int
     let workerDirectory: String
     var child: ExecChild?
+    /// Under `kill: signal`, the next child, started and sent its `hello` while the current one
+    /// works: a kill then costs the kill, not a program's start-up.
+    var spare: ExecChild?
     /// The batch ``prepare(_:)`` ran: journey indices and their observations, consumed in order.
     var preparedIndices: [UInt64] = []
     var prepared: [StrategyObservation] = []
@@ -54,6 +57,8 @@ package struct ExecStrategy: Strategy {
     package mutating func finish() {
         child?.terminate()
         child = nil
+        spare?.terminate()
+        spare = nil
         removeWorkerDirectory()
     }
 
@@ -204,12 +209,15 @@ package struct ExecStrategy: Strategy {
     /// Starts a child and runs the handshake; returns what went wrong, or nil.
     mutating func startChild(adapter: ExecAdapter) -> String? {
         let started: ExecChild
-        do {
-            started = try ExecChild.spawn(command: adapter.command, logPath: adapter.logPath(worker: worker))
-        } catch {
-            return error.message
+        if let ready = spare {
+            started = ready
+            spare = nil
+        } else {
+            switch Self.spawnGreeted(adapter: adapter, worker: worker) {
+            case .success(let child): started = child
+            case .failure(let error): return error.message
+            }
         }
-        started.send(ExecProtocol.hello(killMode: adapter.killMode, ttlSeconds: adapter.ttlSeconds))
         // Start-up (a JVM, a Dart VM) may take longer than a journey.
         let handshakeNanos = max(adapter.timeoutNanos, Self.handshakeTimeoutNanos)
         let deadline = Runner.monotonicNanos() &+ handshakeNanos
@@ -226,11 +234,26 @@ package struct ExecStrategy: Strategy {
                 distinctions = hello.reasons
                 protocolVersion = hello.version
                 child = started
+                if adapter.killMode == .signal {
+                    spare = try? Self.spawnGreeted(adapter: adapter, worker: worker).get()
+                }
                 return nil
             case .failure(let problem):
                 started.terminate()
                 return problem.message
             }
+        }
+    }
+
+    /// A new child of `adapter`, sent its `hello` (its answer is read by ``startChild(adapter:)``).
+    static func spawnGreeted(adapter: ExecAdapter, worker: Int) -> Result<ExecChild, ExecChild.SpawnError> {
+        do throws(ExecChild.SpawnError) {
+            let child = try ExecChild.spawn(command: adapter.command, logPath: adapter.logPath(worker: worker))
+            child.send(ExecProtocol.hello(killMode: adapter.killMode, ttlSeconds: adapter.ttlSeconds))
+            child.pushQueuedInput()
+            return .success(child)
+        } catch {
+            return .failure(error)
         }
     }
 
