@@ -165,6 +165,35 @@ import Testing
         )
     }
 
+    /// Seed 1, journey 14171 with a two-minute time-to-live: the universal link's step races the
+    /// login three hours later; a strategy that takes the login's time as "now" finds the link
+    /// expired, which is not a lost link. Without the race, or when the later step comes within
+    /// the time-to-live, it is.
+    @Test func aLinkRacedWithAStepPastItsTimeToLiveMayBeReportedExpired() {
+        let journey = Self.journey(
+            .installed,
+            .lateLogin,
+            links: (Self.invite, 0),
+            [
+                (.launch, 0, 0), (.appReady, 0, 1), (.tap, 0, 503), (.universalLinkOpen, 0, 505),
+                (.loginSucceeded, 0, 11_887),
+            ]
+        )
+        let shortLived = Oracle(ttlSeconds: 120)
+        let expectation = shortLived.expect(journey)
+        #expect(expectation.outcome == .routed)
+        #expect(expectation.routeStep == 3)
+        var expired = StrategyObservation()
+        expired.reported.insert(.expired)
+        expired.raceStep = 3
+        #expect(shortLived.classify(expired, expectation: expectation, journey: journey) == .expired)
+        var notRaced = expired
+        notRaced.raceStep = -1
+        #expect(shortLived.classify(notRaced, expectation: expectation, journey: journey) == .lost)
+        let longLived = Oracle(ttlSeconds: 86_400)
+        #expect(longLived.classify(expired, expectation: longLived.expect(journey), journey: journey) == .lost)
+    }
+
     @Test func expiresAfterTheTimeToLive() {
         let journey = Self.journey(
             .ios,

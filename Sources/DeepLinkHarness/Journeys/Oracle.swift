@@ -85,7 +85,13 @@ package struct Oracle: Sendable {
         guard observation.routeCount > 0 else {
             switch expectation.outcome {
             case .routed, .superseded:
-                return .lost
+                return Self.expiredByTheRacedStep(
+                    observation,
+                    expectation: expectation,
+                    journey: journey,
+                    ttl: ttlSeconds
+                )
+                    ? .expired : .lost
             case .crashWindow:
                 return observation.crashed ? .crashWindow : .lost
             case .misrouted, .stale, .unsafe, .duplicated, .premature, .lost, .late, .misjudged, .hung, .trapped,
@@ -152,6 +158,23 @@ package struct Oracle: Sendable {
             return .misjudged
         }
         return .routed
+    }
+
+    /// Whether a link the oracle routes at a step that was delivered at once with the next one was
+    /// reported expired, and had expired by the next step's time, which the strategy may take as
+    /// its "now" (as it may route at the later step): a race of a capture with a login hours later
+    /// (a time-to-live of minutes) is then not a lost link.
+    static func expiredByTheRacedStep(
+        _ observation: StrategyObservation,
+        expectation: Expectation,
+        journey: Journey,
+        ttl: UInt32
+    ) -> Bool {
+        guard observation.reported.contains(.expired), let slot = expectation.targetSlot, expectation.routeStep >= 0,
+            observation.raceStep == expectation.routeStep, observation.raceStep + 1 < journey.eventCount
+        else { return false }
+        let later = journey.events.span[observation.raceStep + 1].atSeconds
+        return isExpired(capturedAt: expectation.captureTime(slot: slot), now: later, ttl: ttl)
     }
 
     /// The outcome a strategy's own account gives a journey it routed nothing in, in the oracle's
