@@ -53,7 +53,7 @@ package enum DeepLinkBench {
             io.err(help)
             return 2
         }
-        if name == "--help" || name == "-h" || name == "help" {
+        if name == Flag.help.name || name == "-h" || name == "help" {
             io.out(help)
             return 0
         }
@@ -68,7 +68,7 @@ package enum DeepLinkBench {
         let configuration = command.configuration
         do {
             let parsed = try ArgumentParser.parse(arguments, options: configuration.options)
-            if parsed.has("--help") {
+            if parsed[.help] {
                 io.out(configuration.help)
                 return 0
             }
