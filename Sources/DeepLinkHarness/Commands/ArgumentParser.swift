@@ -29,16 +29,16 @@ package enum ArgumentParser {
                 guard inlineValue == nil else {
                     throw .invalidValue(option: name, value: inlineValue ?? "", expected: "no value (a flag)")
                 }
-                result.texts[name] = []
+                result.given[name] = []
                 text = ""
             } else if let inlineValue {
                 text = inlineValue
-                result.texts[name, default: []].append(text)
+                result.given[name, default: []].append(text)
             } else {
                 guard index < arguments.count else { throw .missingValue(option: name) }
                 text = arguments[index]
                 index += 1
-                result.texts[name, default: []].append(text)
+                result.given[name, default: []].append(text)
             }
             do {
                 result.parsed[name] = try spec.read(result.parsed[name], text)

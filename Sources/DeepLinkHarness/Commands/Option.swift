@@ -24,10 +24,12 @@ package struct Option<Value: Sendable>: DeclaredOption {
         defaultValue = `default`
     }
 
-    /// The same option described for one command (a shared `--out` says where that command writes).
-    package func described(_ text: String) -> Self {
+    /// The same option described for one command (a shared `--out` says where that command writes,
+    /// and whether it is a file).
+    package func described(_ text: String, value valueName: String? = nil) -> Self {
         var described = self
         described.spec.help = text
+        if let valueName { described.spec.valueName = valueName }
         return described
     }
 }

@@ -4,7 +4,7 @@
 package struct OptionSpec: Sendable {
     package let name: String
     /// `--seed <S>`'s `S`; `nil`: a flag, which takes no value.
-    package let valueName: String?
+    package var valueName: String?
     package var help: String
     /// Reads one occurrence's text, given the value its earlier occurrences made (repeated options
     /// collect every value; the others keep the last).
@@ -22,8 +22,11 @@ package struct OptionSpec: Sendable {
         self.read = read
     }
 
-    /// How `--help` and usage errors show the option: `--seed <S>`, or `--quiet`.
+    /// How `--help` lists the option: `--seed <S>`, or `--quiet`.
     package var label: String { valueName.map { "\(name) <\($0)>" } ?? name }
+
+    /// How a usage error names the option: `--seed S`.
+    package var usage: String { valueName.map { "\(name) \($0)" } ?? name }
 }
 
 /// An option that ``CommandConfiguration`` lists: an ``Option`` of any value type.

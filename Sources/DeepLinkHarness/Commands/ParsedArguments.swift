@@ -7,7 +7,7 @@ package struct ParsedArguments: Sendable {
     var parsed: [String: any Sendable] = [:]
     /// Each given option's texts in command-line order (`[]` for a flag), for the command lines
     /// that manifests record.
-    var texts: [String: [String]] = [:]
+    var given: [String: [String]] = [:]
     package var positionals: [String] = []
 
     package init() {}
@@ -18,22 +18,31 @@ package struct ParsedArguments: Sendable {
     }
 
     /// Whether the command line gave `option` (its default is not the same as giving it).
-    package func contains<Value>(_ option: Option<Value>) -> Bool { texts[option.name] != nil }
+    package func contains(_ option: any DeclaredOption) -> Bool { given[option.spec.name] != nil }
 
-    /// The option's value; a usage error naming `--seed <S>` when it is absent.
+    /// The texts given for `option` as typed, in order, for messages that quote them.
+    package func texts(_ option: any DeclaredOption) -> [String] { given[option.spec.name] ?? [] }
+
+    /// The option's value; a usage error naming it (`missing argument: --seed S`) when it is absent.
     package func required<Value>(_ option: Option<Value>) throws(CLIError) -> Value {
-        guard contains(option) else { throw .missingArgument(option.spec.label) }
+        guard contains(option) else { throw .missingArgument(option.spec.usage) }
         return self[option]
+    }
+
+    /// The value of an option that has no default; a usage error naming it when it is absent.
+    package func required<Wrapped>(_ option: Option<Wrapped?>) throws(CLIError) -> Wrapped {
+        guard let value = self[option] else { throw .missingArgument(option.spec.usage) }
+        return value
     }
 
     /// The given options that take values, as arguments: by name, each name's values in order
     /// (`--exec a=x --exec b=y --seed 2`); what a manifest records of the command line.
     package var givenValues: [String] {
-        texts.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.flatMap { name, texts in
+        given.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.flatMap { name, texts in
             texts.flatMap { [name, $0] }
         }
     }
 
     /// The given flags, by name.
-    package var givenFlags: [String] { texts.filter(\.value.isEmpty).keys.sorted() }
+    package var givenFlags: [String] { given.filter(\.value.isEmpty).keys.sorted() }
 }

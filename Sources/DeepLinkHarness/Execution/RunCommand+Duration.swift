@@ -1,7 +1,5 @@
 /// `run`'s time-based runs (`--duration`) and warm-up (`--warmup`).
 extension RunCommand {
-    static let durationOption = "--duration"
-    static let warmupOption = "--warmup"
     /// Warm-up journeys per worker thread by default: a few milliseconds of work for `core`.
     package static let defaultWarmupJourneys = 1_000
     /// The longest `--duration`: a week.
@@ -9,37 +7,34 @@ extension RunCommand {
     /// The cap on a closed-loop `--duration` run's journeys: the most `--journeys` accepts.
     static let maximumJourneys = 10_000_000_000
 
-    static let durationOptions: [OptionSpec] = [
-        OptionSpec(
-            durationOption,
-            value: "SECONDS",
-            help: "Run for this long instead of a number of journeys (closed loop: workers claim journeys until "
-                + "the time is up; with --rate: rate x SECONDS arrivals). Not with --journeys or --shard."
+    static let duration = Option(
+        "--duration",
+        value: "SECONDS",
+        as: .number(
+            in: 0.001...maximumDurationSeconds,
+            expected: "seconds, a number from 0.001 to \(Int(maximumDurationSeconds)) (a week)"
         ),
-        OptionSpec(
-            warmupOption,
-            value: "N",
-            help: "Journeys each worker thread first runs through fresh strategies, counted nowhere "
-                + "(default \(defaultWarmupJourneys); another seed, none racing; exec: strategies are not warmed)."
-        ),
-    ]
+        help: "Run for this long instead of a number of journeys (closed loop: workers claim journeys until "
+            + "the time is up; with --rate: rate x SECONDS arrivals). Not with --journeys or --shard."
+    )
+    static let warmup = Option(
+        "--warmup",
+        value: "N",
+        default: defaultWarmupJourneys,
+        as: .integer(in: 0...10_000_000),
+        help: "Journeys each worker thread first runs through fresh strategies, counted nowhere "
+            + "(default \(defaultWarmupJourneys); another seed, none racing; exec: strategies are not warmed)."
+    )
 
     /// `--duration` in nanoseconds, validated against `--journeys` and `--shard`; nil when absent.
     static func duration(from arguments: ParsedArguments) throws(CLIError) -> UInt64? {
-        guard arguments.values[durationOption] != nil else { return nil }
-        guard let seconds = try? arguments.double(durationOption, in: 0.001...maximumDurationSeconds) else {
-            throw .invalidValue(
-                option: durationOption,
-                value: arguments.values[durationOption] ?? "",
-                expected: "seconds, a number from 0.001 to \(Int(maximumDurationSeconds)) (a week)"
-            )
+        guard let seconds = arguments[duration] else { return nil }
+        guard !arguments.contains(journeys) else {
+            throw .invalidInput("\(duration.name) and \(journeys.name) both set the run's length: give one of them")
         }
-        guard arguments.values["--journeys"] == nil else {
-            throw .invalidInput("\(durationOption) and --journeys both set the run's length: give one of them")
-        }
-        guard arguments.values["--shard"] == nil else {
+        guard !arguments.contains(shard) else {
             throw .invalidInput(
-                "\(durationOption) cannot be sharded: shards split a fixed number of journeys (give --journeys)"
+                "\(duration.name) cannot be sharded: shards split a fixed number of journeys (give \(journeys.name))"
             )
         }
         return UInt64((seconds * 1e9).rounded())

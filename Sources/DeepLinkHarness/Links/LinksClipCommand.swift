@@ -5,34 +5,49 @@ import DeepLinkLinks
 /// optionally signed) or Apple's default link (`--default --clip-bundle-id B [--query Q]`).
 ///
 /// Thread safety: a command runs on one thread.
-struct LinksClipCommand: LinksSubcommand {
-    static let name = "clip"
-    static let abstract = "Print the App Clip invocation URL (own domain, or --default appclip.apple.com)."
-    static var options: [OptionSpec] {
-        [
-            OptionSpec("--host", value: "host", help: "The app's own domain (e.g. nerdy.pro)."),
-            OptionSpec("--path", value: "link", help: "The canonical app link (path and optional query)."),
-            .flag("--default", help: "Apple's default App Clip link (https://appclip.apple.com/id?p=…)."),
-            OptionSpec("--clip-bundle-id", value: "id", help: "With --default: the App Clip's bundle id."),
-            OptionSpec("--query", value: "fields", help: "With --default: query fields after p=… (k=v&…)."),
-        ] + LinkOptions.validation + LinkOptions.signing
-    }
+struct LinksClipCommand: BenchCommand {
+    static let configuration = CommandConfiguration(
+        name: "clip",
+        abstract: "Print the App Clip invocation URL (own domain, or --default appclip.apple.com).",
+        usage: "links clip --host H --path L [signing] | links clip --default --clip-bundle-id B [--query Q]",
+        options: [Option.host, Option.path, appleDefault, clipBundleID, query] + LinkOptions.options
+    )
+
+    static let appleDefault = Flag(
+        "--default",
+        help: "Apple's default App Clip link (https://appclip.apple.com/id?p=…)."
+    )
+    static let clipBundleID = Option(
+        "--clip-bundle-id",
+        value: "id",
+        as: .text,
+        help: "With --default: the App Clip's bundle id."
+    )
+    static let query = Option(
+        "--query",
+        value: "fields",
+        as: .text,
+        help: "With --default: query fields after p=… (k=v&…)."
+    )
 
     let url: String
 
     init(arguments: ParsedArguments) throws(CLIError) {
+        if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
         let options = try LinkOptions(arguments: arguments)
-        if arguments.has("--default") {
-            for option in ["--host", "--path"] where arguments.string(option) != nil {
-                throw .invalidInput("\(option) does not apply to --default links; give --clip-bundle-id and --query")
+        if arguments[Self.appleDefault] {
+            for option in [Option.host, Option.path] where arguments.contains(option) {
+                throw .invalidInput(
+                    "\(option.name) does not apply to --default links; give --clip-bundle-id and --query"
+                )
             }
-            let bundle = try LinkOptions.required("--clip-bundle-id", in: arguments)
+            let bundle = try arguments.required(Self.clipBundleID)
             let builder = options.builder(hosts: [], appClipDefault: true)
             guard AppleBundleID.isValid(bundle) else { throw LinkOptions.usage(.invalidBundleID(bundle)) }
             // The link the validator makes of the default URL, signed when asked; its query after
             // `p=<bundle>` is what the URL carries.
             let prefix = "/id?p=\(bundle)"
-            let link = try options.link(prefix + (arguments.string("--query").map { "&" + $0 } ?? ""), builder: builder)
+            let link = try options.link(prefix + (arguments[Self.query].map { "&" + $0 } ?? ""), builder: builder)
             let query = link.string.dropFirst(prefix.utf8.count)
             do {
                 url = try builder.appClipDefaultURL(
@@ -44,12 +59,12 @@ struct LinksClipCommand: LinksSubcommand {
             }
             return
         }
-        for option in ["--clip-bundle-id", "--query"] where arguments.string(option) != nil {
-            throw .invalidInput("\(option) applies to --default links only")
+        for option in [Self.clipBundleID, Self.query] where arguments.contains(option) {
+            throw .invalidInput("\(option.name) applies to --default links only")
         }
-        let host = try LinkOptions.required("--host", in: arguments)
+        let host = try arguments.required(.host)
         let builder = options.builder(hosts: [host])
-        let link = try options.link(try LinkOptions.required("--path", in: arguments), builder: builder)
+        let link = try options.link(try arguments.required(.path), builder: builder)
         do {
             url = try builder.appClipURL(host: host, link: link)
         } catch {

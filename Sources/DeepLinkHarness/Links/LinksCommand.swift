@@ -13,60 +13,40 @@
 ///
 /// Thread safety: a command runs on one thread.
 package struct LinksCommand: BenchCommand {
-    /// Every subcommand, in the order `--help` lists them.
-    static let subcommands: [any LinksSubcommand.Type] = [
+    package static let subcommands: [any BenchCommand.Type] = [
         LinksPlayCommand.self, LinksClipCommand.self, LinksUniversalCommand.self, LinksSiteCommand.self,
     ]
 
     package static var configuration: CommandConfiguration {
-        var options: [OptionSpec] = []
-        for subcommand in subcommands {
-            for option in subcommand.options where !options.contains(where: { $0.name == option.name }) {
-                options.append(option)
-            }
-        }
-        let width = subcommands.map { $0.name.count }.max() ?? 0
+        let names = subcommands.map { $0.configuration.name }
+        let width = names.map(\.count).max() ?? 0
         let list = subcommands.map { sub in
-            "  \(sub.name)" + String(repeating: " ", count: width - sub.name.count + 2) + sub.abstract
-                + "\n    options: "
-                + sub.options.map(\.name).joined(separator: " ")
+            let configuration = sub.configuration
+            return "  \(configuration.name)" + String(repeating: " ", count: width - configuration.name.count + 2)
+                + configuration.abstract + "\n    options: "
+                + configuration.options.map(\.name).filter { $0 != Flag.help.name }.joined(separator: " ")
         }
         return CommandConfiguration(
             name: "links",
             abstract: "Make Play Store, App Clip and universal links (optionally signed) and site association files.",
-            usage: "links <play|clip|universal|site> [options]",
+            usage: "links <\(names.joined(separator: "|"))> [options]",
             discussion: "SUBCOMMANDS:\n" + list.joined(separator: "\n")
                 + "\nEvery link is read back through the parser and validator before it is printed; bad input "
-                + "exits 2 with a named error.",
-            options: options
+                + "exits 2 with a named error. See 'deeplink-bench links <subcommand> --help' for a subcommand's "
+                + "options.",
+            options: []
         )
     }
 
-    var subcommand: any LinksSubcommand
-
+    /// Reached only when the command line names no subcommand (``DeepLinkBench`` runs a named one):
+    /// says which exist.
     package init(arguments: ParsedArguments) throws(CLIError) {
-        guard let name = arguments.positionals.first else {
-            throw .missingArgument("a subcommand: " + Self.subcommands.map { $0.name }.joined(separator: ", "))
-        }
-        guard let type = Self.subcommands.first(where: { $0.name == name }) else {
-            throw .invalidValue(
-                option: "links",
-                value: name,
-                expected: "one of " + Self.subcommands.map { $0.name }.joined(separator: ", ")
-            )
-        }
-        // Options of other subcommands are unknown to this one.
-        let own = Set(type.options.map(\.name) + ["--help"])
-        for option in arguments.flags.union(arguments.values.keys) where !own.contains(option) {
-            throw .unknownOption(option)
-        }
-        var rest = arguments
-        rest.positionals.removeFirst()
-        if let extra = rest.positionals.first { throw .unexpectedArgument(extra) }
-        subcommand = try type.init(arguments: rest)
+        let names = Self.subcommands.map { $0.configuration.name }.joined(separator: ", ")
+        guard let name = arguments.positionals.first else { throw .missingArgument("a subcommand: " + names) }
+        throw .invalidValue(option: Self.configuration.name, value: name, expected: "one of " + names)
     }
 
     package mutating func run(io: CommandIO) throws -> Int32 {
-        try subcommand.run(io: io)
+        preconditionFailure("links runs its subcommands; init(arguments:) throws when none is named")
     }
 }

@@ -5,32 +5,39 @@ import DeepLinkLinks
 /// fields), optionally signed.
 ///
 /// Thread safety: a command runs on one thread.
-struct LinksPlayCommand: LinksSubcommand {
-    static let name = "play"
-    static let abstract = "Print the Play Store URL whose Install Referrer carries the link."
-    static let attributionOptions: [(option: String, field: LinkAttribution.Field)] = [
-        ("--utm-source", .utmSource), ("--utm-medium", .utmMedium), ("--utm-campaign", .utmCampaign),
-        ("--utm-term", .utmTerm), ("--utm-content", .utmContent),
-    ]
-    static var options: [OptionSpec] {
-        [
-            OptionSpec("--package", value: "name", help: "The Android package name (e.g. pro.nerdy.app)."),
-            OptionSpec("--path", value: "link", help: "The canonical app link (path and optional query)."),
-        ]
-            + attributionOptions.map { OptionSpec($0.option, value: "value", help: "The \($0.field.key) field.") }
-            + LinkOptions.validation + LinkOptions.signing
+struct LinksPlayCommand: BenchCommand {
+    static let configuration = CommandConfiguration(
+        name: "play",
+        abstract: "Print the Play Store URL whose Install Referrer carries the link.",
+        usage: "links play --package P --path L [--utm-source S --utm-medium M …] [signing]",
+        options: [package, Option.path] + attribution.map(\.option) + LinkOptions.options
+    )
+
+    static let package = Option(
+        "--package",
+        value: "name",
+        as: .text,
+        help: "The Android package name (e.g. pro.nerdy.app)."
+    )
+    /// The campaign fields, each its own option.
+    static let attribution: [(option: Option<String?>, field: LinkAttribution.Field)] = [
+        ("--utm-source", LinkAttribution.Field.utmSource), ("--utm-medium", .utmMedium),
+        ("--utm-campaign", .utmCampaign), ("--utm-term", .utmTerm), ("--utm-content", .utmContent),
+    ].map { name, field in
+        (Option(name, value: "value", as: .text, help: "The \(field.key) field."), field)
     }
 
     let url: String
 
     init(arguments: ParsedArguments) throws(CLIError) {
-        let package = try LinkOptions.required("--package", in: arguments)
-        let path = try LinkOptions.required("--path", in: arguments)
+        if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
+        let package = try arguments.required(Self.package)
+        let path = try arguments.required(.path)
         let options = try LinkOptions(arguments: arguments)
         let builder = options.builder(hosts: ExampleApp.allowedHosts)
         let link = try options.link(path, builder: builder)
-        let attribution = Self.attributionOptions.compactMap { option in
-            arguments.string(option.option).map { (field: option.field, value: $0) }
+        let attribution = Self.attribution.compactMap { option, field in
+            arguments[option].map { (field: field, value: $0) }
         }
         do {
             url = try builder.playStoreURL(package: package, link: link, attribution: attribution)
