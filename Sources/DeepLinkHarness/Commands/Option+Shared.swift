@@ -131,3 +131,27 @@ extension Option where Value == String? {
         )
     }
 }
+
+extension Option where Value == String? {
+    /// `--schedule` (`run` and `replay`); read with `--max-points` by ``ScheduleMode/parse(_:)``.
+    package static var schedule: Self {
+        Option(
+            "--schedule",
+            value: "MODE",
+            as: .text,
+            help: "How core's racing journeys interleave: pct[:depth=D[,steps=K]] (default pct:depth=3), random, "
+                + "exhaustive (with --max-points) or os (the OS decides; not reproducible)."
+        )
+    }
+}
+
+extension Option where Value == Int? {
+    package static var maxPoints: Self {
+        Option(
+            "--max-points",
+            value: "N",
+            as: .integer(in: Int.min...Int.max),
+            help: "exhaustive: enumerate every interleaving of the first N schedule points (1...24)."
+        )
+    }
+}
