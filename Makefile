@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 20
 GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
 .PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test kotlin-deps \
-	kotlin-test symbol-graph public-api-check kotlin-adapter-check
+	kotlin-test symbol-graph public-api-check kotlin-adapter-check option-literals-check
 
 # jemalloc and OpenSSL's libcrypto (SHA-256 of report files), and pkg-config, through which SwiftPM
 # finds them, and valgrind (the instruction-count gate), from Debian; installed only when missing.
@@ -93,6 +93,11 @@ baseline: build-release
 	rm -rf Reports/baseline
 	for rep in 1 2 3; do .build/release/deeplink-bench run $(GATE_RUN) --no-report --out Reports/baseline/rep-$$rep; done
 	.build/release/deeplink-bench gate --instructions --record Reports/baseline/instructions
+
+# Each option name is written once in Sources, in its declaration (Option/Flag); every other
+# mention goes through it, so a misspelled name does not compile.
+option-literals-check:
+	python3 Tests/CLI/check_option_literals.py
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz

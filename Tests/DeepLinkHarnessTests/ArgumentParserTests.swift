@@ -2,18 +2,30 @@ import DeepLinkHarness
 import Testing
 
 @Suite struct ArgumentParserTests {
-    let options: [OptionSpec] = [
-        .flag("--quiet", help: "q"),
-        OptionSpec("--seed", value: "n", help: "s"),
-    ]
+    static let quiet = Flag("--quiet", help: "q")
+    static let seed = Option("--seed", value: "n", default: UInt64(7), as: .unsigned, help: "s")
+    static let threads = Option("--threads", value: "T", as: .integer(in: 1...8), help: "t")
+    static let rule = Option("--rule", value: "NAME", repeatedAs: .text, help: "r")
+    let options = [quiet.spec, seed.spec, threads.spec, rule.spec]
 
-    @Test func parsesFlagsValuesAndPositionals() throws {
-        let parsed = try ArgumentParser.parse(["a", "--seed", "42", "--quiet", "--", "--b"], options: options)
-        #expect(parsed.has("--quiet"))
-        #expect(parsed.string("--seed") == "42")
+    @Test func readsEachOptionAsItsDeclaredType() throws {
+        let parsed = try ArgumentParser.parse(
+            ["a", "--seed", "42", "--quiet", "--rule", "x", "--rule=y", "--", "--b"],
+            options: options
+        )
+        #expect(parsed[Self.quiet])
+        #expect(parsed[Self.seed] == 42)
+        #expect(parsed[Self.threads] == nil)
+        #expect(parsed[Self.rule] == ["x", "y"])
         #expect(parsed.positionals == ["a", "--b"])
-        let inline = try ArgumentParser.parse(["--seed=1_000"], options: options)
-        #expect(try inline.integer("--seed", in: 0...10_000) == 1000)
+        #expect(parsed.givenValues == ["--rule", "x", "--rule", "y", "--seed", "42"])
+        #expect(parsed.givenFlags == ["--quiet"])
+        let defaults = try ArgumentParser.parse(["--threads=8"], options: options)
+        #expect(defaults[Self.seed] == 7)
+        #expect(!defaults.contains(Self.seed))
+        #expect(!defaults[Self.quiet])
+        #expect(defaults[Self.threads] == 8)
+        #expect(throws: CLIError.missingArgument("--seed n")) { try defaults.required(Self.seed) }
     }
 
     @Test func namesWhatIsWrong() {
@@ -21,8 +33,26 @@ import Testing
         #expect(throws: CLIError.missingValue(option: "--seed")) {
             try ArgumentParser.parse(["--seed"], options: options)
         }
-        #expect(throws: CLIError.self) {
-            try ArgumentParser.parse(["--seed", "x"], options: options).integer("--seed", in: 0...1)
+        #expect(throws: CLIError.invalidValue(option: "--threads", value: "9", expected: "an integer in 1...8")) {
+            try ArgumentParser.parse(["--threads", "9"], options: options)
+        }
+        #expect(throws: CLIError.invalidValue(option: "--seed", value: "-1", expected: "an unsigned 64-bit integer")) {
+            try ArgumentParser.parse(["--seed=-1"], options: options)
+        }
+        #expect(throws: CLIError.invalidValue(option: "--quiet", value: "1", expected: "no value (a flag)")) {
+            try ArgumentParser.parse(["--quiet=1"], options: options)
+        }
+    }
+
+    /// Every command and subcommand accepts each of its options once, and `--help` lists them all.
+    @Test func everyCommandDeclaresEachOptionOnce() {
+        var commands = DeepLinkBench.commands
+        commands += commands.flatMap { $0.subcommands }
+        for command in commands {
+            let configuration = command.configuration
+            let names = configuration.options.map(\.name)
+            #expect(Set(names).count == names.count, "\(configuration.name): \(names)")
+            for name in names { #expect(configuration.help.contains("  \(name)"), "\(configuration.name) \(name)") }
         }
     }
 }

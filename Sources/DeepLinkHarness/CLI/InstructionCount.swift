@@ -82,7 +82,7 @@ package enum InstructionCount {
         package var journeys: UInt64 = 20_000
         package var operations: UInt64 = 2_000
         /// `--core-faults` for the journey run (the gate's test plants `slowPath`).
-        package var coreFaults: String?
+        package var coreFaults: CoreStrategy.Faults = []
         /// Count the `CoreBenchmarks` subjects too (`--no-benchmarks` turns it off, for tests).
         package var benchmarks = true
 
@@ -98,12 +98,13 @@ package enum InstructionCount {
         else { throw .cannotWrite(path: scratch, reason: "cannot create a scratch directory") }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var arguments = [
-            "run", "--journeys", String(workload.journeys), "--threads", "1", "--race-share", "0", "--seed", "1",
-            "--strategies", "core", "--quiet", "--no-report", "--out", scratch + "/run",
+            "run", RunCommand.journeys.name, String(workload.journeys), RunCommand.threads.name, "1",
+            Option.raceShare.name, "0", Option.seed.name, "1", Option.strategies.name, "core", Flag.quiet.name,
+            Flag.noReport.name, Option.out.name, scratch + "/run",
             // No warm-up: its journeys run inside CoreStrategy.run too, and would be counted.
-            "--warmup", "0",
+            RunCommand.warmup.name, "0",
         ]
-        if let faults = workload.coreFaults { arguments += ["--core-faults", faults] }
+        if !workload.coreFaults.isEmpty { arguments += [Option.coreFaults.name, workload.coreFaults.names] }
         io.err("gate: counting instructions of \(workload.journeys) core journeys under callgrind\n")
         let journey = try callgrind(
             valgrind,
@@ -128,7 +129,9 @@ package enum InstructionCount {
                     + "CoreBenchmarks"
             )
         }
-        let listing = try run([benchmarks, "--instructions", "1"], output: nil)
+        // CoreBenchmarks names its counting mode as the gate does.
+        let countingMode = GateCommand.instructionsFlag.name
+        let listing = try run([benchmarks, countingMode, "1"], output: nil)
         let names = listing.split(separator: "\n").compactMap { line in
             line.hasPrefix("instructions: ") ? String(line.dropFirst("instructions: ".count)) : nil
         }
@@ -137,7 +140,7 @@ package enum InstructionCount {
             let count = try callgrind(
                 valgrind,
                 symbol: probeSymbol,
-                command: [benchmarks, "--instructions", String(workload.operations), "--filter", name],
+                command: [benchmarks, countingMode, String(workload.operations), "--filter", name],
                 output: scratch + "/\(name).out"
             )
             rows.append(

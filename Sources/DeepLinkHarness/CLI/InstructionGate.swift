@@ -15,30 +15,60 @@ package struct InstructionGate: Sendable {
     package var workload: InstructionCount.Workload
     package var commandLine: [String]
 
+    static let record = Option(
+        "--record",
+        value: "dir",
+        as: .text,
+        help: "With --instructions: count and write DIR only (make baseline)."
+    )
+    static let tolerance = Option(
+        "--instruction-tolerance",
+        value: "pct",
+        default: 2,
+        as: .number(in: 0...1000),
+        help: "Tolerated growth of instructions and I1 misses in percent (default 2)."
+    )
+    static let journeys = Option(
+        "--instruction-journeys",
+        value: "n",
+        as: .integer(in: 1...10_000_000),
+        help: "Core journeys counted (default 20000)."
+    )
+    static let operations = Option(
+        "--instruction-operations",
+        value: "n",
+        as: .integer(in: 1...10_000_000),
+        help: "Operations per benchmark (default 2000)."
+    )
+    static let executable = Option(
+        "--executable",
+        value: "path",
+        as: .text,
+        help: "The deeplink-bench binary counted (default: this one)."
+    )
+    static let noBenchmarks = Flag("--no-benchmarks", help: "With --instructions: count the core journeys only.")
+
     package init(arguments: ParsedArguments) throws(CLIError) {
         if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
-        record = arguments.string("--record")
+        record = arguments[Self.record]
         if record == nil {
-            guard arguments.string("--baseline")?.isEmpty == false else { throw .missingArgument("--baseline DIR") }
-            guard arguments.string("--current")?.isEmpty == false else { throw .missingArgument("--current DIR") }
+            guard arguments[.baseline]?.isEmpty == false else { throw .missingArgument(Option.baseline.spec.usage) }
+            guard arguments[GateCommand.current]?.isEmpty == false else {
+                throw .missingArgument(GateCommand.current.spec.usage)
+            }
         }
-        tolerancePercent = try arguments.double("--instruction-tolerance", in: 0...1000) ?? 2
-        let executable =
-            arguments.string("--executable")
-            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        workload = InstructionCount.Workload(executable: executable)
-        if let journeys = try arguments.integer("--instruction-journeys", in: 1...10_000_000) {
-            workload.journeys = UInt64(journeys)
-        }
-        if let operations = try arguments.integer("--instruction-operations", in: 1...10_000_000) {
-            workload.operations = UInt64(operations)
-        }
-        workload.coreFaults = arguments.string("--core-faults")
-        workload.benchmarks = !arguments.has("--no-benchmarks")
-        commandLine = ["deeplink-bench", "gate", "--instructions"] + (workload.benchmarks ? [] : ["--no-benchmarks"])
-        for (name, values) in arguments.repeated.sorted(by: { $0.key < $1.key }) {
-            for value in values { commandLine += [name, value] }
-        }
+        tolerancePercent = arguments[Self.tolerance]
+        workload = InstructionCount.Workload(
+            executable: arguments[Self.executable]
+                ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        )
+        if let journeys = arguments[Self.journeys] { workload.journeys = UInt64(journeys) }
+        if let operations = arguments[Self.operations] { workload.operations = UInt64(operations) }
+        workload.coreFaults = arguments[.coreFaults]
+        workload.benchmarks = !arguments[Self.noBenchmarks]
+        commandLine =
+            ["deeplink-bench", "gate", GateCommand.instructionsFlag.name]
+            + (workload.benchmarks ? [] : [Self.noBenchmarks.name]) + arguments.givenValues
     }
 
     /// Counts, writes and (without `--record`) judges; returns the exit status.

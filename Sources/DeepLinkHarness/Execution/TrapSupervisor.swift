@@ -31,7 +31,7 @@ package enum TrapSupervisor {
             _ = ExecCleanup.dieWithParent(signal: SIGTERM)
             if getppid() == 1 { return 1 }
         }
-        guard arguments.first == "run", !arguments.contains("--help"), environment[supervisedVariable] == nil,
+        guard arguments.first == "run", !arguments.contains(Flag.help.name), environment[supervisedVariable] == nil,
             let parsed = try? ArgumentParser.parse(
                 Array(arguments.dropFirst()),
                 options: RunCommand.configuration.options

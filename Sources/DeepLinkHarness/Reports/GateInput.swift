@@ -116,7 +116,7 @@ package enum GateInput {
                 throw .incompatible(
                     "\(directory) is not comparable with \(first.directory): \(difference) (\(directory)'s first); "
                         + "compare runs of the same seed, journeys, strategies, mix, race share and loop (gate "
-                        + "--repetitions N reruns the baseline's command line)"
+                        + "\(GateCommand.repetitions.name) N reruns the baseline's command line)"
                 )
             }
         }
@@ -185,14 +185,14 @@ package enum GateInput {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument == "--out" {
+            if argument == Option.out.name {
                 index += 1
                 continue
             }
-            if argument.hasPrefix("--out=") || argument == "--quiet" { continue }
+            if argument.hasPrefix(Option.out.name + "=") || argument == Flag.quiet.name { continue }
             kept.append(argument)
         }
-        arguments = kept + ["--quiet", "--out", out]
+        arguments = kept + [Flag.quiet.name, Option.out.name, out]
         return arguments
     }
 }

@@ -116,7 +116,7 @@ package enum ReportMerger {
                 throw .incompatible(
                     "\(source(position)) and \(source(0)) are not shards of one run: \(difference) "
                         + "(\(source(position))'s first); merge only the shards of one run (same --seed, --journeys, "
-                        + "--strategies, --mix, --race-share, --schedule and loop)"
+                        + "\(Option.strategies.name), --mix, --race-share, --schedule and loop)"
                 )
             }
             let names = reports[position].strategies.map(\.name)

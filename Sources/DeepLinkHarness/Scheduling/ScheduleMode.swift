@@ -102,13 +102,15 @@ package enum ScheduleModeError: Error, Sendable, Equatable {
             "bad pct option '\(option)'; pass depth=D (1...\(ScheduleMode.maximumDepth)) or steps=K "
                 + "(1...\(ScheduleMode.maximumSteps))"
         case .missingMaxPoints:
-            "--schedule exhaustive needs --max-points N (1...\(ScheduleMode.maximumExhaustivePoints))"
+            "\(Option.schedule.name) exhaustive needs \(Option.maxPoints.name) N "
+                + "(1...\(ScheduleMode.maximumExhaustivePoints))"
         case .badMaxPoints(let value):
-            "--max-points \(value) is outside 1...\(ScheduleMode.maximumExhaustivePoints)"
+            "\(Option.maxPoints.name) \(value) is outside 1...\(ScheduleMode.maximumExhaustivePoints)"
         case .maxPointsWithoutExhaustive(let text):
-            "--max-points applies only to --schedule exhaustive, not '\(text)'"
+            "\(Option.maxPoints.name) applies only to \(Option.schedule.name) exhaustive, not '\(text)'"
         case .missingExhaustive:
-            "--max-points applies only to --schedule exhaustive; pass --schedule exhaustive too"
+            "\(Option.maxPoints.name) applies only to \(Option.schedule.name) exhaustive; pass "
+                + "\(Option.schedule.name) exhaustive too"
         }
     }
 }

@@ -1,13 +1,11 @@
 extension CoreStrategy.Faults {
-    /// `--core-faults LIST` (`run` and `replay`); empty when absent.
-    static func parse(_ arguments: ParsedArguments) throws(CLIError) -> CoreStrategy.Faults {
-        guard let list = arguments.string("--core-faults") else { return [] }
+    /// The faults a comma-separated list names (`--core-faults`).
+    static func parse(_ list: String) throws(OptionValueError) -> CoreStrategy.Faults {
         var faults: CoreStrategy.Faults = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false) {
             guard let fault = named.first(where: { $0.name == name })?.fault else {
-                throw .invalidValue(
-                    option: "--core-faults",
-                    value: String(name),
+                throw .item(
+                    String(name),
                     expected: "a comma-separated list of " + named.map(\.name).joined(separator: ", ")
                 )
             }
@@ -15,4 +13,7 @@ extension CoreStrategy.Faults {
         }
         return faults
     }
+
+    /// The list that names these faults (what `parse` reads back).
+    var names: String { Self.named.filter { contains($0.fault) }.map(\.name).joined(separator: ",") }
 }

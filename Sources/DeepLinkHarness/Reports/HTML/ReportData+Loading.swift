@@ -71,10 +71,10 @@ extension ReportData {
             _ = try SealedDirectory.open(directory, requiring: [CapacityReport.file])
             data.capacity = try readCapacity(directory)
             let line = data.manifest?.commandLine ?? []
-            if let value = option("--slo-p99-ns", in: line).flatMap(Double.init), value > 0 {
+            if let value = option(CapacityCommand.sloP99.name, in: line).flatMap(Double.init), value > 0 {
                 data.capacityObjectiveNanos = value
             }
-            data.capacityPeakPerSecond = option("--peak-per-s", in: line).flatMap(Double.init)
+            data.capacityPeakPerSecond = option(CapacityCommand.peakPerSecond.name, in: line).flatMap(Double.init)
         }
         if exists("coverage.csv", in: directory) {
             data.coverage = try ReportReader.table("coverage.csv", in: directory)

@@ -257,7 +257,7 @@ extension ReportPage {
     /// `--race-share` and `--mix` of the run's command line, which replay needs to regenerate it.
     static func replayOptions(_ manifest: RunManifest?) -> String {
         var text = ""
-        for name in ["--race-share", "--mix"] {
+        for name in [Option.raceShare.name, Option.mix.name] {
             if let value = ReportData.option(name, in: manifest?.commandLine ?? []) {
                 text += " \(name) " + shellQuoted(value)
             }

@@ -2,20 +2,34 @@ import Foundation
 
 /// `run`'s options for open loop (`--rate`, `--max-lag-ns`) and sharding (`--shard`).
 extension RunCommand {
-    /// The options this file adds to `run`.
-    static let scaleOptions: [OptionSpec] = [
-        OptionSpec(
-            "--rate",
-            value: "R",
-            help: "Open loop: R journeys arriving per second, all threads together (default: closed loop)."
+    static let rate = Option(
+        "--rate",
+        value: "R",
+        // NaN, infinities, negatives and rates below 1/s all fail the range.
+        as: .number(
+            in: minimumRate...maximumRate,
+            expected: "journeys per second, a number from 1 to 1e9 (below 1/s arrivals are seconds to forever apart)"
         ),
-        OptionSpec(
-            "--max-lag-ns",
-            value: "N",
-            help: "Open loop: drop an arrival not started N ns after its intended start (default 1000000000)."
-        ),
-        OptionSpec("--shard", value: "i/n", help: "Run only the i-th (from 0) of n disjoint slices of the journeys."),
-    ]
+        help: "Open loop: R journeys arriving per second, all threads together (default: closed loop)."
+    )
+    static let maxLag = Option(
+        "--max-lag-ns",
+        value: "N",
+        as: .unsigned,
+        help: "Open loop: drop an arrival not started N ns after its intended start (default 1000000000)."
+    )
+    static let shard = Option(
+        "--shard",
+        value: "i/n",
+        as: ValueParser { text throws(OptionValueError) in
+            do throws(ShardSpecError) {
+                return try ShardSpec.parse(text)
+            } catch {
+                throw .afterName("\(error)")
+            }
+        },
+        help: "Run only the i-th (from 0) of n disjoint slices of the journeys."
+    )
 
     /// The most worker threads a run (or a capacity sweep) starts. Measured on 2 cores, 20,000
     /// journeys, after the per-thread histograms were trimmed: peak RSS 35 MB at 1 thread, 56 MB
@@ -24,19 +38,12 @@ extension RunCommand {
     /// the code; 256 keeps the harness under 1 GB and covers machines of up to 256 cores.
     package static let maximumThreads = 256
 
-    /// `--threads` (or `--max-threads`), validated against ``maximumThreads``; nil when absent.
-    static func threads(_ option: String, from arguments: ParsedArguments) throws(CLIError) -> Int? {
-        guard arguments.values[option] != nil else { return nil }
-        guard let threads = try? arguments.integer(option, in: 1...maximumThreads) else {
-            throw .invalidValue(
-                option: option,
-                value: arguments.values[option] ?? "",
-                expected: "an integer from 1 to \(maximumThreads) (each thread costs about 3 MB; far past the "
-                    + "core count a run measures the scheduler)"
-            )
-        }
-        return threads
-    }
+    /// A `--threads` (or `--max-threads`) value: 1 to ``maximumThreads``.
+    static let threadCount = ValueParser.integer(
+        in: 1...maximumThreads,
+        expected: "an integer from 1 to \(maximumThreads) (each thread costs about 3 MB; far past the core count a "
+            + "run measures the scheduler)"
+    )
 
     /// The default thread count: one per core, at most ``maximumThreads``.
     static var defaultThreads: Int { min(maximumThreads, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
@@ -47,37 +54,24 @@ extension RunCommand {
     /// for hours between arrivals (at 1e-300/s, forever), which measures nothing.
     static let minimumRate = 1.0
 
-    /// `--rate` and `--max-lag-ns`, validated; nil for a closed-loop run.
+    /// `--rate` and `--max-lag-ns`; nil for a closed-loop run.
     static func openLoop(from arguments: ParsedArguments) throws(CLIError) -> OpenLoopParameters? {
-        let maxLag = try arguments.unsigned("--max-lag-ns")
-        guard arguments.values["--rate"] != nil else {
-            if maxLag != nil { throw .invalidInput("--max-lag-ns applies to open-loop runs only: add --rate R") }
+        let maxLag = arguments[maxLag]
+        guard let rate = arguments[rate] else {
+            if maxLag != nil {
+                throw .invalidInput("\(Self.maxLag.name) applies to open-loop runs only: add \(Self.rate.name) R")
+            }
             return nil
-        }
-        // NaN, infinities, negatives and rates below 1/s all fail the range.
-        guard let rate = try? arguments.double("--rate", in: minimumRate...maximumRate) else {
-            throw .invalidValue(
-                option: "--rate",
-                value: arguments.values["--rate"] ?? "",
-                expected:
-                    "journeys per second, a number from 1 to 1e9 (below 1/s arrivals are seconds to forever apart)"
-            )
         }
         return OpenLoopParameters(ratePerSecond: rate, maxLagNanos: maxLag ?? OpenLoopParameters.defaultMaxLagNanos)
     }
 
-    /// `--shard i/n`, validated against the journey count; nil when absent.
+    /// `--shard i/n`, checked against the journey count; nil when absent.
     static func shard(from arguments: ParsedArguments, journeys: UInt64) throws(CLIError) -> ShardSpec? {
-        guard let text = arguments.values["--shard"] else { return nil }
-        let shard: ShardSpec
-        do {
-            shard = try ShardSpec.parse(text)
-        } catch {
-            throw .invalidInput("--shard \(error)")
-        }
+        guard let shard = arguments[shard] else { return nil }
         guard UInt64(shard.count) <= journeys else {
             throw .invalidInput(
-                "--shard \(shard): \(shard.count) shards of \(journeys) journeys would leave shards empty"
+                "\(Self.shard.name) \(shard): \(shard.count) shards of \(journeys) journeys would leave shards empty"
             )
         }
         return shard

@@ -29,36 +29,55 @@ package struct GateCommand: BenchCommand {
             --instruction-tolerance (default 2%; I1 misses by that and one more per operation).
             """,
         options: [
-            OptionSpec("--baseline", value: "dirs", help: "Baseline report directories (comma-separated)."),
-            OptionSpec("--current", value: "dirs", help: "Current report directories (comma-separated)."),
-            OptionSpec("--time-tolerance", value: "pct", help: "Tolerated timing regression in percent (default 10)."),
-            OptionSpec("--repetitions", value: "n", help: "Run the current binary N times into --current first."),
-            OptionSpec(
-                "--out",
-                value: "dir",
-                help: "Where to write gate.csv, created if new (default: --current, or its first DIR)."
-            ),
-            .flag("--allow-host-mismatch", help: "Compare even if CPU model, cores or allocator differ."),
-            .flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines)."),
-            OptionSpec("--format", value: "text|markdown", help: "stdout: the verdict table (text) or summary.md."),
-            .flag("--instructions", help: "Gate on callgrind instruction counts instead of a run."),
-            OptionSpec(
-                "--record",
-                value: "dir",
-                help: "With --instructions: count and write DIR only (make baseline)."
-            ),
-            OptionSpec(
-                "--instruction-tolerance",
-                value: "pct",
-                help: "Tolerated growth of instructions and I1 misses in percent (default 2)."
-            ),
-            OptionSpec("--instruction-journeys", value: "n", help: "Core journeys counted (default 20000)."),
-            OptionSpec("--instruction-operations", value: "n", help: "Operations per benchmark (default 2000)."),
-            OptionSpec("--executable", value: "path", help: "The deeplink-bench binary counted (default: this one)."),
-            .flag("--no-benchmarks", help: "With --instructions: count the core journeys only."),
-            OptionSpec("--core-faults", value: "names", help: "Miswire the counted core (tests: slowPath)."),
-            ReportCommand.noReportOption,
+            Option.baseline, current, timeTolerance, repetitions,
+            Option.out.described("Where to write gate.csv, created if new (default: --current, or its first DIR)."),
+            allowHostMismatch, hardOnly, format, instructionsFlag, InstructionGate.record,
+            InstructionGate.tolerance, InstructionGate.journeys, InstructionGate.operations,
+            InstructionGate.executable, InstructionGate.noBenchmarks,
+            Option.coreFaults.described("Miswire the counted core (tests: slowPath)."), Flag.noReport,
         ]
+    )
+
+    static let current = Option(
+        "--current",
+        value: "DIR",
+        as: .text,
+        help: "Current report directories (comma-separated)."
+    )
+    static let timeTolerance = Option(
+        "--time-tolerance",
+        value: "pct",
+        default: 10,
+        as: .number(in: 0...1000),
+        help: "Tolerated timing regression in percent (default 10)."
+    )
+    static let repetitions = Option(
+        "--repetitions",
+        value: "n",
+        default: 0,
+        as: .integer(in: 1...1000),
+        help: "Run the current binary N times into --current first."
+    )
+    static let allowHostMismatch = Flag(
+        "--allow-host-mismatch",
+        help: "Compare even if CPU model, cores or allocator differ."
+    )
+    static let hardOnly = Flag("--hard-only", help: "Only the deterministic checks (for noisy CI machines).")
+    /// What `gate` prints on stdout.
+    enum Format: String, CaseIterable, Sendable {
+        case text, markdown
+    }
+    static let format = Option(
+        "--format",
+        value: "text|markdown",
+        default: Format.text,
+        as: .oneOf,
+        help: "stdout: the verdict table (text) or summary.md."
+    )
+    /// Also the counting mode of CoreBenchmarks, which ``InstructionCount`` starts.
+    package static let instructionsFlag = Flag(
+        "--instructions",
+        help: "Gate on callgrind instruction counts instead of a run."
     )
 
     /// The file of verdicts the gate writes.
@@ -83,34 +102,34 @@ package struct GateCommand: BenchCommand {
     package var instructions: InstructionGate?
 
     package init(arguments: ParsedArguments) throws(CLIError) {
-        if arguments.has("--instructions") {
-            instructions = try InstructionGate(arguments: arguments)
-            baseline = arguments.string("--baseline") ?? ""
-            current = arguments.string("--current") ?? instructions?.record ?? ""
+        output = arguments[.out]
+        if arguments[Self.instructionsFlag] {
+            let instructions = try InstructionGate(arguments: arguments)
+            self.instructions = instructions
+            baseline = arguments[.baseline] ?? ""
+            current = arguments[Self.current] ?? instructions.record ?? ""
             tolerancePercent = 10
             repetitions = 0
-            output = arguments.string("--out")
             allowHostMismatch = false
             hardOnly = true
             noReport = true
             return
         }
-        guard let baseline = arguments.string("--baseline"), !baseline.isEmpty else {
-            throw .missingArgument("--baseline DIR")
+        guard let baseline = arguments[.baseline], !baseline.isEmpty else {
+            throw .missingArgument(Option.baseline.spec.usage)
         }
-        guard let current = arguments.string("--current"), !current.isEmpty else {
-            throw .missingArgument("--current DIR")
+        guard let current = arguments[Self.current], !current.isEmpty else {
+            throw .missingArgument(Self.current.spec.usage)
         }
         if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
         self.baseline = baseline
         self.current = current
-        self.tolerancePercent = try arguments.double("--time-tolerance", in: 0...1000) ?? 10
-        self.repetitions = try arguments.integer("--repetitions", in: 1...1000) ?? 0
-        self.output = arguments.string("--out")
-        self.allowHostMismatch = arguments.has("--allow-host-mismatch")
-        self.hardOnly = arguments.has("--hard-only")
-        self.markdown = try Self.markdownFormat(arguments)
-        self.noReport = arguments.has("--no-report")
+        tolerancePercent = arguments[Self.timeTolerance]
+        repetitions = arguments[Self.repetitions]
+        allowHostMismatch = arguments[Self.allowHostMismatch]
+        hardOnly = arguments[Self.hardOnly]
+        markdown = arguments[Self.format] == .markdown
+        noReport = arguments[.noReport]
     }
 
     package mutating func run(io: CommandIO) throws -> Int32 {

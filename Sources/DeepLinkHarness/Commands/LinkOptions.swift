@@ -6,14 +6,9 @@ import Foundation
 ///
 /// Thread safety: a value type.
 struct LinkOptions {
-    static let validation: [OptionSpec] = [
-        OptionSpec("--routes", value: "list", help: "Comma-separated route prefixes the app's validator accepts.")
-    ]
-    static let signing: [OptionSpec] = [
-        OptionSpec("--sign-key-file", value: "file", help: "Sign the link with this key file's active key."),
-        OptionSpec("--expires-at", value: "unix-seconds", help: "Signed links: the expiry (default: now + 7 days)."),
-        OptionSpec("--expires-in", value: "seconds", help: "Signed links: the expiry, from now."),
-        OptionSpec("--nonce", value: "hex", help: "Signed links: the 16-hex-digit nonce (default: random)."),
+    /// The options of the subcommands that print a link.
+    static let options: [any DeclaredOption] = [
+        Option.routes, Option.signKeyFile, Option.expiresAt, Option.expiresIn, Option.nonce,
     ]
 
     /// Seven days, the resolver's default time-to-live.
@@ -29,16 +24,10 @@ struct LinkOptions {
     var signing: Signing?
 
     init(arguments: ParsedArguments) throws(CLIError) {
-        if let routes = arguments.string("--routes") {
-            let list = routes.split(separator: ",").map(String.init)
-            guard !list.isEmpty, list.allSatisfy({ $0.hasPrefix("/") }) else {
-                throw .invalidValue(option: "--routes", value: routes, expected: "paths starting with '/'")
-            }
-            self.routes = list
-        }
-        guard let file = arguments.string("--sign-key-file") else {
-            for option in ["--expires-at", "--expires-in", "--nonce"] where arguments.string(option) != nil {
-                throw .invalidInput("\(option) applies to signed links only; add --sign-key-file FILE")
+        routes = arguments[.routes]
+        guard let file = arguments[.signKeyFile] else {
+            for option in [Option.expiresAt, Option.expiresIn, Option.nonce] where arguments.contains(option) {
+                throw .invalidInput("\(option.name) applies to signed links only; add --sign-key-file FILE")
             }
             return
         }
@@ -50,28 +39,19 @@ struct LinkOptions {
         }
         let now = UInt64(max(0, Date().timeIntervalSince1970))
         var expiry = now &+ Self.defaultLifetimeSeconds
-        if let at = try arguments.unsigned("--expires-at") {
-            guard arguments.string("--expires-in") == nil else {
+        if let at = arguments[.expiresAt] {
+            guard !arguments.contains(Option.expiresIn) else {
                 throw .invalidInput("give --expires-at or --expires-in, not both")
             }
             expiry = at
-        } else if let lifetime = try arguments.unsigned("--expires-in") {
+        } else if let lifetime = arguments[.expiresIn] {
             let (sum, overflow) = now.addingReportingOverflow(lifetime)
             guard !overflow else {
-                throw .invalidValue(option: "--expires-in", value: "\(lifetime)", expected: "fewer seconds")
+                throw .invalidValue(option: Option.expiresIn.name, value: "\(lifetime)", expected: "fewer seconds")
             }
             expiry = sum
         }
-        var nonce = UInt64.random(in: .min ... .max)
-        if let text = arguments.string("--nonce") {
-            guard text.utf8.count == LinkSignature.nonceHexDigits,
-                text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }),
-                let value = UInt64(text, radix: 16)
-            else {
-                throw .invalidValue(option: "--nonce", value: text, expected: "16 lowercase hex digits")
-            }
-            nonce = value
-        }
+        let nonce = arguments[.nonce] ?? UInt64.random(in: .min ... .max)
         signing = Signing(authenticator: authenticator, expiresAtSeconds: expiry, nonce: nonce)
     }
 
@@ -101,9 +81,4 @@ struct LinkOptions {
     }
 
     static func usage(_ error: LinkBuilderError) -> CLIError { .invalidInput("\(error.name): \(error.message)") }
-
-    static func required(_ option: String, in arguments: ParsedArguments) throws(CLIError) -> String {
-        guard let value = arguments.string(option) else { throw .missingArgument(option) }
-        return value
-    }
 }

@@ -1,13 +1,4 @@
 extension GateCommand {
-    /// `--format text` (default) or `--format markdown`.
-    static func markdownFormat(_ arguments: ParsedArguments) throws(CLIError) -> Bool {
-        switch arguments.string("--format") ?? "text" {
-        case "text": return false
-        case "markdown": return true
-        case let other: throw .invalidValue(option: "--format", value: other, expected: "text or markdown")
-        }
-    }
-
     /// Where gate.csv went: `--out`, else `--current` (or its first directory).
     var reportDirectory: String {
         output ?? (current.contains(",") ? (try? GateInput.directories(current))?.first ?? current : current)

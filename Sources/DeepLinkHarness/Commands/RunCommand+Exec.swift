@@ -2,28 +2,9 @@ import Foundation
 
 /// `run`'s options for implementations outside the harness (`exec:NAME`, `Docs/Protocol.md`).
 extension RunCommand {
-    static let execOptions: [OptionSpec] = [
-        OptionSpec(
-            "--exec",
-            value: "NAME=COMMAND",
-            help: "Drive strategy exec:NAME through COMMAND over the journey protocol (Docs/Protocol.md); repeatable."
-        ),
-        OptionSpec(
-            "--kill",
-            value: "MODE",
-            help:
-                "exec: process death as a 'message' (default: drop memory, keep the state directory) or a real 'signal'."
-        ),
-        OptionSpec(
-            "--exec-timeout-ms",
-            value: "MS",
-            help: "exec: a journey or handshake unanswered this long is hung; the child is restarted (default 2000)."
-        ),
-        OptionSpec(
-            "--exec-log-dir",
-            value: "DIR",
-            help: "exec: where children's stderr logs go (default: a new deeplink-exec-* temporary directory)."
-        ),
+    /// The options `run` and `conform` take for `exec:` strategies.
+    static let execOptions: [any DeclaredOption] = [
+        Option.exec, Option.kill, Option.execTimeoutMilliseconds, Option.execLogDirectory,
     ]
 
     /// The `--exec` adapters, checked against the strategies that name them; `strategies` gains
@@ -35,19 +16,23 @@ extension RunCommand {
         ttlSeconds: UInt32
     ) throws(CLIError) -> [ExecAdapter] {
         var commands: [(name: String, command: String)] = []
-        for text in arguments.strings("--exec") {
+        for text in arguments[.exec] {
             guard let equals = text.firstIndex(of: "="), ExecAdapter.isValidName(String(text[..<equals])),
                 !text[text.index(after: equals)...].allSatisfy({ $0 == " " })
             else {
                 throw .invalidValue(
-                    option: "--exec",
+                    option: Option.exec.name,
                     value: text,
                     expected: "NAME=COMMAND, NAME of 1 to 64 letters, digits, '_', '-' or '.', and a command line"
                 )
             }
             let name = String(text[..<equals])
             guard !commands.contains(where: { $0.name == name }) else {
-                throw .invalidValue(option: "--exec", value: text, expected: "each NAME once (\(name) is given twice)")
+                throw .invalidValue(
+                    option: Option.exec.name,
+                    value: text,
+                    expected: "each NAME once (\(name) is given twice)"
+                )
             }
             commands.append((name, String(text[text.index(after: equals)...])))
         }
@@ -57,7 +42,7 @@ extension RunCommand {
         }
         for name in named where !commands.contains(where: { $0.name == name }) {
             throw .invalidValue(
-                option: "--strategies",
+                option: Option.strategies.name,
                 value: "exec:\(name)",
                 expected: "a strategy with a command: add --exec \(name)='COMMAND'"
             )
@@ -65,7 +50,7 @@ extension RunCommand {
         for (name, _) in commands where !named.contains(name) {
             guard !strategiesGiven else {
                 throw .invalidValue(
-                    option: "--exec",
+                    option: Option.exec.name,
                     value: name,
                     expected: "a NAME that --strategies lists as exec:\(name) (or leave --strategies out)"
                 )
@@ -73,26 +58,22 @@ extension RunCommand {
             strategies.append(.exec(name))
         }
         guard !commands.isEmpty else {
-            for option in ["--kill", "--exec-timeout-ms", "--exec-log-dir"] where arguments.values[option] != nil {
-                throw .invalidValue(option: option, value: arguments.values[option]!, expected: "an --exec to apply to")
+            for option in execOptions where option.spec.name != Option.exec.name {
+                if let text = arguments.texts(option).last {
+                    throw .invalidValue(option: option.spec.name, value: text, expected: "an --exec to apply to")
+                }
             }
             return []
         }
-        var killMode = ExecAdapter.KillMode.message
-        if let text = arguments.string("--kill") {
-            guard let mode = ExecAdapter.KillMode(rawValue: text) else {
-                throw .invalidValue(option: "--kill", value: text, expected: "message or signal")
-            }
-            killMode = mode
-        }
-        let timeoutMillis = try arguments.integer("--exec-timeout-ms", in: 1...3_600_000) ?? 2_000
+        let killMode = arguments[.kill] ?? .message
+        let timeoutMillis = arguments[.execTimeoutMilliseconds] ?? 2_000
         // Logs and state directories (`DIR/state`) both go where --exec-log-dir says.
-        let logDirectory = arguments.string("--exec-log-dir") ?? ExecAdapter.temporaryRoot()
+        let logDirectory = arguments[.execLogDirectory] ?? ExecAdapter.temporaryRoot()
         do {
             try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         } catch {
             throw .invalidValue(
-                option: "--exec-log-dir",
+                option: Option.execLogDirectory.name,
                 value: logDirectory,
                 expected: "a directory that can be created"
             )
@@ -116,7 +97,7 @@ extension RunCommand {
         for adapter in adapters {
             if let problem = ExecStrategy.probe(adapter) {
                 throw .invalidInput(
-                    "--exec \(adapter.name): \(problem). Check the command line and Docs/Protocol.md (the child's "
+                    "\(Option.exec.name) \(adapter.name): \(problem). Check the command line and Docs/Protocol.md (the child's "
                         + "stderr is in \(adapter.logPath(worker: 0)))"
                 )
             }

@@ -53,7 +53,7 @@ package enum DeepLinkBench {
             io.err(help)
             return 2
         }
-        if name == "--help" || name == "-h" || name == "help" {
+        if name == Flag.help.name || name == "-h" || name == "help" {
             io.out(help)
             return 0
         }
@@ -61,24 +61,35 @@ package enum DeepLinkBench {
             io.err("error: " + CLIError.unknownCommand(name).message + "\n")
             return 2
         }
-        return run(command, arguments: Array(arguments.dropFirst()), io: io)
+        return run(command, named: name, arguments: Array(arguments.dropFirst()), io: io)
     }
 
-    private static func run(_ command: any BenchCommand.Type, arguments: [String], io: CommandIO) -> Int32 {
+    /// Runs `command` (or the subcommand the first argument names), called `path` in messages.
+    private static func run(
+        _ command: any BenchCommand.Type,
+        named path: String,
+        arguments: [String],
+        io: CommandIO
+    ) -> Int32 {
+        if let first = arguments.first,
+            let subcommand = command.subcommands.first(where: { $0.configuration.name == first })
+        {
+            return run(subcommand, named: path + " " + first, arguments: Array(arguments.dropFirst()), io: io)
+        }
         let configuration = command.configuration
         do {
             let parsed = try ArgumentParser.parse(arguments, options: configuration.options)
-            if parsed.has("--help") {
+            if parsed[.help] {
                 io.out(configuration.help)
                 return 0
             }
             var instance = try command.init(arguments: parsed)
             return try instance.run(io: io)
         } catch let error as CLIError {
-            io.err("error: \(configuration.name): \(error.message)\n")
+            io.err("error: \(path): \(error.message)\n")
             return 2
         } catch {
-            io.err("error: \(configuration.name): \(error)\n")
+            io.err("error: \(path): \(error)\n")
             return 2
         }
     }

@@ -10,15 +10,15 @@ package struct ReplayCommand: BenchCommand {
         discussion: "Pass the same --mix, --race-share, --schedule and --core-faults as the run whose "
             + "violations.csv row you replay; a racing core journey also prints its interleaving.",
         options: [
-            OptionSpec("--seed", value: "S", help: "Seed of the run."),
-            OptionSpec("--journey", value: "I", help: "Journey index."),
-            OptionSpec("--strategies", value: "LIST", help: "Comma-separated strategies (default all)."),
-            OptionSpec("--race-share", value: "X", help: "The run's race share (default 0.1)."),
-            OptionSpec("--mix", value: "FILE", help: "The run's JSON scenario mix."),
-            OptionSpec("--core-faults", value: "LIST", help: "The run's --core-faults."),
-            .flag("--json", help: "One JSON object instead of text."),
-        ] + ScheduleMode.options
+            Option.seed.described("Seed of the run."), journey, Option.strategies,
+            Option.raceShare.described("The run's race share (default 0.1)."),
+            Option.mix.described("The run's JSON scenario mix."),
+            Option.coreFaults.described("The run's --core-faults."), json, Option.schedule, Option.maxPoints,
+        ]
     )
+
+    static let journey = Option("--journey", value: "I", as: .unsigned, help: "Journey index.")
+    static let json = Flag("--json", help: "One JSON object instead of text.")
 
     package var seed: UInt64
     package var index: UInt64
@@ -31,30 +31,14 @@ package struct ReplayCommand: BenchCommand {
 
     package init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
-        guard let seed = try arguments.unsigned("--seed") else { throw .missingArgument("--seed S") }
-        guard let index = try arguments.unsigned("--journey") else { throw .missingArgument("--journey I") }
-        self.seed = seed
-        self.index = index
-        strategies = StrategyKind.allCases
-        if let list = arguments.string("--strategies") {
-            switch StrategyKind.parseList(list) {
-            case .success(let kinds): strategies = kinds
-            case .failure(let error):
-                throw .invalidValue(option: "--strategies", value: error.name, expected: "known strategy names")
-            }
-        }
-        raceShare = try arguments.double("--race-share", in: 0...1) ?? 0.1
-        mix = .default
-        if let path = arguments.string("--mix") {
-            do {
-                mix = try ScenarioMix.load(path: path)
-            } catch {
-                throw .invalidInput(error.message)
-            }
-        }
-        json = arguments.has("--json")
+        seed = try arguments.required(.seed)
+        index = try arguments.required(Self.journey)
+        strategies = arguments[.strategies]
+        raceShare = arguments[.raceShare]
+        mix = arguments[.mix]
+        json = arguments[Self.json]
         schedule = try ScheduleMode.parse(arguments)
-        coreFaults = try CoreStrategy.Faults.parse(arguments)
+        coreFaults = arguments[.coreFaults]
     }
 
     /// The replayed journey and what each strategy did with it.

@@ -19,29 +19,49 @@ package struct CapacityCommand: BenchCommand {
             minute.
             """,
         options: [
-            OptionSpec(
-                "--slo-p99-ns",
-                value: "N",
-                help: "Latency objective: p99 journey latency in ns (default 1000000)."
-            ),
-            OptionSpec(
-                "--peak-per-s",
-                value: "R",
-                help: "Project cores and memory for a peak of R journeys per second."
-            ),
-            .flag("--quick", help: "Reduced sweep (1 and T threads, 0.2 s steps), under a minute."),
-            OptionSpec(
-                "--max-threads",
-                value: "T",
-                help: "Sweep 1...T threads, T at most \(RunCommand.maximumThreads) (default: one per core)."
-            ),
-            OptionSpec("--step-ms", value: "MS", help: "Duration of each step in ms (default 1000; --quick 200)."),
-            OptionSpec("--max-rate", value: "R", help: "Never offer more than R journeys per second (default 1e8)."),
-            OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
-            OptionSpec("--out", value: "DIR", help: "Directory for capacity.csv (default Reports/capacity)."),
-            .flag("--quiet", help: "No per-step progress lines."),
-            ReportCommand.noReportOption,
+            sloP99, peakPerSecond, quick, maxThreads, stepMilliseconds, maxRate, Option.seed,
+            Option.out.described("Directory for capacity.csv (default Reports/capacity)."),
+            Option.quiet.described("No per-step progress lines."), Flag.noReport,
         ]
+    )
+
+    static let sloP99 = Option(
+        "--slo-p99-ns",
+        value: "N",
+        default: 1_000_000,
+        as: .integer(in: 1_000...3_600_000_000_000),
+        help: "Latency objective: p99 journey latency in ns (default 1000000)."
+    )
+    static let peakPerSecond = Option(
+        "--peak-per-s",
+        value: "R",
+        as: ValueParser { text throws(OptionValueError) in
+            guard let peak = Double(text), peak.isFinite, peak > 0, peak <= 1e15 else {
+                throw .expected("journeys per second, a number above 0")
+            }
+            return peak
+        },
+        help: "Project cores and memory for a peak of R journeys per second."
+    )
+    static let quick = Flag("--quick", help: "Reduced sweep (1 and T threads, 0.2 s steps), under a minute.")
+    static let maxThreads = Option(
+        "--max-threads",
+        value: "T",
+        default: RunCommand.defaultThreads,
+        as: RunCommand.threadCount,
+        help: "Sweep 1...T threads, T at most \(RunCommand.maximumThreads) (default: one per core)."
+    )
+    static let stepMilliseconds = Option(
+        "--step-ms",
+        value: "MS",
+        as: .integer(in: 1...600_000),
+        help: "Duration of each step in ms (default 1000; --quick 200)."
+    )
+    static let maxRate = Option(
+        "--max-rate",
+        value: "R",
+        as: .number(in: 1...RunCommand.maximumRate, expected: "journeys per second, a number in 1...1e9"),
+        help: "Never offer more than R journeys per second (default 1e8)."
     )
 
     package var sweep: CapacitySweep
@@ -54,42 +74,18 @@ package struct CapacityCommand: BenchCommand {
 
     package init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
-        let slo = try arguments.integer("--slo-p99-ns", in: 1_000...3_600_000_000_000) ?? 1_000_000
-        let threads = try RunCommand.threads("--max-threads", from: arguments) ?? RunCommand.defaultThreads
+        let slo = UInt64(arguments[Self.sloP99])
+        let threads = arguments[Self.maxThreads]
         sweep =
-            arguments.has("--quick")
-            ? .quick(cores: threads, sloP99Nanos: UInt64(slo)) : .full(cores: threads, sloP99Nanos: UInt64(slo))
-        if let milliseconds = try arguments.integer("--step-ms", in: 1...600_000) {
-            sweep.stepSeconds = Double(milliseconds) / 1_000
-        }
-        sweep.seed = try arguments.unsigned("--seed") ?? 1
-        if arguments.values["--max-rate"] != nil {
-            guard let rate = try arguments.double("--max-rate", in: 0...RunCommand.maximumRate), rate >= 1 else {
-                throw .invalidValue(
-                    option: "--max-rate",
-                    value: arguments.values["--max-rate"] ?? "",
-                    expected: "journeys per second, a number in 1...1e9"
-                )
-            }
-            sweep.maximumRate = rate
-        }
-        if arguments.values["--peak-per-s"] != nil {
-            guard let peak = try arguments.double("--peak-per-s", in: 0...1e15), peak > 0 else {
-                throw .invalidValue(
-                    option: "--peak-per-s",
-                    value: arguments.values["--peak-per-s"] ?? "",
-                    expected: "journeys per second, a number above 0"
-                )
-            }
-            peakPerSecond = peak
-        }
-        outputDirectory = arguments.string("--out") ?? "Reports/capacity"
-        quiet = arguments.has("--quiet")
-        noReport = arguments.has("--no-report")
-        var line = ["deeplink-bench", "capacity"]
-        for (name, value) in arguments.values.sorted(by: { $0.key < $1.key }) { line += [name, value] }
-        for flag in arguments.flags.sorted() { line.append(flag) }
-        commandLine = line
+            arguments[Self.quick] ? .quick(cores: threads, sloP99Nanos: slo) : .full(cores: threads, sloP99Nanos: slo)
+        if let milliseconds = arguments[Self.stepMilliseconds] { sweep.stepSeconds = Double(milliseconds) / 1_000 }
+        sweep.seed = arguments[.seed]
+        if let rate = arguments[Self.maxRate] { sweep.maximumRate = rate }
+        peakPerSecond = arguments[Self.peakPerSecond]
+        outputDirectory = arguments[.out] ?? "Reports/capacity"
+        quiet = arguments[.quiet]
+        noReport = arguments[.noReport]
+        commandLine = ["deeplink-bench", "capacity"] + arguments.givenValues + arguments.givenFlags
     }
 
     package mutating func run(io: CommandIO) throws -> Int32 {

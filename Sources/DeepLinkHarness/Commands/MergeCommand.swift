@@ -18,10 +18,13 @@ package struct MergeCommand: BenchCommand {
             or input error (named).
             """,
         options: [
-            OptionSpec("--out", value: "dir", help: "Directory to write the merged report to (not an input)."),
-            .flag("--partial", help: "Merge even if some shards are missing (the result records what it covers)."),
-            ReportCommand.noReportOption,
+            Option.out.described("Directory to write the merged report to (not an input)."), partial, Flag.noReport,
         ]
+    )
+
+    static let partial = Flag(
+        "--partial",
+        help: "Merge even if some shards are missing (the result records what it covers)."
     )
 
     package var output: String
@@ -33,14 +36,15 @@ package struct MergeCommand: BenchCommand {
     package var partial = false
 
     package init(arguments: ParsedArguments) throws(CLIError) {
-        guard let output = arguments.string("--out"), !output.isEmpty else { throw .missingArgument("--out DIR") }
+        guard let output = arguments[.out], !output.isEmpty else { throw .missingArgument(Option.out.spec.usage) }
         guard !arguments.positionals.isEmpty else { throw .missingArgument("at least one shard report directory") }
         self.output = output
         self.inputs = arguments.positionals
-        self.noReport = arguments.has("--no-report")
-        self.partial = arguments.has("--partial")
+        self.noReport = arguments[.noReport]
+        self.partial = arguments[Self.partial]
         self.commandLine =
-            ["deeplink-bench", "merge", "--out", output] + (partial ? ["--partial"] : []) + arguments.positionals
+            ["deeplink-bench", "merge", Option.out.name, output] + (partial ? [Self.partial.name] : [])
+            + arguments.positionals
     }
 
     package mutating func run(io: CommandIO) throws -> Int32 {
@@ -83,8 +87,8 @@ package struct MergeCommand: BenchCommand {
             let overlapping = out == source || out.hasPrefix(source + "/") || source.hasPrefix(out + "/")
             guard !overlapping else {
                 throw .incompatible(
-                    "--out \(output) is, holds or sits inside the input \(input); merge never writes over its "
-                        + "inputs: choose another --out"
+                    "\(Option.out.name) \(output) is, holds or sits inside the input \(input); merge never writes "
+                        + "over its inputs: choose another --out"
                 )
             }
         }

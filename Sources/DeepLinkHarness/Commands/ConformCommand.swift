@@ -19,11 +19,21 @@ package struct ConformCommand: BenchCommand {
             speaking Docs/Protocol.md). Each rule is one hand-written journey, judged by the same oracle as run; \
             the rules are listed in Docs/Conformance.md.
             """,
-        options: [
-            OptionSpec("--rule", value: "NAME", help: "Check only this rule (repeatable; see --list)."),
-            .flag("--list", help: "List the rules (name, spec section, what each checks) and exit."),
-        ] + RunCommand.execOptions
+        options: [rule, list] + RunCommand.execOptions
     )
+
+    static let rule = Option(
+        "--rule",
+        value: "NAME",
+        repeatedAs: ValueParser { name throws(OptionValueError) in
+            guard let rule = ConformanceSuite.rule(named: name) else {
+                throw .expected("a rule name: " + ConformanceSuite.rules.map(\.name).joined(separator: ", "))
+            }
+            return rule
+        },
+        help: "Check only this rule (repeatable; see --list)."
+    )
+    static let list = Flag("--list", help: "List the rules (name, spec section, what each checks) and exit.")
 
     /// The strategy checked (nil with `--list`).
     package var strategy: StrategyKind?
@@ -34,23 +44,12 @@ package struct ConformCommand: BenchCommand {
 
     package init(arguments: ParsedArguments) throws(CLIError) {
         rules = ConformanceSuite.rules
-        let ruleNames = arguments.strings("--rule")
-        if !ruleNames.isEmpty {
-            var chosen: [ConformanceRule] = []
-            for name in ruleNames {
-                guard let rule = ConformanceSuite.rule(named: name) else {
-                    throw .invalidValue(
-                        option: "--rule",
-                        value: name,
-                        expected: "a rule name: " + ConformanceSuite.rules.map(\.name).joined(separator: ", ")
-                    )
-                }
-                if !chosen.contains(where: { $0.name == name }) { chosen.append(rule) }
-            }
+        let chosen = arguments[Self.rule]
+        if !chosen.isEmpty {
             // Checklist order, whatever the order on the command line.
             rules = ConformanceSuite.rules.filter { rule in chosen.contains { $0.name == rule.name } }
         }
-        if arguments.has("--list") {
+        if arguments[Self.list] {
             if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
             return
         }
@@ -77,9 +76,11 @@ package struct ConformCommand: BenchCommand {
         try RunCommand.probe(execAdapters)
         strategy = kind
         reproduceArguments = [name]
-        for value in arguments.strings("--exec") { reproduceArguments += ["--exec", value] }
-        for option in ["--kill", "--exec-timeout-ms", "--exec-log-dir"] {
-            if let value = arguments.string(option) { reproduceArguments += [option, value] }
+        for option in RunCommand.execOptions {
+            // Every --exec, the others' last value (the one that applies).
+            let texts = arguments.texts(option)
+            let applied = option.spec.name == Option.exec.name ? texts : Array(texts.suffix(1))
+            for text in applied { reproduceArguments += [option.spec.name, text] }
         }
     }
 
@@ -87,7 +88,7 @@ package struct ConformCommand: BenchCommand {
     static func checkExecNames(_ arguments: ParsedArguments, strategy: StrategyKind) throws(CLIError) {
         var target: String?
         if case .exec(let name) = strategy { target = name }
-        for text in arguments.strings("--exec") {
+        for text in arguments[.exec] {
             // A malformed value is left to the shared parser, which names the expected form.
             guard let equals = text.firstIndex(of: "="), ExecAdapter.isValidName(String(text[..<equals])) else {
                 continue
@@ -95,14 +96,14 @@ package struct ConformCommand: BenchCommand {
             let name = String(text[..<equals])
             guard name == target else {
                 throw .invalidValue(
-                    option: "--exec",
+                    option: Option.exec.name,
                     value: text,
                     expected: "a command for the strategy checked: conform exec:\(name) --exec \(name)=COMMAND "
                         + "(conform checks one implementation at a time)"
                 )
             }
         }
-        if let target, arguments.strings("--exec").isEmpty {
+        if let target, arguments[.exec].isEmpty {
             throw .invalidValue(
                 option: "STRATEGY",
                 value: "exec:\(target)",
@@ -150,7 +151,7 @@ package struct ConformCommand: BenchCommand {
             where !line.isEmpty {
                 text += "      \(line)\n"
             }
-            let command = [Self.binaryPath, "conform"] + reproduceArguments + ["--rule", rule.name]
+            let command = [Self.binaryPath, "conform"] + reproduceArguments + [Self.rule.name, rule.name]
             text += "      reproduce: " + command.map(Self.shellQuoted).joined(separator: " ") + "\n"
         }
         if !execAdapters.isEmpty { text += RunCommand.execSummary(execAdapters) }

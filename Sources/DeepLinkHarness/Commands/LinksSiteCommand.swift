@@ -4,22 +4,28 @@ import DeepLinkLinks
 /// under `--out` from the JSON configuration `--config` (``SiteConfiguration``).
 ///
 /// Thread safety: a command runs on one thread.
-struct LinksSiteCommand: LinksSubcommand {
-    static let name = "site"
-    static let abstract = "Write apple-app-site-association and assetlinks.json from one JSON configuration."
-    static var options: [OptionSpec] {
-        [
-            OptionSpec("--config", value: "file", help: "The site configuration (JSON; see Docs/CLI.md)."),
-            OptionSpec("--out", value: "dir", help: "Where to write .well-known/ (created if missing)."),
-        ]
-    }
+struct LinksSiteCommand: BenchCommand {
+    static let configuration = CommandConfiguration(
+        name: "site",
+        abstract: "Write apple-app-site-association and assetlinks.json from one JSON configuration.",
+        usage: "links site --config FILE --out DIR",
+        options: [config, Option.out.described("Where to write .well-known/ (created if missing).")]
+    )
+
+    static let config = Option(
+        "--config",
+        value: "file",
+        as: .text,
+        help: "The site configuration (JSON; see Docs/CLI.md)."
+    )
 
     let configuration: SiteConfiguration
     let directory: String
 
     init(arguments: ParsedArguments) throws(CLIError) {
-        let file = try LinkOptions.required("--config", in: arguments)
-        directory = try LinkOptions.required("--out", in: arguments)
+        if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
+        let file = try arguments.required(Self.config)
+        directory = try arguments.required(.out)
         do {
             configuration = try SiteConfiguration(file: file)
         } catch {

@@ -40,41 +40,54 @@ package struct InspectCommand: BenchCommand {
             cannot be written.
             """,
         options: [
-            .flag("--jsonl", help: "Read referrers from standard input, one per line; write JSON lines."),
-            OptionSpec("--payload-key", value: "name", help: "The field carrying the deep link (default: deeplink)."),
-            OptionSpec(
-                "--max-input-bytes",
-                value: "n",
-                help:
-                    "Refuse longer referrers (default: 4096, at most \(ReferrerParser.Configuration.inputBytesCeiling))."
-            ),
-            OptionSpec("--max-fields", value: "n", help: "Refuse referrers with more fields (default: 64)."),
-            OptionSpec(
-                "--allowed-hosts",
-                value: "list",
-                help: "Comma-separated hosts whose https links are accepted (default: nerdy.pro,www.nerdy.pro)."
-            ),
-            OptionSpec(
-                "--routes",
-                value: "list",
-                help: "Comma-separated route prefixes; other paths are unknownRoute."
-            ),
-            OptionSpec(
-                "--login-prefixes",
-                value: "list",
-                help: "Comma-separated prefixes that need loggedIn (default: the example app's /orders,/account)."
-            ),
-            OptionSpec(
-                "--verify-key-file",
-                value: "file",
-                help: "Verify signed links with this key file (badSignature, unknownKey, expiredSignature, ...)."
-            ),
-            OptionSpec(
-                "--signed-routes",
-                value: "list",
-                help: "With --verify-key-file: prefixes whose links must be signed (default: /, every link)."
-            ),
+            jsonl, payloadKey, maxInputBytes, maxFields, allowedHosts,
+            Option.routes.described("Comma-separated route prefixes; other paths are unknownRoute."),
+            loginPrefixes, verifyKeyFile, signedRoutes,
         ]
+    )
+
+    static let jsonl = Flag("--jsonl", help: "Read referrers from standard input, one per line; write JSON lines.")
+    static let payloadKey = Option(
+        "--payload-key",
+        value: "name",
+        as: .text,
+        help: "The field carrying the deep link (default: deeplink)."
+    )
+    static let maxInputBytes = Option(
+        "--max-input-bytes",
+        value: "n",
+        as: .integer(in: 0...ReferrerParser.Configuration.inputBytesCeiling),
+        help: "Refuse longer referrers (default: 4096, at most \(ReferrerParser.Configuration.inputBytesCeiling))."
+    )
+    static let maxFields = Option(
+        "--max-fields",
+        value: "n",
+        as: .integer(in: 0...1_000_000),
+        help: "Refuse referrers with more fields (default: 64)."
+    )
+    static let allowedHosts = Option(
+        "--allowed-hosts",
+        value: "list",
+        as: ValueParser { list($0) },
+        help: "Comma-separated hosts whose https links are accepted (default: nerdy.pro,www.nerdy.pro)."
+    )
+    static let loginPrefixes = Option(
+        "--login-prefixes",
+        value: "list",
+        as: ValueParser(policy),
+        help: "Comma-separated prefixes that need loggedIn (default: the example app's /orders,/account)."
+    )
+    static let verifyKeyFile = Option(
+        "--verify-key-file",
+        value: "file",
+        as: .text,
+        help: "Verify signed links with this key file (badSignature, unknownKey, expiredSignature, ...)."
+    )
+    static let signedRoutes = Option(
+        "--signed-routes",
+        value: "list",
+        as: ValueParser { list($0) },
+        help: "With --verify-key-file: prefixes whose links must be signed (default: /, every link)."
     )
 
     /// What to read.
@@ -95,13 +108,10 @@ package struct InspectCommand: BenchCommand {
 
     package init(arguments: ParsedArguments) throws(CLIError) {
         var configuration = ReferrerParser.Configuration()
-        if let key = arguments.string("--payload-key") { configuration.payloadKey = key }
-        let ceiling = ReferrerParser.Configuration.inputBytesCeiling
-        if let bytes = try arguments.integer("--max-input-bytes", in: 0...ceiling) {
-            configuration.maxInputBytes = bytes
-        }
-        if let fields = try arguments.integer("--max-fields", in: 0...1_000_000) { configuration.maxFields = fields }
-        if arguments.has("--jsonl") {
+        if let key = arguments[Self.payloadKey] { configuration.payloadKey = key }
+        if let bytes = arguments[Self.maxInputBytes] { configuration.maxInputBytes = bytes }
+        if let fields = arguments[Self.maxFields] { configuration.maxFields = fields }
+        if arguments[Self.jsonl] {
             if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
             input = .jsonLines
         } else {
@@ -110,22 +120,15 @@ package struct InspectCommand: BenchCommand {
         }
         parser = ReferrerParser(configuration: configuration)
         var validation = ExampleApp.validatorConfiguration
-        if let hosts = arguments.string("--allowed-hosts") { validation.allowedHosts = Self.list(hosts) }
-        if let routes = arguments.string("--routes") {
-            validation.routes = Self.list(routes)
-            guard validation.routes?.allSatisfy({ $0.hasPrefix("/") }) == true else {
-                throw .invalidValue(option: "--routes", value: routes, expected: "paths starting with '/'")
-            }
-        }
+        if let hosts = arguments[Self.allowedHosts] { validation.allowedHosts = hosts }
+        if let routes = arguments[.routes] { validation.routes = routes }
         validator = LinkValidator(configuration: validation)
-        policy = try Self.policy(from: arguments.string("--login-prefixes"))
-
+        policy = arguments[Self.loginPrefixes] ?? ExampleApp.policy
         verifier = try Self.verifier(arguments)
     }
 
-    /// The example app's policy, or one where each listed prefix needs `loggedIn`.
-    private static func policy(from list: String?) throws(CLIError) -> RoutePolicy {
-        guard let list else { return ExampleApp.policy }
+    /// The policy where each listed prefix needs `loggedIn` (`--login-prefixes`).
+    private static func policy(from list: String) throws(OptionValueError) -> RoutePolicy {
         do {
             return try RoutePolicy(rules: Self.list(list).map { (prefix: $0, requires: .loggedIn) })
         } catch {
@@ -135,11 +138,7 @@ package struct InspectCommand: BenchCommand {
                     "'\(prefix)' is not a path the link validator accepts (no query, dot segment or encoded delimiter)"
                 case .duplicatePrefix(let prefix): "'\(prefix)' names a rule twice"
                 }
-            throw .invalidValue(
-                option: "--login-prefixes",
-                value: list,
-                expected: "comma-separated path prefixes such as /orders,/account (\(detail))"
-            )
+            throw .expected("comma-separated path prefixes such as /orders,/account (\(detail))")
         }
     }
 
@@ -156,20 +155,20 @@ package struct InspectCommand: BenchCommand {
 
     /// The signature verifier `--verify-key-file` and `--signed-routes` ask for.
     private static func verifier(_ arguments: ParsedArguments) throws(CLIError) -> SignedLinkVerifier? {
-        guard let file = arguments.string("--verify-key-file") else {
-            if arguments.string("--signed-routes") != nil {
-                throw .invalidInput("--signed-routes needs --verify-key-file FILE")
+        guard let file = arguments[verifyKeyFile] else {
+            if arguments.contains(signedRoutes) {
+                throw .invalidInput("\(signedRoutes.name) needs \(verifyKeyFile.name) FILE")
             }
             return nil
         }
-        let routes = arguments.string("--signed-routes").map(list) ?? ["/"]
+        let routes = arguments[signedRoutes] ?? ["/"]
         do {
             let authenticator = try HMACSHA256Authenticator(keyFile: file)
             do {
                 return try SignedLinkVerifier(requiringSignatureUnder: routes, authenticator: authenticator)
             } catch {
                 throw CLIError.invalidValue(
-                    option: "--signed-routes",
+                    option: signedRoutes.name,
                     value: routes.joined(separator: ","),
                     expected: "distinct canonical paths starting with '/'"
                 )

@@ -5,21 +5,21 @@ import DeepLinkLinks
 /// optionally signed.
 ///
 /// Thread safety: a command runs on one thread.
-struct LinksUniversalCommand: LinksSubcommand {
-    static let name = "universal"
-    static let abstract = "Print the universal link the installed app opens."
-    static var options: [OptionSpec] {
-        [
-            OptionSpec("--host", value: "host", help: "The app's associated domain (e.g. nerdy.pro)."),
-            OptionSpec("--path", value: "link", help: "The canonical app link (path and optional query)."),
-        ] + LinkOptions.validation + LinkOptions.signing
-    }
+struct LinksUniversalCommand: BenchCommand {
+    static let configuration = CommandConfiguration(
+        name: "universal",
+        abstract: "Print the universal link the installed app opens.",
+        usage: "links universal --host H --path L [signing]",
+        options: [Option.host.described("The app's associated domain (e.g. nerdy.pro)."), Option.path]
+            + LinkOptions.options
+    )
 
     let url: String
 
     init(arguments: ParsedArguments) throws(CLIError) {
-        let host = try LinkOptions.required("--host", in: arguments)
-        let path = try LinkOptions.required("--path", in: arguments)
+        if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
+        let host = try arguments.required(.host)
+        let path = try arguments.required(.path)
         let options = try LinkOptions(arguments: arguments)
         let builder = options.builder(hosts: [host])
         let link = try options.link(path, builder: builder)

@@ -17,8 +17,8 @@ package struct ReportCommand: BenchCommand {
             directory or file (named).
             """,
         options: [
-            OptionSpec("--baseline", value: "DIR", help: "Baseline report directories to compare with."),
-            OptionSpec("--out", value: "FILE", help: "Where to write the page (default DIR/report.html)."),
+            Option.baseline.described("Baseline report directories to compare with."),
+            Option.out.described("Where to write the page (default DIR/report.html).", value: "FILE"),
         ]
     )
 
@@ -26,8 +26,6 @@ package struct ReportCommand: BenchCommand {
     package static let htmlFile = "report.html"
     /// The file name of the Markdown summary.
     package static let markdownFile = "summary.md"
-    /// The `--no-report` flag of run, merge, gate and capacity.
-    package static let noReportOption = OptionSpec.flag("--no-report", help: "Do not write report.html and summary.md.")
 
     package var directory: String
     package var baseline: String?
@@ -37,8 +35,8 @@ package struct ReportCommand: BenchCommand {
         guard let directory = arguments.positionals.first else { throw .missingArgument("DIR") }
         if arguments.positionals.count > 1 { throw .unexpectedArgument(arguments.positionals[1]) }
         self.directory = directory
-        self.baseline = arguments.string("--baseline")
-        self.output = arguments.string("--out")
+        self.baseline = arguments[.baseline]
+        self.output = arguments[.out]
     }
 
     package mutating func run(io: CommandIO) throws -> Int32 {

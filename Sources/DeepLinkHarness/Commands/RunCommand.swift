@@ -20,34 +20,33 @@ package struct RunCommand: BenchCommand {
                 + "Ends with one verdict line. Exit status: 0 when every threshold holds, 1 when one fails "
                 + "(or the watchdog stopped the run), 2 for bad input.",
         options: [
-            OptionSpec("--journeys", value: "N", help: "Journeys to run (default 1000000)."),
-            OptionSpec("--seed", value: "S", help: "Seed of the journey generator (default 1)."),
-            OptionSpec(
-                "--threads",
-                value: "T",
-                help: "Worker threads, at most \(maximumThreads) (default: one per core)."
-            ),
-            OptionSpec("--strategies", value: "LIST", help: "Comma-separated strategies (default all)."),
-            OptionSpec(
-                "--race-share",
-                value: "X",
-                help: "Share of journeys (every strategy) delivered from two threads (default 0.1; exec: in order)."
-            ),
-            OptionSpec("--out", value: "DIR", help: "Report directory (default Reports/latest)."),
-            OptionSpec("--mix", value: "FILE", help: "JSON scenario mix overriding the built-in default."),
-            .flag("--quiet", help: "No progress output."),
-            OptionSpec(
-                "--core-faults",
-                value: "LIST",
-                help: "Miswire core on purpose (comma-separated fault names) to see the checker catch it."
-            ),
-            OptionSpec(
-                "--journey-timeout-ms",
-                value: "MS",
-                help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
-            ),
-        ] + ScheduleMode.options + scaleOptions + durationOptions + execOptions + verdictOptions
-            + [ReportCommand.noReportOption]
+            journeys, Option.seed, threads, Option.strategies, Option.raceShare,
+            Option.out.described("Report directory (default Reports/latest)."), Option.mix, Flag.quiet,
+            Option.coreFaults, journeyTimeout, Option.schedule, Option.maxPoints, rate, maxLag, shard, duration,
+            warmup, Option.exec, Option.kill, Option.execTimeoutMilliseconds, Option.execLogDirectory,
+            threshold, wide, Flag.noReport,
+        ]
+    )
+
+    static let journeys = Option(
+        "--journeys",
+        value: "N",
+        default: 1_000_000,
+        as: .integer(in: 1...maximumJourneys),
+        help: "Journeys to run (default 1000000)."
+    )
+    static let threads = Option(
+        "--threads",
+        value: "T",
+        default: defaultThreads,
+        as: threadCount,
+        help: "Worker threads, at most \(maximumThreads) (default: one per core)."
+    )
+    static let journeyTimeout = Option(
+        "--journey-timeout-ms",
+        value: "MS",
+        as: .integer(in: 1...3_600_000),
+        help: "Watchdog: a journey running longer is reported as hung and the run stops (default 10000)."
     )
 
     package var configurationToRun: RunConfiguration
@@ -65,48 +64,25 @@ package struct RunCommand: BenchCommand {
 
     package init(arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .unexpectedArgument(arguments.positionals[0]) }
-        let journeys = try arguments.integer("--journeys", in: 1...10_000_000_000) ?? 1_000_000
-        let seed = try arguments.unsigned("--seed") ?? 1
-        let threads = try Self.threads("--threads", from: arguments) ?? Self.defaultThreads
-        var strategies = StrategyKind.allCases
-        if let list = arguments.string("--strategies") {
-            switch StrategyKind.parseList(list) {
-            case .success(let kinds): strategies = kinds
-            case .failure(let error):
-                throw .invalidValue(
-                    option: "--strategies",
-                    value: error.name,
-                    expected: "a comma-separated list of "
-                        + StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
-                )
-            }
-        }
-        let raceShare = try arguments.double("--race-share", in: 0...1) ?? 0.1
-        var mix = ScenarioMix.default
-        if let path = arguments.string("--mix") {
-            do {
-                mix = try ScenarioMix.load(path: path)
-            } catch {
-                throw .invalidInput(error.message)
-            }
-        }
+        let journeys = arguments[Self.journeys]
+        let mix = arguments[.mix]
         configurationToRun = RunConfiguration(
             journeys: UInt64(journeys),
-            seed: seed,
-            threads: threads,
-            strategies: strategies,
-            raceShare: raceShare,
+            seed: arguments[.seed],
+            threads: arguments[Self.threads],
+            strategies: arguments[.strategies],
+            raceShare: arguments[.raceShare],
             mix: mix
         )
-        if let timeout = try arguments.integer("--journey-timeout-ms", in: 1...3_600_000) {
+        if let timeout = arguments[Self.journeyTimeout] {
             configurationToRun.journeyTimeoutNanos = UInt64(timeout) * 1_000_000
         }
-        configurationToRun.coreFaults = try CoreStrategy.Faults.parse(arguments)
+        configurationToRun.coreFaults = arguments[.coreFaults]
         configurationToRun.schedule = try ScheduleMode.parse(arguments)
         configurationToRun.execAdapters = try Self.execAdapters(
             from: arguments,
             strategies: &configurationToRun.strategies,
-            strategiesGiven: arguments.string("--strategies") != nil,
+            strategiesGiven: arguments.contains(Option.strategies),
             ttlSeconds: StrategyContext(mix: mix).ttlSeconds
         )
         try Self.probe(configurationToRun.execAdapters)
@@ -114,21 +90,15 @@ package struct RunCommand: BenchCommand {
         if let duration = try Self.duration(from: arguments) {
             Self.apply(durationNanos: duration, to: &configurationToRun)
         }
-        let warmup = try arguments.integer(Self.warmupOption, in: 0...10_000_000) ?? Self.defaultWarmupJourneys
-        configurationToRun.warmupJourneys = UInt64(warmup)
+        configurationToRun.warmupJourneys = UInt64(arguments[Self.warmup])
         shard = try Self.shard(from: arguments, journeys: UInt64(journeys))
         if let shard { configurationToRun = Self.restrict(configurationToRun, to: shard) }
-        outputDirectory = arguments.string("--out") ?? "Reports/latest"
-        quiet = arguments.has("--quiet")
-        noReport = arguments.has("--no-report")
+        outputDirectory = arguments[.out] ?? "Reports/latest"
+        quiet = arguments[.quiet]
+        noReport = arguments[.noReport]
         thresholds = try Self.thresholds(from: arguments, strategies: configurationToRun.strategies)
-        wide = arguments.has(Self.wideOption)
-        var line = ["deeplink-bench", "run"]
-        for (name, values) in arguments.repeated.sorted(by: { $0.key < $1.key }) {
-            for value in values { line += [name, value] }
-        }
-        for flag in arguments.flags.sorted() { line.append(flag) }
-        commandLine = line
+        wide = arguments[Self.wide]
+        commandLine = ["deeplink-bench", "run"] + arguments.givenValues + arguments.givenFlags
     }
 
     package mutating func run(io: CommandIO) throws -> Int32 {
@@ -167,7 +137,7 @@ package struct RunCommand: BenchCommand {
                 "error: run: the watchdog stopped the run: \(hung.strategy.rawValue) did not finish journey "
                     + "\(hung.index) within \(hung.runningNanos / 1_000_000) ms (reported as hung; the report holds "
                     + "what finished). Replay it: deeplink-bench replay --seed \(configuration.seed) "
-                    + "--journey \(hung.index)\n"
+                    + "\(ReplayCommand.journey.name) \(hung.index)\n"
             )
             return 1
         }
