@@ -205,43 +205,44 @@ struct RunReader {
     }
 
     mutating func readOutcomes() throws(ReportError) {
-        let file = ReportSchema.outcomesFile
-        try forEachRow(of: file, columns: ReportSchema.outcomesColumns) { row throws(CSVError) in
+        try readCounts(ReportSchema.outcomesFile, columns: ReportSchema.outcomesColumns, into: \.outcomeCounts) {
+            row throws(CSVError) in
             (
-                name: try row.text("strategy"),
-                key: OutcomeKey(scenarioClass: try row.text("scenario_class"), outcome: try row.text("outcome")),
-                count: try row.count("count")
+                OutcomeKey(scenarioClass: try row.text("scenario_class"), outcome: try row.text("outcome")),
+                try row.count("count")
             )
-        } _: { reader, fields, line throws(ReportError) in
-            let index = try reader.strategyIndex(fields.name, file, line: line)
-            guard reader.strategies[index].outcomeCounts.updateValue(fields.count, forKey: fields.key) == nil else {
-                throw reader.inconsistent(
-                    file,
-                    line: line,
-                    "'\(fields.name)' \(fields.key.scenarioClass) \(fields.key.outcome) appears twice "
-                        + "(one row per outcome)"
-                )
-            }
+        } twice: { name, key in
+            "'\(name)' \(key.scenarioClass) \(key.outcome) appears twice (one row per outcome)"
         }
     }
 
     mutating func readCoverage() throws(ReportError) {
-        let file = ReportSchema.coverageFile
-        try forEachRow(of: file, columns: ReportSchema.coverageColumns) { row throws(CSVError) in
-            (
-                name: try row.text("strategy"),
-                key: CoverageKey(kind: try row.text("kind"), name: try row.text("name")),
-                count: try row.count("journeys")
-            )
+        try readCounts(ReportSchema.coverageFile, columns: ReportSchema.coverageColumns, into: \.coverage) {
+            row throws(CSVError) in
+            (CoverageKey(kind: try row.text("kind"), name: try row.text("name")), try row.count("journeys"))
+        } twice: { name, key in
+            "'\(name)' \(key.kind) '\(key.name)' appears twice"
+        }
+    }
+
+    /// A table of counts by strategy and key (outcomes.csv, coverage.csv): `parse` reads a row's
+    /// key and count, which go into `counts` of the strategy its `strategy` column names; a key
+    /// seen twice for one strategy is refused with `twice(strategy, key)`.
+    mutating func readCounts<Key: Hashable>(
+        _ file: String,
+        columns: [CSVWriter.Column],
+        into counts: WritableKeyPath<StrategyReport, [Key: UInt64]>,
+        parse: (Row) throws(CSVError) -> (key: Key, count: UInt64),
+        twice: (_ strategy: String, Key) -> String
+    ) throws(ReportError) {
+        try forEachRow(of: file, columns: columns) { row throws(CSVError) in
+            (name: try row.text("strategy"), entry: try parse(row))
         } _: { reader, fields, line throws(ReportError) in
             let index = try reader.strategyIndex(fields.name, file, line: line)
-            guard reader.strategies[index].coverage.updateValue(fields.count, forKey: fields.key) == nil else {
-                throw reader.inconsistent(
-                    file,
-                    line: line,
-                    "'\(fields.name)' \(fields.key.kind) '\(fields.key.name)' appears twice"
-                )
-            }
+            guard
+                reader.strategies[index][keyPath: counts].updateValue(fields.entry.count, forKey: fields.entry.key)
+                    == nil
+            else { throw reader.inconsistent(file, line: line, twice(fields.name, fields.entry.key)) }
         }
     }
 
