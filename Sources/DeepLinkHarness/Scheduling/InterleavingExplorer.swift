@@ -45,7 +45,7 @@ package enum InterleavingExplorer {
         var executions = 0
         while true {
             let (resolver, inputs) = scenario()
-            precondition((1...ControlledRace.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
+            precondition((1...RaceTurns.maximumThreads).contains(inputs.count), "a race has 1 to 3 inputs")
             race.run(
                 on: resolver,
                 inputs[0].raceInput,

@@ -17,7 +17,7 @@ package struct ScheduleStep: Sendable, Equatable {
 package enum ScheduleHang: Sendable, Equatable {
     /// Every unfinished logical thread was blocked (on a lock another one held).
     case deadlock
-    /// The race passed its step bound (``ControlledRace/stepBound``) without finishing.
+    /// The race passed its step bound (``RaceTurns/stepBound``) without finishing.
     case livelock
 
     package var name: String {
