@@ -1,5 +1,5 @@
-// Stackful coroutines for the harness's controlled races (Scheduling/ControlledRace.swift): a race's
-// logical threads take turns on one OS thread, so passing the turn is a register switch (a few
+// Stackful coroutines for the harness's controlled races (ControlledRaces/ControlledRace.swift): a
+// race's logical threads take turns on one OS thread, so passing the turn is a register switch (a few
 // nanoseconds) instead of a futex wake-up and a context switch on another core.
 #ifndef DEEPLINK_RACE_FIBER_H
 #define DEEPLINK_RACE_FIBER_H

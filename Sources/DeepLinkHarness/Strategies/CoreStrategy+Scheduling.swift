@@ -6,7 +6,7 @@ import DeepLinkCore
 package struct RaceRecord: Sendable {
     /// The mode the race ran under (`nil`: no controlled race in the journey).
     package var mode: ScheduleMode?
-    /// The steps, in order (the first ``ControlledRace/traceCapacity``).
+    /// The steps, in order (the first ``RaceTurns/traceCapacity``).
     package var trace: [ScheduleStep] = []
     /// Schedule points passed (all of them, past the trace's capacity too).
     package var steps = 0

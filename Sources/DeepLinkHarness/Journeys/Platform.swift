@@ -1,0 +1,25 @@
+/// Where the journey happens.
+package enum Platform: UInt8, Sendable, Hashable, CaseIterable {
+    /// iOS, app not installed: App Clip handoff through the App Group container.
+    case ios
+    /// Android, app not installed: Play Install Referrer.
+    case android
+    /// The app is already installed and running: a universal link / App Link (warm path).
+    case installed
+
+    package var name: String {
+        switch self {
+        case .ios: "ios"
+        case .android: "android"
+        case .installed: "installed"
+        }
+    }
+
+    package var source: ScenarioClass.Source {
+        switch self {
+        case .ios: .clip
+        case .android: .referrer
+        case .installed: .universalLink
+        }
+    }
+}
