@@ -45,7 +45,7 @@ extension DeepLink {
                 let byte = payload[index]
                 if byte == UInt8(ascii: "?"), pathCount < 0 { pathCount = written }
                 if byte == UInt8(ascii: "%"), index + 2 < reduced.end,
-                    let decoded = LinkValidator._hexValue(payload[index + 1], payload[index + 2])
+                    let decoded = Hex.byte(payload[index + 1], payload[index + 2])
                 {
                     if LinkValidator._isUnreserved(decoded) {
                         destination[written] = decoded
@@ -97,7 +97,7 @@ extension DeepLink {
                     DeepLink._uppercasedHex(high) == high && DeepLink._uppercasedHex(low) == low,
                     "escapes are uppercase"
                 )
-                let decoded = LinkValidator._hexValue(high, low)
+                let decoded = Hex.byte(high, low)
                 assert(decoded.map { !LinkValidator._isUnreserved($0) } == true, "unreserved bytes are not escaped")
                 index += 2
             }

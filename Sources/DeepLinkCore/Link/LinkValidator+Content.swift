@@ -61,7 +61,7 @@ extension LinkValidator {
                     index += 1
                     continue
                 }
-                guard index + 2 < count, let decoded = _hexValue(bytes[index + 1], bytes[index + 2]) else {
+                guard index + 2 < count, let decoded = Hex.byte(bytes[index + 1], bytes[index + 2]) else {
                     sawMalformedEscape = true
                     escapedPending = 0
                     index += 1

@@ -263,7 +263,7 @@ extension LinkValidator {
         var index = _firstIndex(of: UInt8(ascii: "%"), in: bytes, from: reduced.start, to: reduced.end)
         while index < reduced.end {
             guard bytes[index] == UInt8(ascii: "%"), index + 2 < reduced.end,
-                let decoded = _hexValue(bytes[index + 1], bytes[index + 2])
+                let decoded = Hex.byte(bytes[index + 1], bytes[index + 2])
             else {
                 index += 1
                 continue
@@ -357,20 +357,6 @@ extension LinkValidator {
             index &+= 1
         }
         return end
-    }
-
-    internal static func _hexValue(_ high: UInt8, _ low: UInt8) -> UInt8? {
-        guard let high = _hexDigit(high), let low = _hexDigit(low) else { return nil }
-        return high << 4 | low
-    }
-
-    internal static func _hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     internal static func _isASCIILetter(_ byte: UInt8) -> Bool {

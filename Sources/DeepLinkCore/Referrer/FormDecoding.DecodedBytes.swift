@@ -31,8 +31,8 @@ extension FormDecoding {
                 return UInt8(ascii: " ")
             case UInt8(ascii: "%"):
                 if _index + 2 < count {
-                    let high = FormDecoding.hexValue(_raw[_index + 1])
-                    let low = FormDecoding.hexValue(_raw[_index + 2])
+                    let high = Hex.digitValue(_raw[_index + 1])
+                    let low = Hex.digitValue(_raw[_index + 2])
                     if high | low < 16 {
                         _index += 3
                         return high &<< 4 | low

@@ -12,17 +12,6 @@
 /// Thread safety: stateless; every member may be called from any thread.
 @usableFromInline
 package enum FormDecoding {
-    /// The value of a hex digit (`0-9`, `a-f`, `A-F`), or 0xFF for any other byte.
-    @inlinable
-    package static func hexValue(_ byte: UInt8) -> UInt8 {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
-        default: 0xFF
-        }
-    }
-
     /// The number of bytes `raw` decodes to.
     ///
     /// - Complexity: O(n).
@@ -305,37 +294,11 @@ package enum FormDecoding {
         let byte = source.load(fromByteOffset: index, as: UInt8.self)
         index &+= 1
         if byte == UInt8(ascii: "+") { return UInt8(ascii: " ") }
-        let high = _nibble(source.load(fromByteOffset: index, as: UInt8.self))
-        let low = _nibble(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
+        let high = Hex.digitValue(source.load(fromByteOffset: index, as: UInt8.self))
+        let low = Hex.digitValue(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
         guard high | low < 16 else { return byte }
         index &+= 2
         return high &<< 4 | low
-    }
-
-    /// ``hexValue(_:)`` by table: the digit's value, or a value of 16 or more.
-    @inline(__always)
-    internal static func _nibble(_ byte: UInt8) -> UInt8 {
-        // One entry per byte (sixteen to a line; a `\` joins the lines): `0` plus the digit's value
-        // (`:` is 10, ..., `?` is 15), or `z` for a byte that is no hex digit.
-        let table: StaticString = """
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            0123456789zzzzzz\
-            z:;<=>?zzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            z:;<=>?zzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz
-            """
-        return table.utf8Start[Int(byte)] &- UInt8(ascii: "0")
     }
 
     /// Whether `raw` decodes to exactly `expected`, compared byte by byte without materialising.

@@ -247,8 +247,8 @@ private func _decodedEqualsAfterFirstByte(
         if byte == UInt8(ascii: "+") {
             byte = UInt8(ascii: " ")
         } else if byte == UInt8(ascii: "%"), index &+ 1 < count {
-            let high = FormDecoding.hexValue(raw.load(fromByteOffset: index, as: UInt8.self))
-            let low = FormDecoding.hexValue(raw.load(fromByteOffset: index &+ 1, as: UInt8.self))
+            let high = Hex.digitValue(raw.load(fromByteOffset: index, as: UInt8.self))
+            let low = Hex.digitValue(raw.load(fromByteOffset: index &+ 1, as: UInt8.self))
             if high | low < 16 {
                 byte = high &<< 4 | low
                 index &+= 2
