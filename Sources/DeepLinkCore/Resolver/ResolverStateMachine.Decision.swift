@@ -1,6 +1,6 @@
 extension ResolverStateMachine {
     /// An ``Action`` that names its link by slot (see ``nextDecision(now:_:)``): a few words instead
-    /// of a ~560-byte record, so deciding copies no record.
+    /// of a whole record, so deciding copies no record.
     enum Decision: Sendable, Equatable {
         case none
         case route(slot: Int)

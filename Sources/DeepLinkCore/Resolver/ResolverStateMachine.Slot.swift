@@ -1,6 +1,6 @@
 extension ResolverStateMachine {
-    /// What the decisions read of a pending link, kept apart from the ~540-byte record so that
-    /// scanning the pending set copies a few words per slot, not whole links.
+    /// What the decisions read of a pending link, kept apart from the record so that scanning the
+    /// pending set copies a few words per slot, not whole links.
     @usableFromInline
     internal struct Slot: Sendable {
         var occupied = false
