@@ -43,33 +43,9 @@ extension HMACSHA256Authenticator {
             else {
                 throw .unreadableKeyFile(path: path, detail: "every key must be {\"id\": string, \"secret\": string}")
             }
-            guard let bytes = Self.hexBytes(secret) else { throw .secretNotHex(keyID: id) }
+            guard let bytes = Hex.bytes(secret.utf8) else { throw .secretNotHex(keyID: id) }
             keys.append(try SigningKey(id: id, secret: bytes))
         }
         try self.init(keys: keys, activeKeyID: active)
-    }
-
-    /// The bytes of an even number of hex digits (either case), or `nil`.
-    static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

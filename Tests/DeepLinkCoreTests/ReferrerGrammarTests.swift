@@ -139,7 +139,5 @@ func whatwgFields(_ input: String) -> [DecodedField] { whatwgFields(Array(input.
         ] {
             #expect(Array(text.utf8).withUnsafeBytes { FormDecoding.isDoubleEncoded($0) } == expected, "\(text)")
         }
-        #expect(FormDecoding.hexValue(UInt8(ascii: "f")) == 15)
-        #expect(FormDecoding.hexValue(UInt8(ascii: "g")) == 0xFF)
     }
 }

@@ -1,28 +1,6 @@
-// The validator's rules, in the order of `LinkRejection.precedence`. Every function here reads the
-// payload through an `UnsafeRawBufferPointer` owned by the caller and allocates nothing.
-
-/// Where the canonical link lies inside the payload: `payload[start..<end]` (path and query, no
-/// fragment), preceded by a `/` the payload does not contain when `needsLeadingSlash` is set
-/// (`https://host?x=1` reduces to `/?x=1`, `myapp://product/42` to `/product/42`).
-internal struct _ReducedLink {
-    var needsLeadingSlash: Bool
-    var start: Int
-    var end: Int
-    /// Bytes the canonical form drops: two per escaped unreserved character (`%6F` becomes `o`).
-    var decodedEscapeBytes: Int = 0
-
-    init(needsLeadingSlash: Bool, start: Int, end: Int) {
-        self.needsLeadingSlash = needsLeadingSlash
-        self.start = start
-        self.end = end
-    }
-
-    /// The reduced link's length in the payload, in bytes (the implied `/` included).
-    var utf8Count: Int { (needsLeadingSlash ? 1 : 0) + end - start }
-
-    /// The canonical link's length in bytes.
-    var canonicalUTF8Count: Int { utf8Count - decodedEscapeBytes }
-}
+// The validator's rules, in the order of `LinkRejection.precedence` (the content pass is in
+// LinkValidator+Content.swift). Every function here reads the payload through an
+// `UnsafeRawBufferPointer` owned by the caller and allocates nothing.
 
 extension LinkValidator {
     internal func _validate(_ payload: UnsafeRawBufferPointer) -> Result<DeepLink, LinkRejection> {
@@ -60,156 +38,6 @@ extension LinkValidator {
             return .failure(.unknownRoute)
         }
         return .success(canonical)
-    }
-
-    // MARK: - Content: UTF-8, control and invisible characters, backslashes, escapes
-
-    /// Whether all eight bytes of `word` are printable ASCII (0x20…0x7E) other than `%` and `\`
-    /// (SWAR: a byte's high bit in each mask marks a byte that is not).
-    @inline(__always)
-    internal static func _arePlain(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        /// High bit set in every byte of `x` that is zero (exact: no false positives once the
-        /// bytes with their own high bit are excluded, which `nonASCII` does).
-        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        let nonASCII = word & highs
-        let belowSpace = (word &- ones &* 0x20) & ~word & highs
-        let delete = zeroBytes(word ^ (ones &* 0x7F))
-        let percent = zeroBytes(word ^ (ones &* 0x25))
-        let backslash = zeroBytes(word ^ (ones &* 0x5C))
-        return nonASCII | belowSpace | delete | percent | backslash == 0
-    }
-
-    /// One pass over the whole payload: strict UTF-8 (Unicode Table 3-7), then control characters,
-    /// invisible characters, backslashes (each raw or percent-encoded) and malformed escapes.
-    /// Returns the first reason by precedence.
-    internal static func _contentRejection(_ bytes: UnsafeRawBufferPointer) -> LinkRejection? {
-        let count = bytes.count
-        var sawControl = false
-        var sawInvisible = false
-        var sawBackslash = false
-        var sawMalformedEscape = false
-        // A UTF-8 sequence spelled in escapes (`%E2%80%AE`, `%C2%85`): the code point so far, how
-        // many continuation escapes it still needs (0: none is open) and the smallest code point
-        // its length may encode (an overlong form is no character). Any other unit closes it.
-        var escapedScalar: UInt32 = 0
-        var escapedPending = 0
-        var escapedMinimum: UInt32 = 0
-        var index = 0
-        while index < count {
-            // Eight plain bytes at a time (printable ASCII other than `%` and `\`): most links are
-            // nothing else, and none of these bytes changes any of the state below.
-            if index + 8 <= count, Self._arePlain(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                escapedPending = 0
-                index += 8
-                continue
-            }
-            // The last few bytes, as the payload's last word: when it is plain, so are they (the
-            // bytes before them were judged already).
-            if index + 8 > count, count >= 8,
-                Self._arePlain(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-            {
-                escapedPending = 0
-                index = count
-                continue
-            }
-            let byte = bytes[index]
-            if byte < 0x80 {
-                guard byte == UInt8(ascii: "%") else {
-                    if byte < 0x20 || byte == 0x7F { sawControl = true }
-                    if byte == UInt8(ascii: "\\") { sawBackslash = true }
-                    escapedPending = 0
-                    index += 1
-                    continue
-                }
-                guard index + 2 < count, let decoded = _hexValue(bytes[index + 1], bytes[index + 2]) else {
-                    sawMalformedEscape = true
-                    escapedPending = 0
-                    index += 1
-                    continue
-                }
-                index += 3
-                if decoded < 0x80 {
-                    if decoded < 0x20 || decoded == 0x7F { sawControl = true }
-                    if decoded == UInt8(ascii: "\\") { sawBackslash = true }
-                    escapedPending = 0
-                } else if escapedPending > 0, decoded & 0xC0 == 0x80 {
-                    escapedScalar = escapedScalar << 6 | UInt32(decoded & 0x3F)
-                    escapedPending -= 1
-                    let isScalar =
-                        escapedScalar >= escapedMinimum && escapedScalar <= 0x10_FFFF
-                        && !(escapedScalar >= 0xD800 && escapedScalar <= 0xDFFF)
-                    if escapedPending == 0, isScalar {
-                        if _isC1Control(escapedScalar) { sawControl = true }
-                        if _isInvisible(escapedScalar) { sawInvisible = true }
-                    }
-                } else {
-                    switch decoded {
-                    case 0xC2...0xDF:
-                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x1F), 1, 0x80)
-                    case 0xE0...0xEF:
-                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x0F), 2, 0x800)
-                    case 0xF0...0xF4:
-                        (escapedScalar, escapedPending, escapedMinimum) = (UInt32(decoded & 0x07), 3, 0x1_0000)
-                    default: escapedPending = 0  // not a lead byte: no character to judge
-                    }
-                }
-                continue
-            }
-            escapedPending = 0
-            let length: Int
-            let secondLow: UInt8
-            let secondHigh: UInt8
-            switch byte {
-            case 0xC2...0xDF: (length, secondLow, secondHigh) = (2, 0x80, 0xBF)
-            case 0xE0: (length, secondLow, secondHigh) = (3, 0xA0, 0xBF)
-            case 0xE1...0xEC, 0xEE...0xEF: (length, secondLow, secondHigh) = (3, 0x80, 0xBF)
-            case 0xED: (length, secondLow, secondHigh) = (3, 0x80, 0x9F)  // no surrogates
-            case 0xF0: (length, secondLow, secondHigh) = (4, 0x90, 0xBF)
-            case 0xF1...0xF3: (length, secondLow, secondHigh) = (4, 0x80, 0xBF)
-            case 0xF4: (length, secondLow, secondHigh) = (4, 0x80, 0x8F)  // nothing above U+10FFFF
-            default: return .invalidUTF8  // continuation byte, C0/C1 overlong lead, F5…FF
-            }
-            guard index + length <= count else { return .invalidUTF8 }
-            let second = bytes[index + 1]
-            guard second >= secondLow, second <= secondHigh else { return .invalidUTF8 }
-            let leadBits: UInt8 = length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07
-            var scalar = UInt32(byte & leadBits) << 6 | UInt32(second & 0x3F)
-            var continuation = index + 2
-            while continuation < index + length {
-                let next = bytes[continuation]
-                guard next & 0xC0 == 0x80 else { return .invalidUTF8 }
-                scalar = scalar << 6 | UInt32(next & 0x3F)
-                continuation += 1
-            }
-            if _isC1Control(scalar) { sawControl = true }
-            if _isInvisible(scalar) { sawInvisible = true }
-            index += length
-        }
-        if sawControl { return .controlCharacter }
-        if sawInvisible { return .invisibleCharacter }
-        if sawBackslash { return .backslash }
-        if sawMalformedEscape { return .malformedPercentEscape }
-        return nil
-    }
-
-    /// U+0080…U+009F.
-    @inline(__always)
-    internal static func _isC1Control(_ scalar: UInt32) -> Bool { scalar >= 0x80 && scalar <= 0x9F }
-
-    /// The characters of ``LinkRejection/invisibleCharacter``: Unicode's Default_Ignorable_Code_Point
-    /// (every bidirectional control is one) and the interlinear annotation controls U+FFF9…U+FFFB.
-    /// (A test compares this table with the standard library's property over every scalar.)
-    @inline(__always)
-    internal static func _isInvisible(_ scalar: UInt32) -> Bool {
-        switch scalar {
-        case 0x00AD, 0x034F, 0x061C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F: true
-        case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F, 0x3164: true
-        case 0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0...0xFFFB: true
-        case 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF: true
-        default: false
-        }
     }
 
     // MARK: - Form: path, scheme, host
@@ -435,7 +263,7 @@ extension LinkValidator {
         var index = _firstIndex(of: UInt8(ascii: "%"), in: bytes, from: reduced.start, to: reduced.end)
         while index < reduced.end {
             guard bytes[index] == UInt8(ascii: "%"), index + 2 < reduced.end,
-                let decoded = _hexValue(bytes[index + 1], bytes[index + 2])
+                let decoded = Hex.byte(bytes[index + 1], bytes[index + 2])
             else {
                 index += 1
                 continue
@@ -531,20 +359,6 @@ extension LinkValidator {
         return end
     }
 
-    internal static func _hexValue(_ high: UInt8, _ low: UInt8) -> UInt8? {
-        guard let high = _hexDigit(high), let low = _hexDigit(low) else { return nil }
-        return high << 4 | low
-    }
-
-    internal static func _hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
     internal static func _isASCIILetter(_ byte: UInt8) -> Bool {
         let lowered = byte | 0x20
         return lowered >= UInt8(ascii: "a") && lowered <= UInt8(ascii: "z")
@@ -568,112 +382,4 @@ extension LinkValidator {
             return true
         }
     }
-}
-
-extension DeepLink {
-    /// Copies the reduced link out of `payload`; the validator has checked every invariant,
-    /// including that it fits.
-    internal init(_reduced reduced: _ReducedLink, of payload: UnsafeRawBufferPointer) {
-        self._storage = InlineArray(repeating: 0)
-        self._count = 0
-        self._pathCount = 0
-        _assign(reduced, of: payload)
-    }
-
-    /// Overwrites this link, in place, with the canonical form of the reduced link of `payload`:
-    /// escaped unreserved characters decoded, the hex digits of the other escapes uppercased
-    /// (RFC 3986 6.2.2.1–2). Bytes past the new count keep what was there (nothing reads them:
-    /// equality and hashing use the first `utf8Count`).
-    internal mutating func _assign(_ reduced: _ReducedLink, of payload: UnsafeRawBufferPointer) {
-        var pathCount = -1
-        var written = 0
-        var span = _storage.mutableSpan
-        span.withUnsafeMutableBytes { destination in
-            if reduced.needsLeadingSlash {
-                destination[0] = UInt8(ascii: "/")
-                written = 1
-            }
-            // Up to the first escape the canonical form is the payload's bytes as they are.
-            let plainEnd = LinkValidator._firstIndex(
-                of: UInt8(ascii: "%"),
-                in: payload,
-                from: reduced.start,
-                to: reduced.end
-            )
-            if plainEnd > reduced.start, let source = payload.baseAddress, let target = destination.baseAddress {
-                let plainCount = plainEnd &- reduced.start
-                (target + written).copyMemory(from: source + reduced.start, byteCount: plainCount)
-                let query = LinkValidator._firstIndex(
-                    of: UInt8(ascii: "?"),
-                    in: payload,
-                    from: reduced.start,
-                    to: plainEnd
-                )
-                if query < plainEnd { pathCount = written &+ query &- reduced.start }
-                written &+= plainCount
-            }
-            var index = plainEnd
-            while index < reduced.end {
-                let byte = payload[index]
-                if byte == UInt8(ascii: "?"), pathCount < 0 { pathCount = written }
-                if byte == UInt8(ascii: "%"), index + 2 < reduced.end,
-                    let decoded = LinkValidator._hexValue(payload[index + 1], payload[index + 2])
-                {
-                    if LinkValidator._isUnreserved(decoded) {
-                        destination[written] = decoded
-                        written += 1
-                    } else {
-                        destination[written] = byte
-                        destination[written + 1] = Self._uppercasedHex(payload[index + 1])
-                        destination[written + 2] = Self._uppercasedHex(payload[index + 2])
-                        written += 3
-                    }
-                    index += 3
-                    continue
-                }
-                destination[written] = byte
-                written += 1
-                index += 1
-            }
-        }
-        self._count = UInt16(written)
-        self._pathCount = UInt16(pathCount < 0 ? written : pathCount)
-        #if DEBUG
-        _checkReducedInvariants()
-        #endif
-    }
-
-    /// `a`…`f` as `A`…`F`; any other byte unchanged.
-    @inline(__always)
-    internal static func _uppercasedHex(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f") ? byte - 0x20 : byte
-    }
-
-    #if DEBUG
-    /// The invariants every validated link holds (see ``LinkValidator``).
-    internal func _checkReducedInvariants() {
-        withUTF8Bytes { bytes in
-            assert(!bytes.isEmpty && bytes[0] == UInt8(ascii: "/"), "a link starts with /")
-            assert(bytes.count <= DeepLink.capacity, "a link fits inline")
-            for byte in bytes {
-                assert(byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "\\"), "no control byte, no backslash")
-            }
-            var index = 0
-            while index < bytes.count {
-                defer { index += 1 }
-                guard bytes[index] == UInt8(ascii: "%") else { continue }
-                assert(index + 2 < bytes.count, "an escape has two hex digits")
-                let high = bytes[index + 1]
-                let low = bytes[index + 2]
-                assert(
-                    DeepLink._uppercasedHex(high) == high && DeepLink._uppercasedHex(low) == low,
-                    "escapes are uppercase"
-                )
-                let decoded = LinkValidator._hexValue(high, low)
-                assert(decoded.map { !LinkValidator._isUnreserved($0) } == true, "unreserved bytes are not escaped")
-                index += 2
-            }
-        }
-    }
-    #endif
 }

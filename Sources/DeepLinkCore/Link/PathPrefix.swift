@@ -157,7 +157,7 @@ enum PathPrefix {
     static func unit(_ bytes: UnsafeRawBufferPointer, at index: Int, end: Int) -> (byte: UInt8, width: Int) {
         let byte = bytes[index]
         guard byte == UInt8(ascii: "%"), index + 2 < end,
-            let decoded = LinkValidator._hexValue(bytes[index + 1], bytes[index + 2]),
+            let decoded = Hex.byte(bytes[index + 1], bytes[index + 2]),
             LinkValidator._isUnreserved(decoded)
         else { return (byte, 1) }
         return (decoded, 3)

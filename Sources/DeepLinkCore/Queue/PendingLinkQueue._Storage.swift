@@ -1,5 +1,5 @@
-// Public: the queue's `@inlinable` operations use `Atomic` in clients' code.
-import Synchronization
+// Public: the queue's `@inlinable` operations use `Atomic` in other modules' code.
+public import Synchronization
 
 extension PendingLinkQueue {
     /// The queue's one allocation, made in `init` and freed in `deinit`; nothing else allocates.
@@ -21,27 +21,28 @@ extension PendingLinkQueue {
     /// still use it only through the handle) so that a caller in another module can fold its copy
     /// of a record into the one copy into or out of a slot, and read a borrowed record straight
     /// from its slot.
+    @usableFromInline
     struct _Storage: ~Copyable {
-        let base: UnsafeMutableRawPointer
-        let capacity: Int
-        let mask: UInt
+        @usableFromInline let base: UnsafeMutableRawPointer
+        @usableFromInline let capacity: Int
+        @usableFromInline let mask: UInt
 
         // Offsets are computed properties, not stored statics: inlined into another module they
         // fold to constants instead of going through a lazily initialised global.
-        static var positionLineSize: Int { 128 }
-        static var dequeuePositionOffset: Int { positionLineSize }
-        static var singleConsumerGuardOffset: Int {
+        @inlinable static var positionLineSize: Int { 128 }
+        @inlinable static var dequeuePositionOffset: Int { positionLineSize }
+        @inlinable static var singleConsumerGuardOffset: Int {
             dequeuePositionOffset + MemoryLayout<Atomic<UInt>>.stride
         }
-        static var slotsOffset: Int { 2 * positionLineSize }
+        @inlinable static var slotsOffset: Int { 2 * positionLineSize }
         /// The payload follows the sequence word, at the payload's alignment.
-        static var payloadOffset: Int {
+        @inlinable static var payloadOffset: Int {
             (MemoryLayout<Atomic<UInt>>.stride + MemoryLayout<PendingLink>.alignment - 1)
                 & ~(MemoryLayout<PendingLink>.alignment - 1)
         }
         /// Whole 64-byte lines per slot, so every slot's sequence word starts a cache line and
         /// a slot never shares a line with its neighbour's sequence.
-        static var slotStride: Int { (payloadOffset + MemoryLayout<PendingLink>.size + 63) & ~63 }
+        @inlinable static var slotStride: Int { (payloadOffset + MemoryLayout<PendingLink>.size + 63) & ~63 }
 
         /// - Precondition: `capacity` is a power of two in `1...PendingLinkQueue.maximumCapacity`
         ///   (checked by the caller).
@@ -94,18 +95,20 @@ extension PendingLinkQueue {
 
         /// Calls `body` with a handle to the storage's memory. The handle is valid only inside
         /// `body` (the storage is freed when the queue is), so it must not be stored or returned.
-        @inline(__always)
+        @inlinable @inline(__always)
         func withUnsafeHandle<R: ~Copyable, E: Error>(_ body: (_UnsafeHandle) throws(E) -> R) throws(E) -> R {
             try body(_UnsafeHandle(base: base, mask: mask, capacity: capacity))
         }
     }
 
     /// Typed views of the storage, valid only inside ``_Storage/withUnsafeHandle(_:)``.
+    @usableFromInline
     struct _UnsafeHandle {
-        let base: UnsafeMutableRawPointer
-        let mask: UInt
-        let capacity: Int
+        @usableFromInline let base: UnsafeMutableRawPointer
+        @usableFromInline let mask: UInt
+        @usableFromInline let capacity: Int
 
+        @inlinable
         init(base: UnsafeMutableRawPointer, mask: UInt, capacity: Int) {
             self.base = base
             self.mask = mask
@@ -113,10 +116,12 @@ extension PendingLinkQueue {
         }
 
         /// One slot: its sequence word and its payload.
+        @usableFromInline
         struct Slot {
-            let sequence: UnsafeMutablePointer<Atomic<UInt>>
-            let payload: UnsafeMutablePointer<PendingLink>
+            @usableFromInline let sequence: UnsafeMutablePointer<Atomic<UInt>>
+            @usableFromInline let payload: UnsafeMutablePointer<PendingLink>
 
+            @inlinable
             init(sequence: UnsafeMutablePointer<Atomic<UInt>>, payload: UnsafeMutablePointer<PendingLink>) {
                 self.sequence = sequence
                 self.payload = payload
@@ -124,20 +129,20 @@ extension PendingLinkQueue {
         }
 
         /// The next position a producer claims (Vyukov's `enqueue_pos`).
-        @inline(__always)
+        @inlinable @inline(__always)
         var enqueuePosition: UnsafeMutablePointer<Atomic<UInt>> {
             base.assumingMemoryBound(to: Atomic<UInt>.self)
         }
 
         /// The next position a consumer claims (Vyukov's `dequeue_pos`).
-        @inline(__always)
+        @inlinable @inline(__always)
         var dequeuePosition: UnsafeMutablePointer<Atomic<UInt>> {
             (base + _Storage.dequeuePositionOffset).assumingMemoryBound(to: Atomic<UInt>.self)
         }
 
         /// Debug builds: set while a `tryDequeueSingleConsumer` call runs, to catch two threads
         /// using the single-consumer path at once.
-        @inline(__always)
+        @inlinable @inline(__always)
         var singleConsumerGuard: UnsafeMutablePointer<Atomic<Bool>> {
             (base + _Storage.singleConsumerGuardOffset).assumingMemoryBound(to: Atomic<Bool>.self)
         }
@@ -148,14 +153,14 @@ extension PendingLinkQueue {
         /// `p + capacity`" coincide when the capacity is 1, and a full queue of one accepts a
         /// second element. Doubling keeps the two states apart for every capacity (wrapping
         /// arithmetic stays exact while `capacity` is far below `2^62`).
-        @inline(__always)
+        @inlinable @inline(__always)
         static func sequence(freeFor position: UInt) -> UInt { position &<< 1 }
 
         /// The sequence of a slot holding the element of `position`: `2p + 1`.
-        @inline(__always)
+        @inlinable @inline(__always)
         static func sequence(holding position: UInt) -> UInt { position &<< 1 | 1 }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         func slot(for position: UInt) -> Slot {
             // `position & mask` < capacity <= maximumCapacity: neither conversion nor product overflows.
             let slot = base + _Storage.slotsOffset + Int(truncatingIfNeeded: position & mask) &* _Storage.slotStride
@@ -172,10 +177,12 @@ extension PendingLinkQueue {
 extension PendingLinkQueue._UnsafeHandle {
     /// A position won by the calling thread, and its slot: the thread may touch the payload
     /// until it publishes (producer) or frees (consumer) the claim.
+    @usableFromInline
     struct Claim {
-        let slot: Slot
-        let position: UInt
+        @usableFromInline let slot: Slot
+        @usableFromInline let position: UInt
 
+        @inlinable
         init(slot: Slot, position: UInt) {
             self.slot = slot
             self.position = position
@@ -184,13 +191,13 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// Producer side: wins the next free position, or returns `nil` when the queue is full (the
     /// slot one lap back still holds an element, or is still being read).
-    @inline(__always)
+    @inlinable @inline(__always)
     func claimEnqueuePosition<Points: _SchedulePoints>(_ points: Points) -> Claim? {
         claimPosition(on: enqueuePosition, ready: Self.sequence(freeFor:), points, counterPoint: .queueTailLoad)
     }
 
     /// Producer side: hands the payload written into `claim`'s slot to its consumer.
-    @inline(__always)
+    @inlinable @inline(__always)
     func publish<Points: _SchedulePoints>(_ claim: Claim, _ points: Points) {
         points.reach(.queuePublish)
         // Release: publishes the payload to the consumer that acquires `2p + 1`.
@@ -199,7 +206,7 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// Consumer side (any number of consumers): wins the oldest published position, or returns
     /// `nil` when there is none (empty, or its producer has not published yet).
-    @inline(__always)
+    @inlinable @inline(__always)
     func claimDequeuePosition<Points: _SchedulePoints>(_ points: Points) -> Claim? {
         claimPosition(on: dequeuePosition, ready: Self.sequence(holding:), points, counterPoint: .queueHeadLoad)
     }
@@ -207,7 +214,7 @@ extension PendingLinkQueue._UnsafeHandle {
     /// Either side's claim (Vyukov): wins the next position of `counter` (the tail for producers,
     /// the head for consumers) once its slot's sequence is `ready(position)` (free for a producer,
     /// holding for a consumer); `nil` when the slot is a lap behind (full, or empty).
-    @inline(__always)
+    @inlinable @inline(__always)
     func claimPosition<Points: _SchedulePoints>(
         on counter: UnsafeMutablePointer<Atomic<UInt>>,
         ready: (UInt) -> UInt,
@@ -249,7 +256,7 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// Consumer side, single consumer: as ``claimDequeuePosition()`` but the head is advanced
     /// with a plain store, since no other thread writes it.
-    @inline(__always)
+    @inlinable @inline(__always)
     func claimDequeuePositionAsSingleConsumer<Points: _SchedulePoints>(_ points: Points) -> Claim? {
         let head = dequeuePosition
         points.reach(.queueHeadLoad)
@@ -271,7 +278,7 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// The planted fault ``ConcurrencyFault/consumerReadsUnpublished``: whether a producer has
     /// claimed `position` (the tail is past it), published or not.
-    @inline(__always)
+    @inlinable @inline(__always)
     func isClaimedUnpublished<Points: _SchedulePoints>(_ position: UInt, _ points: Points) -> Bool {
         points.reach(.queueTailLoad)
         return Int(bitPattern: enqueuePosition.pointee.load(ordering: .relaxed) &- position) > 0
@@ -279,21 +286,21 @@ extension PendingLinkQueue._UnsafeHandle {
 
     /// Debug builds: marks the start of a single-consumer dequeue, trapping when another one is
     /// still running (two consuming threads, or a dequeue from inside a borrowing `body`).
-    @inline(__always)
+    @inlinable @inline(__always)
     func enterSingleConsumer() {
         let wasConsuming = singleConsumerGuard.pointee.exchange(true, ordering: .acquiring)
         precondition(!wasConsuming, "PendingLinkQueue.tryDequeueSingleConsumer called from two threads at once")
     }
 
     /// Debug builds: marks the end of a single-consumer dequeue.
-    @inline(__always)
+    @inlinable @inline(__always)
     func leaveSingleConsumer() {
         singleConsumerGuard.pointee.store(false, ordering: .releasing)
     }
 
     /// Consumer side: frees `claim`'s slot (its payload already moved out) for the producer one
     /// lap later.
-    @inline(__always)
+    @inlinable @inline(__always)
     func free<Points: _SchedulePoints>(_ claim: Claim, _ points: Points) {
         points.reach(.queueFree)
         // Release: orders our read of the payload before the next lap's producer writes it.

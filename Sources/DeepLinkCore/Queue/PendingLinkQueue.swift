@@ -1,6 +1,7 @@
 import Synchronization
 
 /// What ``PendingLinkQueue/tryEnqueue(_:)`` did with a link.
+@usableFromInline
 package enum EnqueueResult: Sendable, Equatable {
     /// The link is in the queue; a later dequeue returns it exactly once.
     case enqueued
@@ -74,12 +75,13 @@ package enum EnqueueResult: Sendable, Equatable {
 ///
 /// - Complexity: `tryEnqueue` and the `tryDequeue` forms are O(1) plus retries under contention;
 ///   the `tryDequeueSingleConsumer` forms are O(1); `init` is O(capacity).
+@usableFromInline  // else other modules never inline a package class's `@inlinable` methods
 package final class PendingLinkQueue: Sendable {
     /// The largest capacity accepted: 2^20 slots (about 600 MB of slots). A pending-link queue
     /// holds links waiting for one app's resolver; more than this is a configuration mistake.
     package static let maximumCapacity = 1 << 20
 
-    let _storage: _Storage
+    @usableFromInline let _storage: _Storage
 
     /// The number of slots, a power of two fixed at creation.
     package var capacity: Int { _storage.capacity }
@@ -147,6 +149,7 @@ package final class PendingLinkQueue: Sendable {
     ///   `link` was not stored.
     /// - Complexity: O(1) plus retries when other producers claim positions concurrently; one
     ///   copy of the record.
+    @inlinable
     package func tryEnqueue(_ link: borrowing PendingLink) -> EnqueueResult {
         _tryEnqueue(link, _Unscheduled())
     }
@@ -171,12 +174,13 @@ package final class PendingLinkQueue: Sendable {
     ///
     /// - Returns: as ``tryEnqueue(_:)``.
     /// - Complexity: as ``tryEnqueue(_:)``; one copy of the record.
+    @inlinable
     package func tryEnqueue(copyingFrom link: inout PendingLink) -> EnqueueResult {
         withUnsafePointer(to: &link) { _tryEnqueue(copyingFrom: $0, _Unscheduled()) }
     }
 
     /// ``tryEnqueue(_:)`` through `points` (the resolver's: its schedule points).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func _tryEnqueue<Points: _SchedulePoints>(_ link: borrowing PendingLink, _ points: Points) -> EnqueueResult
     {
         // By address: a closure capturing the record would copy it into the closure's context
@@ -186,7 +190,7 @@ package final class PendingLinkQueue: Sendable {
 
     /// Both enqueues: claims a position, copies the record at `source` into its slot and
     /// publishes it.
-    @inline(__always)
+    @inlinable @inline(__always)
     func _tryEnqueue<Points: _SchedulePoints>(
         copyingFrom source: UnsafePointer<PendingLink>,
         _ points: Points
@@ -210,6 +214,7 @@ package final class PendingLinkQueue: Sendable {
     ///
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently; one
     ///   copy of the record.
+    @inlinable
     package func tryDequeue(into link: inout PendingLink) -> Bool {
         _withDequeueClaim { Self._move(from: $0, into: &link) } != nil
     }
@@ -222,6 +227,7 @@ package final class PendingLinkQueue: Sendable {
     /// trap when two single-consumer calls overlap.
     ///
     /// - Complexity: O(1); one copy of the record.
+    @inlinable
     package func tryDequeueSingleConsumer(into link: inout PendingLink) -> Bool {
         _withSingleConsumerDequeueClaim(_Unscheduled()) { Self._move(from: $0, into: &link) } != nil
     }
@@ -239,6 +245,7 @@ package final class PendingLinkQueue: Sendable {
     ///
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently, plus
     ///   `body`; no copy of the record.
+    @inlinable
     package func tryDequeue<Result: ~Copyable, Failure: Error>(
         _ body: (borrowing PendingLink) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
@@ -258,6 +265,7 @@ package final class PendingLinkQueue: Sendable {
     /// trap when two single-consumer calls overlap (including a dequeue from inside `body`).
     ///
     /// - Complexity: O(1) plus `body`; no copy of the record.
+    @inlinable
     package func tryDequeueSingleConsumer<Result: ~Copyable, Failure: Error>(
         _ body: (borrowing PendingLink) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
@@ -268,7 +276,7 @@ package final class PendingLinkQueue: Sendable {
 
     /// ``tryDequeueSingleConsumer(_:)`` through `points` (the resolver's: its schedule points),
     /// lending the slot by address.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func _tryDequeueSingleConsumer<Points: _SchedulePoints, Result: ~Copyable, Failure: Error>(
         _ points: Points,
         _ body: (UnsafePointer<PendingLink>) throws(Failure) -> Result
@@ -290,6 +298,7 @@ package final class PendingLinkQueue: Sendable {
     /// link into a reused variable) or ``tryDequeue(_:)`` (no copy).
     ///
     /// - Complexity: O(1) plus retries when other consumers claim positions concurrently.
+    @inlinable
     package func tryDequeue() -> PendingLink? {
         _withDequeueClaim { $0.move() }
     }
@@ -303,6 +312,7 @@ package final class PendingLinkQueue: Sendable {
     /// usual. Debug builds trap when two calls overlap.
     ///
     /// - Complexity: O(1).
+    @inlinable
     package func tryDequeueSingleConsumer() -> PendingLink? {
         _withSingleConsumerDequeueClaim(_Unscheduled()) { $0.move() }
     }
@@ -310,7 +320,7 @@ package final class PendingLinkQueue: Sendable {
     /// Claims the oldest published position (any number of consumers) and calls `body` with its
     /// payload, which `body` must leave uninitialized (moved out or consumed); the slot is freed
     /// after `body` returns or throws. `nil` without calling `body` when there is nothing to take.
-    @inline(__always)
+    @inlinable @inline(__always)
     func _withDequeueClaim<Result: ~Copyable, Failure: Error>(
         _ body: (UnsafeMutablePointer<PendingLink>) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
@@ -324,7 +334,7 @@ package final class PendingLinkQueue: Sendable {
 
     /// ``_withDequeueClaim(_:)`` for the single consumer: no compare-exchange; debug builds trap
     /// when two single-consumer calls overlap.
-    @inline(__always)
+    @inlinable @inline(__always)
     func _withSingleConsumerDequeueClaim<Points: _SchedulePoints, Result: ~Copyable, Failure: Error>(
         _ points: Points,
         _ body: (UnsafeMutablePointer<PendingLink>) throws(Failure) -> Result
@@ -342,7 +352,7 @@ package final class PendingLinkQueue: Sendable {
 
     /// Moves the record at `payload` into `link`: one copy, with no temporary in between (a record
     /// of plain bytes: the slot needs no deinitialization).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func _move(from payload: UnsafeMutablePointer<PendingLink>, into link: inout PendingLink) {
         // An assignment copies the record's size; `moveUpdate(from:count: 1)` would write a whole
         // stride into `link`, past its end when the size is not a multiple of the alignment.
@@ -351,7 +361,7 @@ package final class PendingLinkQueue: Sendable {
 
     /// Calls `body` with a borrow of the record at `payload`, then ends the record's lifetime
     /// there (whether or not `body` throws), leaving `payload` uninitialized.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func _consume<Result: ~Copyable, Failure: Error>(
         _ payload: UnsafeMutablePointer<PendingLink>,
         _ body: (borrowing PendingLink) throws(Failure) -> Result

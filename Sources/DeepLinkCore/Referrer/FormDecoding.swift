@@ -12,65 +12,6 @@
 /// Thread safety: stateless; every member may be called from any thread.
 @usableFromInline
 package enum FormDecoding {
-    /// The decoded bytes of one raw name or value, produced one at a time.
-    ///
-    /// Thread safety: a value type over borrowed bytes; use it only while those bytes are alive.
-    @usableFromInline
-    package struct DecodedBytes: Sequence, IteratorProtocol {
-        @usableFromInline
-        internal let _raw: UnsafeRawBufferPointer
-
-        @usableFromInline
-        internal var _index: Int
-
-        /// Decodes `raw`, which must stay valid while this value is used.
-        @inlinable
-        package init(_ raw: UnsafeRawBufferPointer) {
-            self._raw = raw
-            self._index = 0
-        }
-
-        /// The next decoded byte, or `nil` at the end.
-        ///
-        /// - Complexity: O(1).
-        @inlinable
-        package mutating func next() -> UInt8? {
-            let count = _raw.count
-            guard _index < count else { return nil }
-            let byte = _raw[_index]
-            switch byte {
-            case UInt8(ascii: "+"):
-                _index += 1
-                return UInt8(ascii: " ")
-            case UInt8(ascii: "%"):
-                if _index + 2 < count {
-                    let high = FormDecoding.hexValue(_raw[_index + 1])
-                    let low = FormDecoding.hexValue(_raw[_index + 2])
-                    if high | low < 16 {
-                        _index += 3
-                        return high &<< 4 | low
-                    }
-                }
-                _index += 1
-                return byte
-            default:
-                _index += 1
-                return byte
-            }
-        }
-    }
-
-    /// The value of a hex digit (`0-9`, `a-f`, `A-F`), or 0xFF for any other byte.
-    @inlinable
-    package static func hexValue(_ byte: UInt8) -> UInt8 {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
-        default: 0xFF
-        }
-    }
-
     /// The number of bytes `raw` decodes to.
     ///
     /// - Complexity: O(n).
@@ -353,37 +294,11 @@ package enum FormDecoding {
         let byte = source.load(fromByteOffset: index, as: UInt8.self)
         index &+= 1
         if byte == UInt8(ascii: "+") { return UInt8(ascii: " ") }
-        let high = _nibble(source.load(fromByteOffset: index, as: UInt8.self))
-        let low = _nibble(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
+        let high = Hex.digitValue(source.load(fromByteOffset: index, as: UInt8.self))
+        let low = Hex.digitValue(source.load(fromByteOffset: index &+ 1, as: UInt8.self))
         guard high | low < 16 else { return byte }
         index &+= 2
         return high &<< 4 | low
-    }
-
-    /// ``hexValue(_:)`` by table: the digit's value, or a value of 16 or more.
-    @inline(__always)
-    internal static func _nibble(_ byte: UInt8) -> UInt8 {
-        // One entry per byte (sixteen to a line; a `\` joins the lines): `0` plus the digit's value
-        // (`:` is 10, ..., `?` is 15), or `z` for a byte that is no hex digit.
-        let table: StaticString = """
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            0123456789zzzzzz\
-            z:;<=>?zzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            z:;<=>?zzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz\
-            zzzzzzzzzzzzzzzz
-            """
-        return table.utf8Start[Int(byte)] &- UInt8(ascii: "0")
     }
 
     /// Whether `raw` decodes to exactly `expected`, compared byte by byte without materialising.

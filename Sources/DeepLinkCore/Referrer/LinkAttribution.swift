@@ -15,8 +15,7 @@
 public struct LinkAttribution: Sendable {
     /// How many bytes the six values may take together: a typical `gclid` (about 100 bytes) and
     /// short `utm_*` values. Every byte here is copied with each record (queue, machine, outbox),
-    /// so it is kept small: with 128 bytes a queue operation takes about 30% longer than with
-    /// none (`queue-1thread`, 25 → 32 ns).
+    /// so it is kept small.
     public static let capacity = 128
 
     /// Where each field's value ends in `_bytes` (cumulative, in ``LinkAttribution/Field`` order); a

@@ -6,6 +6,7 @@
 ///
 /// Thread safety: not `Sendable`; it borrows the caller's bytes (and, for a double-encoded
 /// referrer, the parser's stack scratch).
+@usableFromInline
 package struct ParsedReferrer {
     /// The WHATWG fields of the input exactly as given (what `parse_qsl` would list).
     package let fields: ReferrerFields
@@ -25,6 +26,7 @@ package struct ParsedReferrer {
     /// referrer naming it twice is refused before it is lent).
     package let payload: ReferrerField?
 
+    @usableFromInline
     internal init(
         fields: ReferrerFields,
         effectiveFields: ReferrerFields,

@@ -11,21 +11,24 @@
 /// or iteration of ``ReferrerFields`` over bytes that closure lends); never store one.
 ///
 /// Thread safety: not `Sendable`; it borrows bytes owned by the caller of the parser.
+@usableFromInline
 package struct ReferrerField {
     /// The name as it appears in the input (before `=`), still encoded.
-    package let rawName: UnsafeRawBufferPointer
+    @usableFromInline package let rawName: UnsafeRawBufferPointer
 
     /// The value as it appears in the input (after the first `=`), still encoded; empty when the
     /// field has no `=`.
-    package let rawValue: UnsafeRawBufferPointer
+    @usableFromInline package let rawValue: UnsafeRawBufferPointer
 
     /// Whether the field contained a `=` (`key=` and `key` both have an empty value).
-    package let hasSeparator: Bool
+    @usableFromInline package let hasSeparator: Bool
 
     /// How many bytes of the parsed input follow ``rawValue`` (its `&` first): the payload's
     /// decoder may read those instead of copying the value out first. 0 when unknown.
+    @usableFromInline
     internal let _bytesAfterValue: Int
 
+    @inlinable
     internal init(
         rawName: UnsafeRawBufferPointer,
         rawValue: UnsafeRawBufferPointer,
@@ -39,6 +42,7 @@ package struct ReferrerField {
     }
 
     /// The whole field as it appears in the input (`name=value` or `name`).
+    @inlinable
     package var rawField: UnsafeRawBufferPointer {
         guard hasSeparator, let base = rawName.baseAddress else { return rawName }
         return UnsafeRawBufferPointer(start: base, count: rawName.count + 1 + rawValue.count)
@@ -47,16 +51,19 @@ package struct ReferrerField {
     /// Whether the decoded name equals `literal` (no allocation, no materialisation).
     ///
     /// - Complexity: O(n) in the name's length.
+    @inlinable
     package func nameEquals(_ literal: StaticString) -> Bool { FormDecoding.decoded(rawName, equals: literal) }
 
     /// Whether the decoded name equals the UTF-8 of `name` (no allocation for native strings).
     ///
     /// - Complexity: O(n) in the name's length.
+    @inlinable
     package func nameEquals(_ name: String) -> Bool { FormDecoding.decoded(rawName, equals: name) }
 
     /// Whether the decoded value equals `literal` (no allocation, no materialisation).
     ///
     /// - Complexity: O(n) in the value's length.
+    @inlinable
     package func valueEquals(_ literal: StaticString) -> Bool { FormDecoding.decoded(rawValue, equals: literal) }
 
     /// The decoded name's length in bytes (decodes without storing).
@@ -67,12 +74,14 @@ package struct ReferrerField {
 
     /// Decodes the name into `destination`; returns the byte count, or `nil` when it does not fit
     /// (`rawName.count` bytes always fit).
+    @inlinable
     package func decodeName(into destination: UnsafeMutableRawBufferPointer) -> Int? {
         FormDecoding.decode(rawName, into: destination)
     }
 
     /// Decodes the value into `destination`; returns the byte count, or `nil` when it does not fit
     /// (`rawValue.count` bytes always fit).
+    @inlinable
     package func decodeValue(into destination: UnsafeMutableRawBufferPointer) -> Int? {
         FormDecoding.decode(rawValue, into: destination, bytesAfter: _bytesAfterValue)
     }

@@ -2,11 +2,15 @@ extension ReferrerFields: Sequence {
     /// Walks the bytes once, yielding each non-empty `&`-separated piece as a field.
     ///
     /// Thread safety: not `Sendable`; see ``ReferrerFields``.
+    @usableFromInline
     package struct Iterator: IteratorProtocol {
+        @usableFromInline
         internal let _bytes: UnsafeRawBufferPointer
 
+        @usableFromInline
         internal var _position: Int
 
+        @inlinable
         internal init(_ bytes: UnsafeRawBufferPointer) {
             self._bytes = bytes
             self._position = 0
@@ -15,6 +19,7 @@ extension ReferrerFields: Sequence {
         /// The next field, or `nil` at the end.
         ///
         /// - Complexity: O(k) in the bytes up to the end of the returned field.
+        @inlinable
         package mutating func next() -> ReferrerField? {
             let count = _bytes.count
             while _position < count {
@@ -47,7 +52,9 @@ extension ReferrerFields: Sequence {
         }
     }
 
+    @inlinable
     package func makeIterator() -> Iterator { Iterator(bytes) }
 
+    @inlinable
     package var underestimatedCount: Int { 0 }
 }

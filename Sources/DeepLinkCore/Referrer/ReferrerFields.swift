@@ -9,12 +9,14 @@
 /// ``ParsedReferrer`` whose fields are views of this kind.
 ///
 /// Thread safety: not `Sendable`; it borrows bytes owned by the caller. Valid only while they are.
+@usableFromInline
 package struct ReferrerFields {
     /// The bytes being split.
-    package let bytes: UnsafeRawBufferPointer
+    @usableFromInline package let bytes: UnsafeRawBufferPointer
 
     /// Splits `bytes`, which must stay valid while this value (and every field it yields) is used:
     /// call it inside the closure that lends them (e.g. `withUnsafeBytes`).
+    @inlinable
     package init(unsafeBytes bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }

@@ -4,28 +4,37 @@
 ///
 /// It finds exactly what ``ReferrerFields`` iteration, ``ReferrerFields/count`` and
 /// ``ReferrerFields/first(named:)-(String)`` would find, in one pass instead of three.
+@usableFromInline
 internal struct _ReferrerScan {
     /// The number of non-empty `&`-separated pieces.
+    @usableFromInline
     internal var fieldCount: Int = 0
 
     /// Where the payload field starts, or -1 when no field is named by the key.
+    @usableFromInline
     internal var payloadStart: Int = -1
 
     /// The payload field's `=`, or -1 when it has none.
+    @usableFromInline
     internal var payloadSeparator: Int = -1
 
     /// Where the payload field ends (its `&` or the end of the input).
+    @usableFromInline
     internal var payloadEnd: Int = -1
 
     /// How many fields are named by the key (more than one is refused).
+    @usableFromInline
     internal var payloadCount: Int = 0
 
     /// Whether a raw `=` or `&` occurs anywhere in the input.
+    @usableFromInline
     internal var sawRawSeparator: Bool = false
 
+    @usableFromInline
     internal init() {}
 
     /// The payload field as a view into `input`, the buffer this scan was made from.
+    @inlinable
     internal func payload(in input: UnsafeRawBufferPointer) -> ReferrerField? {
         guard payloadStart >= 0 else { return nil }
         if payloadSeparator < 0 {
@@ -191,6 +200,7 @@ internal struct _ReferrerScan {
 
 /// ``_ReferrerScan/scan(_:key:keyIsPlain:)``, out of line: the entry the inlinable parser calls (a
 /// free function, so that no unused argument makes the optimizer put a thunk in front of it).
+@usableFromInline
 internal func _scanReferrer(
     _ input: UnsafeRawBufferPointer,
     key: UnsafeBufferPointer<UInt8>,
@@ -237,8 +247,8 @@ private func _decodedEqualsAfterFirstByte(
         if byte == UInt8(ascii: "+") {
             byte = UInt8(ascii: " ")
         } else if byte == UInt8(ascii: "%"), index &+ 1 < count {
-            let high = FormDecoding.hexValue(raw.load(fromByteOffset: index, as: UInt8.self))
-            let low = FormDecoding.hexValue(raw.load(fromByteOffset: index &+ 1, as: UInt8.self))
+            let high = Hex.digitValue(raw.load(fromByteOffset: index, as: UInt8.self))
+            let low = Hex.digitValue(raw.load(fromByteOffset: index &+ 1, as: UInt8.self))
             if high | low < 16 {
                 byte = high &<< 4 | low
                 index &+= 2

@@ -68,11 +68,12 @@ public struct ReferrerParser: Sendable {
     /// What the parser keeps of its configuration that is not a word, behind one immutable
     /// reference: a copy of the parser (each read copies it into its closures) then retains one
     /// object, not a string and an array.
+    @usableFromInline
     internal final class _Shared: Sendable {
-        let configuration: Configuration
+        @usableFromInline let configuration: Configuration
         /// The UTF-8 of ``Configuration/payloadKey``, taken once here so that no lookup goes
         /// through `String` per field.
-        let payloadKeyUTF8: [UInt8]
+        @usableFromInline let payloadKeyUTF8: [UInt8]
 
         init(configuration: Configuration) {
             self.configuration = configuration
@@ -80,13 +81,17 @@ public struct ReferrerParser: Sendable {
         }
     }
 
+    @usableFromInline
     internal let _shared: _Shared
 
     /// ``Configuration/maxInputBytes`` and ``Configuration/maxFields``, checked on every read.
+    @usableFromInline
     internal let _maxInputBytes: Int
+    @usableFromInline
     internal let _maxFields: Int
 
     /// Whether the payload key holds no `%`, `+` or `=`: then a name spelled exactly like it is it.
+    @usableFromInline
     internal let _payloadKeyIsPlain: Bool
 
     public init(configuration: Configuration = .init()) {
@@ -106,6 +111,7 @@ public struct ReferrerParser: Sendable {
     /// only while `body` runs.
     ///
     /// - Complexity: O(n) in `input.count`; no heap allocation.
+    @inlinable
     @inline(__always)  // a call specialized on `body` is passed its captures owned: a retain and a release each
     package func withReferrer<R, E: Error>(
         in input: UnsafeRawBufferPointer,
@@ -136,6 +142,7 @@ public struct ReferrerParser: Sendable {
         return try _withDoubleEncodedReferrer(in: input, body)
     }
 
+    @usableFromInline
     internal func _scan(_ input: UnsafeRawBufferPointer) -> _ReferrerScan {
         _shared.payloadKeyUTF8.withUnsafeBufferPointer { key in
             _scanReferrer(input, key: key, keyIsPlain: _payloadKeyIsPlain)
@@ -144,6 +151,7 @@ public struct ReferrerParser: Sendable {
 
     /// The rare path: `input` is double-encoded, so it is decoded once into stack scratch space
     /// and the decoded bytes are scanned again.
+    @usableFromInline
     internal func _withDoubleEncodedReferrer<R, E: Error>(
         in input: UnsafeRawBufferPointer,
         _ body: (ParsedReferrer) throws(E) -> R

@@ -48,7 +48,7 @@ public protocol ResolverObserver: Sendable {
 
     /// The kinds of decision this observer wants (default: all). The resolver reads it once, when
     /// it is created, and does not even build the others: each decision about a link carries a
-    /// copy of its ~560-byte record.
+    /// copy of its whole record.
     var interests: ResolverDecision.Kinds { get }
 }
 

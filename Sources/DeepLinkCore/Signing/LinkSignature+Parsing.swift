@@ -62,7 +62,7 @@ extension LinkSignature {
         var expiry: UInt64 = 0
         for index in expiryStart..<expiryEnd { expiry = expiry * 10 + UInt64(bytes[index] - UInt8(ascii: "0")) }
         var nonce: UInt64 = 0
-        for index in nonceStart..<tagStart - 8 { nonce = nonce << 4 | UInt64(_hexValue(bytes[index])) }
+        for index in nonceStart..<tagStart - 8 { nonce = nonce << 4 | UInt64(Hex.digitValue(bytes[index])) }
         return .block(
             _SignatureBlock(
                 messageEnd: tagStart - 8,
@@ -110,11 +110,5 @@ extension LinkSignature {
             guard isDigit || isLetter else { return false }
         }
         return true
-    }
-
-    /// The value of a lowercase hex digit (checked by ``_isLowercaseHex(_:_:)``).
-    @inline(__always)
-    internal static func _hexValue(_ byte: UInt8) -> UInt8 {
-        byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "a") + 10
     }
 }

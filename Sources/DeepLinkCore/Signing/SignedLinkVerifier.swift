@@ -110,8 +110,8 @@ public struct SignedLinkVerifier: Sendable {
                 alignment: 1
             ) { tag -> PayloadAuthenticity in
                 for index in 0..<LinkSignature.tagByteCount {
-                    let high = LinkSignature._hexValue(bytes[block.tagStart + 2 * index])
-                    let low = LinkSignature._hexValue(bytes[block.tagStart + 2 * index + 1])
+                    let high = Hex.digitValue(bytes[block.tagStart + 2 * index])
+                    let low = Hex.digitValue(bytes[block.tagStart + 2 * index + 1])
                     tag[index] = high << 4 | low
                 }
                 return state.authenticator.authenticity(
