@@ -31,11 +31,9 @@ extension RunCommand {
         help: "Run only the i-th (from 0) of n disjoint slices of the journeys."
     )
 
-    /// The most worker threads a run (or a capacity sweep) starts. Measured on 2 cores, 20,000
-    /// journeys, after the per-thread histograms were trimmed: peak RSS 35 MB at 1 thread, 56 MB
-    /// at 8, 235 MB at 64, 683 MB at 256, 2.6 GB at 1,024 (about 3.2 MB per thread), wall time
-    /// 0.3 s, 0.3 s, 0.4 s, 0.8 s, 2.4 s. Far past the core count a run measures the scheduler, not
-    /// the code; 256 keeps the harness under 1 GB and covers machines of up to 256 cores.
+    /// The most worker threads a run (or a capacity sweep) starts. Each thread costs a few MB of
+    /// histograms, and far past the core count a run measures the scheduler, not the code; 256
+    /// keeps the harness under 1 GB (Reports/README.md) and covers machines of up to 256 cores.
     package static let maximumThreads = 256
 
     /// A `--threads` (or `--max-threads`) value: 1 to ``maximumThreads``.

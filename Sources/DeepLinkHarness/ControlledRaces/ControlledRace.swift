@@ -198,7 +198,7 @@ final class ControlledRace: @unchecked Sendable {
         let target = request.target
         let spinning = spinPays()
         // The owner's switches during the race (asking the peer, token hand-offs) are the run's
-        // own: one reading at each end (a `getrusage` costs ~350 ns here, and a race took six).
+        // own: one reading at each end (a `getrusage` is dear next to a race).
         var switches = RaceSwitches.ofCallingThread()
         defer { RaceSwitches.book(since: &switches) }
         // Asked even when spinning does not pay: the peer's thread parks at hand-offs then, with no

@@ -24,9 +24,8 @@ struct RaceDelivery {
     /// Whether a race runs under a ``ControlledRace`` rather than on a ``RacePartner``: under a
     /// controlled schedule, with a concurrency fault planted (`faults`, ``ConcurrencyFault`` bits;
     /// `os` then races the same two threads unscheduled), and without a core to spare. A partner
-    /// thread would have to be woken onto a core another worker holds: ~1.6 ms per racing journey
-    /// (200,000 default-mix journeys, 2 threads, `--schedule os`: 16.3 s); on the paired worker
-    /// (``RaceDesk``) 9.6 µs, the run 0.19 s.
+    /// thread would have to be woken onto a core another worker holds, which costs far more than
+    /// serving the race on the paired worker (``RaceDesk``; commit cf48f02 has the numbers).
     static func controls(_ schedule: ScheduleMode, faults: UInt8, spareCore: Bool) -> Bool {
         schedule.isControlled || faults != 0 || !spareCore
     }

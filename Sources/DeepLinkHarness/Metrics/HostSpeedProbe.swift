@@ -5,9 +5,7 @@ import Synchronization
 /// things the resolver's path spends its time on besides plain arithmetic.
 ///
 /// Why a probe beside steal time, preemptions and load: a shared VM can run a steady 2–3x slower
-/// with none of them moving. Seen here: for hours a 752-byte copy took 27–42 ns and a lock pair
-/// 9–16 ns, against 8 ns and 3–4 ns on the same CPU model an hour earlier, with zero steal and a
-/// load average under 0.1. Timed before and after a measurement (``Disturbance``), the probe shows
+/// with none of them moving, even with zero steal and an idle load average. Timed before and after a measurement (``Disturbance``), the probe shows
 /// a machine that changed speed during it; recorded with a baseline, it shows a run made on a
 /// machine of another speed than the baseline's (``RegressionGate``), which the CPU model cannot.
 ///

@@ -18,11 +18,9 @@ import Glibc
 ///
 /// Every difference the worker takes is read on one stopwatch, ``OperationClock`` (the CPU's
 /// counter where the kernel keeps time by it), so that harness time, the pass less the strategy's
-/// time, subtracts two readings of one clock. Not `CLOCK_MONOTONIC`: one read costs ~25 ns on the
-/// project's VMs, part of it lands inside every timed journey, and two per journey and strategy
-/// went to the harness; a counter read costs ~10 ns. Measured (six interleaved 1M-journey runs of
-/// `naive` and `fingerprint`, one thread): `naive`'s own time read 97.5 ns per journey on
-/// `CLOCK_MONOTONIC` and 85.8 ns on the counter, lower in every pair.
+/// time, subtracts two readings of one clock. Not `CLOCK_MONOTONIC`: on the project's VMs its read
+/// costs more than the counter's, and part of every read lands inside the timed journey
+/// (commit 7a3f5af has the numbers).
 /// Open-loop arrivals stay on `CLOCK_MONOTONIC` (``ArrivalSource``: the schedule is in it).
 ///
 /// Thread safety: a value type used by its own thread only.
