@@ -5,7 +5,10 @@ import Testing
 /// The controlled scheduler (Docs/Scheduling.md): exhaustive exploration proves exactly-once for
 /// every interleaving of small races; PCT reports each planted concurrency fault on every run
 /// with the same seed, and a violating journey replays to the same violation.
-@Suite struct ControlledSchedulerTests {
+///
+/// Serialized: two tests read the process-wide `RaceDesk.servedRaces` before and after a run, and
+/// one of them expects no served race on fibers, which the other's run would add to.
+@Suite(.serialized) struct ControlledSchedulerTests {
     /// Counts routes by link id.
     final class CountingRouter: Router {
         let routes = Locked([UInt64: Int]())

@@ -27,7 +27,7 @@ package struct JourneyEvent: Sendable, Hashable {
     package var referrerResult: ReferrerResult { ReferrerResult(rawValue: argument) ?? .ok }
 
     /// What happens at one step.
-    package enum Kind: UInt8, Sendable, Hashable, CaseIterable {
+    package enum Kind: UInt8, Sendable, Hashable, CaseNamed {
         /// The user taps the link on the web (slot in `argument`).
         case tap
         /// iOS: the App Clip opens with the invocation URL.
@@ -72,29 +72,6 @@ package struct JourneyEvent: Sendable, Hashable {
         /// iOS: the App Clip's data is purged before the full app launches (its container is gone).
         case clipDataPurged
 
-        package var name: String {
-            switch self {
-            case .tap: "tap"
-            case .clipInvoked: "clipInvoked"
-            case .clipHandoffWrite: "clipHandoffWrite"
-            case .storeVisit: "storeVisit"
-            case .install: "install"
-            case .launch: "launch"
-            case .referrerFetch: "referrerFetch"
-            case .referrerRetry: "referrerRetry"
-            case .appReady: "appReady"
-            case .loginSucceeded: "loginSucceeded"
-            case .loginFailed: "loginFailed"
-            case .sessionRestored: "sessionRestored"
-            case .logout: "logout"
-            case .kill: "kill"
-            case .crashArmed: "crashArmed"
-            case .clockJump: "clockJump"
-            case .universalLinkOpen: "universalLinkOpen"
-            case .clipboardCopy: "clipboardCopy"
-            case .appDeleted: "appDeleted"
-            case .clipDataPurged: "clipDataPurged"
-            }
-        }
+        package static let names = caseNames()
     }
 }

@@ -53,29 +53,15 @@ package enum JourneyOutcome: Sendable, Hashable {
         }
     }
 
-    /// The name used in reports: `routed`, …, `rejected:dotSegment`, ….
+    /// The name used in reports: the case's name (`routed`, …), and for a rejection its reason's
+    /// (`rejected:dotSegment`, …).
     package var name: String {
-        switch self {
-        case .routed: "routed"
-        case .misrouted: "misrouted"
-        case .stale: "stale"
-        case .unsafe: "unsafe"
-        case .duplicated: "duplicated"
-        case .premature: "premature"
-        case .lost: "lost"
-        case .late: "late"
-        case .misjudged: "misjudged"
-        case .hung: "hung"
-        case .trapped: "trapped"
-        case .expired: "expired"
-        case .rejected(let reason): "rejected:\(reason.name)"
-        case .superseded: "superseded"
-        case .organic: "organic"
-        case .notSet: "notSet"
-        case .noLink: "noLink"
-        case .crashWindow: "crashWindow"
-        }
+        if case .rejected(let reason) = self { return "rejected:\(reason.name)" }
+        return Self.plainNames[denseIndex]
     }
+
+    /// The names of ``plain``, in the same order.
+    static let plainNames = plain.map { String(describing: $0) }
 
     /// The outcomes without a reason, in dense-index order (rejections follow them).
     static let plain: [JourneyOutcome] = [

@@ -1,6 +1,6 @@
 /// The one disturbance a journey exercises (SPEC 4.1). Each is drawn with the weight the scenario
 /// mix gives it, among those that apply to the journey's platform.
-package enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
+package enum Perturbation: UInt8, Sendable, Hashable, CaseNamed {
     /// The happy path.
     case none
     /// Login long after the link arrived (after a relaunch).
@@ -54,33 +54,7 @@ package enum Perturbation: UInt8, Sendable, Hashable, CaseIterable {
     /// that is opened again after it was routed (a replayed nonce).
     case forged
 
-    package var name: String {
-        switch self {
-        case .none: "none"
-        case .lateLogin: "lateLogin"
-        case .loginFailed: "loginFailed"
-        case .noLogin: "noLogin"
-        case .logout: "logout"
-        case .kill: "kill"
-        case .crashWindow: "crashWindow"
-        case .duplicateDelivery: "duplicateDelivery"
-        case .secondTap: "secondTap"
-        case .clockJump: "clockJump"
-        case .hostile: "hostile"
-        case .organic: "organic"
-        case .notSet: "notSet"
-        case .bareToken: "bareToken"
-        case .doubleEncoded: "doubleEncoded"
-        case .referrerDelayed: "referrerDelayed"
-        case .referrerUnavailable: "referrerUnavailable"
-        case .referrerDisconnected: "referrerDisconnected"
-        case .featureNotSupported: "featureNotSupported"
-        case .clipOnly: "clipOnly"
-        case .gateBypass: "gateBypass"
-        case .otherAccount: "otherAccount"
-        case .forged: "forged"
-        }
-    }
+    package static let names = caseNames()
 
     /// Whether the perturbation can happen on `platform`.
     package func applies(to platform: Platform) -> Bool {

@@ -1,5 +1,5 @@
 /// Where the journey happens.
-package enum Platform: UInt8, Sendable, Hashable, CaseIterable {
+package enum Platform: UInt8, Sendable, Hashable, CaseNamed {
     /// iOS, app not installed: App Clip handoff through the App Group container.
     case ios
     /// Android, app not installed: Play Install Referrer.
@@ -7,13 +7,7 @@ package enum Platform: UInt8, Sendable, Hashable, CaseIterable {
     /// The app is already installed and running: a universal link / App Link (warm path).
     case installed
 
-    package var name: String {
-        switch self {
-        case .ios: "ios"
-        case .android: "android"
-        case .installed: "installed"
-        }
-    }
+    package static let names = caseNames()
 
     package var source: ScenarioClass.Source {
         switch self {

@@ -1,6 +1,6 @@
 /// Why a payload must not be routed; mirrors SPEC 3.2's reasons, declared here so that the
 /// oracle does not depend on DeepLinkCore.
-package enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
+package enum RejectionReason: UInt8, Sendable, Hashable, CaseNamed {
     case empty
     case tooLong
     case notAPath
@@ -35,30 +35,5 @@ package enum RejectionReason: UInt8, Sendable, Hashable, CaseIterable {
     /// A valid signature whose nonce was used before.
     case replayed
 
-    package var name: String {
-        switch self {
-        case .empty: "empty"
-        case .tooLong: "tooLong"
-        case .notAPath: "notAPath"
-        case .schemeRelative: "schemeRelative"
-        case .foreignHost: "foreignHost"
-        case .disallowedScheme: "disallowedScheme"
-        case .controlCharacter: "controlCharacter"
-        case .invalidUTF8: "invalidUTF8"
-        case .dotSegment: "dotSegment"
-        case .backslash: "backslash"
-        case .unknownRoute: "unknownRoute"
-        case .malformedReferrer: "malformedReferrer"
-        case .malformedPercentEscape: "malformedPercentEscape"
-        case .invisibleCharacter: "invisibleCharacter"
-        case .encodedDelimiter: "encodedDelimiter"
-        case .duplicatePayloadKey: "duplicatePayloadKey"
-        case .invalidAccount: "invalidAccount"
-        case .missingSignature: "missingSignature"
-        case .badSignature: "badSignature"
-        case .unknownKey: "unknownKey"
-        case .expiredSignature: "expiredSignature"
-        case .replayed: "replayed"
-        }
-    }
+    package static let names = caseNames()
 }
