@@ -6,14 +6,19 @@ import DeepLinkHarness
 ///
 /// Input: the arguments, separated by NUL bytes.
 enum ArgumentsFuzzer {
-    static let options: [OptionSpec] = [
-        .flag("--quiet", help: "q"),
-        .flag("--jsonl", help: "j"),
-        OptionSpec("--seed", value: "n", help: "s"),
-        OptionSpec("--max-fields", value: "n", help: "m"),
-        OptionSpec("--rate", value: "x", help: "r"),
-        OptionSpec("--", value: "odd", help: "an option literally named --"),
-    ]
+    static let quiet = Flag("--quiet", help: "q")
+    static let jsonl = Flag("--jsonl", help: "j")
+    static let seed = Option("--seed", value: "n", as: .unsigned, help: "s")
+    static let maxFields = Option("--max-fields", value: "n", as: .integer(in: Int.min...Int.max), help: "m")
+    static let rate = Option("--rate", value: "x", as: .number(in: 0...1), help: "r")
+    static let odd = Option("--", value: "odd", as: .text, help: "an option literally named --")
+    static let options: [any DeclaredOption] = [quiet, jsonl, seed, maxFields, rate, odd]
+
+    /// What the reference parser makes of a command line: each option's texts and the positionals.
+    struct Parsed: Equatable {
+        var texts: [String: [String]] = [:]
+        var positionals: [String] = []
+    }
 
     static func run(_ input: UnsafeRawBufferPointer) {
         var cursor = FuzzInput(input)
@@ -22,15 +27,17 @@ enum ArgumentsFuzzer {
         }
         let expected = reference(arguments)
         do {
-            let parsed = try ArgumentParser.parse(arguments, options: options)
+            let parsed = try ArgumentParser.parse(arguments, options: options.map(\.spec))
             guard case .success(let reference) = expected else {
                 return fuzzCheck(false, "parsed \(arguments) but the reference refused: \(expected)")
             }
-            fuzzCheck(parsed == reference, "parse differs from the reference for \(arguments)")
-            _ = try? parsed.integer("--seed", in: 0...1_000)
-            _ = try? parsed.unsigned("--seed")
-            _ = try? parsed.double("--rate", in: 0...1)
-            _ = try? parsed.integer("--max-fields", in: Int.min...Int.max)
+            var actual = Parsed(positionals: parsed.positionals)
+            for option in options where parsed.contains(option) {
+                actual.texts[option.spec.name] = parsed.texts(option)
+            }
+            fuzzCheck(actual == reference, "parse differs from the reference for \(arguments)")
+            fuzzCheck(parsed[seed] == reference.texts[seed.name]?.last.flatMap(unsigned), "--seed's value")
+            fuzzCheck(parsed[quiet] == (reference.texts[quiet.name] != nil), "--quiet's value")
         } catch {
             fuzzCheck(expected == .failure(error), "refused with \(error), reference: \(expected)")
             fuzzCheck(!error.message.isEmpty && !error.message.contains("\n"), "message is not one line")
@@ -38,9 +45,23 @@ enum ArgumentsFuzzer {
         checkInspect(Array(arguments.prefix(8)))
     }
 
+    static func unsigned(_ text: String) -> UInt64? { UInt64(String(text.unicodeScalars.filter { $0 != "_" })) }
+
+    /// Why the reference refuses `text` as the value of `name`, or nil when it takes it.
+    static func refusal(_ name: String, _ text: String) -> String? {
+        switch name {
+        case seed.name: unsigned(text) == nil ? "an unsigned 64-bit integer" : nil
+        case maxFields.name:
+            Int(String(text.unicodeScalars.filter { $0 != "_" })) == nil ? "an integer in \(Int.min...Int.max)" : nil
+        case rate.name:
+            Double(text).map { $0.isFinite && (0...1).contains($0) } == true ? nil : "a number in \(0.0...1.0)"
+        default: nil
+        }
+    }
+
     /// The documented grammar, written out plainly.
-    static func reference(_ arguments: [String]) -> Result<ParsedArguments, CLIError> {
-        var result = ParsedArguments()
+    static func reference(_ arguments: [String]) -> Result<Parsed, CLIError> {
+        var result = Parsed()
         var remaining = arguments[...]
         var optionsEnded = false
         while let argument = remaining.popFirst() {
@@ -55,18 +76,26 @@ enum ArgumentsFuzzer {
             let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
             let inline = parts.count == 2 ? String(parts[1]) : nil
-            guard let spec = options.first(where: { $0.name == name }) else { return .failure(.unknownOption(name)) }
+            guard let spec = options.map(\.spec).first(where: { $0.name == name }) else {
+                return .failure(.unknownOption(name))
+            }
+            let text: String
             if spec.valueName == nil {
                 if let inline {
                     return .failure(.invalidValue(option: name, value: inline, expected: "no value (a flag)"))
                 }
-                result.flags.insert(name)
+                result.texts[name] = []
+                continue
             } else if let inline {
-                result.values[name] = inline
+                text = inline
             } else {
                 guard let value = remaining.popFirst() else { return .failure(.missingValue(option: name)) }
-                result.values[name] = value
+                text = value
             }
+            if let expected = refusal(name, text) {
+                return .failure(.invalidValue(option: name, value: text, expected: expected))
+            }
+            result.texts[name, default: []].append(text)
         }
         return .success(result)
     }

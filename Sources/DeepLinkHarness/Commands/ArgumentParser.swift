@@ -3,7 +3,7 @@
 /// option's declaration, so a bad value is a usage error here, naming the option.
 package enum ArgumentParser {
     package static func parse(_ arguments: [String], options: [OptionSpec]) throws(CLIError) -> ParsedArguments {
-        var result = ParsedArguments()
+        var result = ParsedArguments(accepted: Set(options.map(\.name)))
         var index = 0
         var optionsEnded = false
         while index < arguments.count {

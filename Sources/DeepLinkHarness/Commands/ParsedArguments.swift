@@ -9,12 +9,16 @@ package struct ParsedArguments: Sendable {
     /// that manifests record.
     var given: [String: [String]] = [:]
     package var positionals: [String] = []
+    /// The names of the options the command accepts: reading another one is a defect (it would
+    /// always read its default), caught by an assertion in debug builds and tests.
+    let accepted: Set<String>
 
-    package init() {}
+    init(accepted: Set<String>) { self.accepted = accepted }
 
     /// The option's value: what the command line gave, or its default.
     package subscript<Value>(option: Option<Value>) -> Value {
-        parsed[option.name] as? Value ?? option.defaultValue
+        assert(accepted.contains(option.name), "\(option.name) is not one of this command's options")
+        return parsed[option.name] as? Value ?? option.defaultValue
     }
 
     /// Whether the command line gave `option` (its default is not the same as giving it).
