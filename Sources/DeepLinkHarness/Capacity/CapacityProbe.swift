@@ -7,11 +7,4 @@ package struct CapacityProbe: Sendable, Equatable {
     package var offeredPerSecond: Double
     package var journeys: UInt64
     package var firstIndex: UInt64
-
-    package init(threads: Int, offeredPerSecond: Double, journeys: UInt64, firstIndex: UInt64) {
-        self.threads = threads
-        self.offeredPerSecond = offeredPerSecond
-        self.journeys = journeys
-        self.firstIndex = firstIndex
-    }
 }

@@ -13,11 +13,4 @@ package struct ConformanceRule: Sendable {
     package var checks: String
     /// The journey that checks it (its index is the rule's position in the suite).
     package var journey: Journey
-
-    package init(name: String, spec: String, checks: String, journey: Journey) {
-        self.name = name
-        self.spec = spec
-        self.checks = checks
-        self.journey = journey
-    }
 }

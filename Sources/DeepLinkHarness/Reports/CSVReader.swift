@@ -48,6 +48,18 @@ package enum CSVReader {
             fields.removeAll(keepingCapacity: true)
             inRecord = false
         }
+        /// A record ends at LF or CRLF outside quotes; a bare CR there is not allowed by RFC 4180.
+        func endRecord(atLineBreak byte: UInt8) throws(CSVError) {
+            if byte == UInt8(ascii: "\r") {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else {
+                    throw .bareCarriageReturn(line: line)
+                }
+                index += 1
+            }
+            endRecord()
+            line += 1
+            state = .fieldStart
+        }
 
         while index < bytes.count {
             let byte = bytes[index]
@@ -62,19 +74,8 @@ package enum CSVReader {
                 case UInt8(ascii: ","):
                     endField()
                     state = .fieldStart
-                case UInt8(ascii: "\n"):
-                    endRecord()
-                    line += 1
-                    state = .fieldStart
-                case UInt8(ascii: "\r"):
-                    // CRLF ends a record; a bare CR in an unquoted field is not allowed by RFC 4180.
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else {
-                        throw .bareCarriageReturn(line: line)
-                    }
-                    index += 1
-                    endRecord()
-                    line += 1
-                    state = .fieldStart
+                case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                    try endRecord(atLineBreak: byte)
                 case UInt8(ascii: "\""):
                     guard state == .fieldStart else { throw .unexpectedQuote(line: line) }
                     quoteLine = line
@@ -98,18 +99,8 @@ package enum CSVReader {
                 case UInt8(ascii: ","):
                     endField()
                     state = .fieldStart
-                case UInt8(ascii: "\n"):
-                    endRecord()
-                    line += 1
-                    state = .fieldStart
-                case UInt8(ascii: "\r"):
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else {
-                        throw .bareCarriageReturn(line: line)
-                    }
-                    index += 1
-                    endRecord()
-                    line += 1
-                    state = .fieldStart
+                case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                    try endRecord(atLineBreak: byte)
                 default:
                     throw .unexpectedQuote(line: line)
                 }

@@ -9,25 +9,11 @@
 ///
 /// Thread safety: a value type.
 package struct JourneyCostReport: Sendable, Equatable {
-    package var strategyNanos: UInt64
-    package var harnessNanos: UInt64
-    package var harnessAllocatedBytes: UInt64
-    package var racingJourneys: UInt64
-    package var racingNanos: UInt64
-
-    package init(
-        strategyNanos: UInt64 = 0,
-        harnessNanos: UInt64 = 0,
-        harnessAllocatedBytes: UInt64 = 0,
-        racingJourneys: UInt64 = 0,
-        racingNanos: UInt64 = 0
-    ) {
-        self.strategyNanos = strategyNanos
-        self.harnessNanos = harnessNanos
-        self.harnessAllocatedBytes = harnessAllocatedBytes
-        self.racingJourneys = racingJourneys
-        self.racingNanos = racingNanos
-    }
+    package var strategyNanos: UInt64 = 0
+    package var harnessNanos: UInt64 = 0
+    package var harnessAllocatedBytes: UInt64 = 0
+    package var racingJourneys: UInt64 = 0
+    package var racingNanos: UInt64 = 0
 
     /// summary.csv's cost columns, in order (after `bytes_per_journey`).
     package static let columns = [

@@ -4,9 +4,4 @@
 package struct TrappedJourney: Sendable, Hashable {
     package var strategyIndex: Int
     package var journey: UInt64
-
-    package init(strategyIndex: Int, journey: UInt64) {
-        self.strategyIndex = strategyIndex
-        self.journey = journey
-    }
 }

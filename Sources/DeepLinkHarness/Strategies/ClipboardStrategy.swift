@@ -7,7 +7,7 @@
 ///
 /// Thread safety: one instance per worker thread; its state is behind a lock (``LockedPeer``), as
 /// an SDK's is, and a racing journey's raced events reach it from two threads.
-package struct ClipboardStrategy: Strategy {
+package struct ClipboardStrategy: LockedPeerStrategy {
     package var kind: StrategyKind { .clipboard }
     package var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
     let peer: LockedPeer<ClipboardModel>
@@ -17,14 +17,4 @@ package struct ClipboardStrategy: Strategy {
         peer = LockedPeer(ClipboardModel(ttl: context.ttlSeconds))
         races = RaceDelivery(context: context)
     }
-
-    package mutating func run(
-        _ journey: Journey,
-        into observation: inout StrategyObservation,
-        metrics: inout OperationHistograms
-    ) {
-        peer.run(journey, into: &observation, races: &races)
-    }
-
-    package mutating func finish() { races.finish() }
 }

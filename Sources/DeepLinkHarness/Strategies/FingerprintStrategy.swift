@@ -9,7 +9,7 @@
 ///
 /// Thread safety: one instance per worker thread; its state is behind a lock (``LockedPeer``), as
 /// an SDK's is, and a racing journey's raced events reach it from two threads.
-package struct FingerprintStrategy: Strategy {
+package struct FingerprintStrategy: LockedPeerStrategy {
     package var kind: StrategyKind { .fingerprint }
     package var distinctions: StrategyObservation.Reasons { PeerGate.distinctions }
     let peer: LockedPeer<FingerprintModel>
@@ -19,14 +19,4 @@ package struct FingerprintStrategy: Strategy {
         peer = LockedPeer(FingerprintModel(ttl: context.ttlSeconds, window: context.fingerprintWindowSeconds))
         races = RaceDelivery(context: context)
     }
-
-    package mutating func run(
-        _ journey: Journey,
-        into observation: inout StrategyObservation,
-        metrics: inout OperationHistograms
-    ) {
-        peer.run(journey, into: &observation, races: &races)
-    }
-
-    package mutating func finish() { races.finish() }
 }

@@ -13,7 +13,7 @@
 /// Thread safety: one instance per worker thread; its state is behind a lock (``LockedPeer``), as
 /// the article's queue is made thread-safe, and a racing journey's raced events reach it from two
 /// threads.
-package struct NaiveStrategy: Strategy {
+package struct NaiveStrategy: LockedPeerStrategy {
     package var kind: StrategyKind { .naive }
     /// No validator, no time-to-live, no placeholders, one slot: it can only tell that it died
     /// before routing.
@@ -22,14 +22,4 @@ package struct NaiveStrategy: Strategy {
     var races: RaceDelivery
 
     package init(context: StrategyContext) { races = RaceDelivery(context: context) }
-
-    package mutating func run(
-        _ journey: Journey,
-        into observation: inout StrategyObservation,
-        metrics: inout OperationHistograms
-    ) {
-        peer.run(journey, into: &observation, races: &races)
-    }
-
-    package mutating func finish() { races.finish() }
 }
