@@ -4,11 +4,10 @@ internal import CCycleCounter
 /// gate-open to route) and for the worker's per-journey and per-pass times (``Worker``): the CPU's
 /// time-stamp counter where the kernel itself keeps time by it, else `CLOCK_MONOTONIC`.
 ///
-/// Why not `CLOCK_MONOTONIC` throughout: on the project's VMs one vDSO read costs ~25 ns, about
-/// what a referrer parse costs, and `core` reads it ~7 times per journey. Measured: those reads
-/// were ~15% of `journey-core` in `CoreBenchmarks` (the same binary with them removed ran the
-/// `journey` ratio 17% higher), a cost `naive` never pays, and half a read sits inside every
-/// operation latency. A counter read (`rdtsc`) costs ~10 ns there.
+/// Why not `CLOCK_MONOTONIC` throughout: on the project's VMs a vDSO read costs about what a
+/// referrer parse costs, and `core` reads the clock several times per journey, a cost `naive` never
+/// pays, with part of a read inside every operation latency. A counter read (`rdtsc`) costs less
+/// (the commit that introduced this type has the measurements).
 ///
 /// When the counter is used: on x86-64 when the kernel's clocksource is `tsc`, i.e. the kernel
 /// found the counter invariant and synchronised across CPUs and keeps `CLOCK_MONOTONIC` by it.
