@@ -40,6 +40,29 @@ package struct ScheduleCoverage: Sendable {
     /// Whether pair number `pair` (`a * pointCount + b`) was interleaved.
     func interleaved(pair: Int) -> Bool { pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 }
 
+    /// Calls `body` with the number of every point reached, in order: a walk over the set bits,
+    /// since a race reaches a handful of the points.
+    @inline(__always)
+    func forEachReachedPoint(_ body: (Int) -> Void) {
+        Self.forEachSetBit(of: reached, offset: 0, body)
+    }
+
+    /// Calls `body` with the number of every pair interleaved, in order (set bits only, as
+    /// ``forEachReachedPoint(_:)``).
+    @inline(__always)
+    func forEachInterleavedPair(_ body: (Int) -> Void) {
+        for word in 0..<Self.pairWords { Self.forEachSetBit(of: pairs[word], offset: word << 6, body) }
+    }
+
+    @inline(__always)
+    private static func forEachSetBit(of word: UInt64, offset: Int, _ body: (Int) -> Void) {
+        var remaining = word
+        while remaining != 0 {
+            body(offset + remaining.trailingZeroBitCount)
+            remaining &= remaining &- 1
+        }
+    }
+
     /// Adds what `other` reached and interleaved (an exhaustive journey's interleavings).
     package mutating func formUnion(_ other: ScheduleCoverage) {
         reached |= other.reached

@@ -75,8 +75,8 @@ package struct CoverageCounts: Sendable, Equatable {
     @inline(__always)
     package mutating func count(schedule: ScheduleCoverage) {
         guard !schedule.isEmpty else { return }
-        for index in points.indices where schedule.reached(point: index) { points[index] &+= 1 }
-        for index in pairs.indices where schedule.interleaved(pair: index) { pairs[index] &+= 1 }
+        schedule.forEachReachedPoint { points[$0] &+= 1 }
+        schedule.forEachInterleavedPair { pairs[$0] &+= 1 }
     }
 
     package mutating func merge(_ other: CoverageCounts) {
