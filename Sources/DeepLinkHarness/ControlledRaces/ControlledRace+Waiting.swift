@@ -7,17 +7,20 @@ extension ControlledRace {
         while !turns.mayRun(thread) { awaitChange(forTurn: spinsForTurn) }
     }
 
+    @inline(__always)
     func acquire() {
         if onFibers { return }
         raceLock.acquire(spinningFor: Self.minimumSpinNanos)
     }
 
+    @inline(__always)
     func release() {
         if onFibers { return }
         raceLock.release()
     }
 
     /// Wakes the waiters: something they wait for changed.
+    @inline(__always)
     func announce() {
         if onFibers { return }
         changes.add(1, ordering: .relaxed)

@@ -39,17 +39,21 @@ final class ControlledScheduling: ScheduleController {
         pthread_setspecific(key, raw + thread)
     }
 
+    /// The calling thread's race, unretained (the race outlives its setting), and its logical
+    /// thread; `nil` outside a race.
     @inline(__always)
-    private func current() -> (race: ControlledRace, thread: Int)? {
+    private func current() -> (race: Unmanaged<ControlledRace>, thread: Int)? {
         guard let raw = pthread_getspecific(key) else { return nil }
         let thread = Int(bitPattern: UInt(bitPattern: raw) & 7)
-        let race = Unmanaged<ControlledRace>.fromOpaque(raw - thread).takeUnretainedValue()
-        return (race, thread)
+        return (Unmanaged<ControlledRace>.fromOpaque(raw - thread), thread)
     }
+
+    // The race is reached unretained (`_withUnsafeGuaranteedRef`): a retain and a release around
+    // every schedule point were a tenth of a race's bookkeeping.
 
     func reach(_ point: SchedulePoint) {
         guard let (race, thread) = current() else { return }
-        race.reach(point, thread: thread)
+        race._withUnsafeGuaranteedRef { $0.reach(point, thread: thread) }
     }
 
     func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
@@ -57,7 +61,7 @@ final class ControlledScheduling: ScheduleController {
             pthread_mutex_lock(mutex)
             return
         }
-        race.lock(mutex, thread: thread)
+        race._withUnsafeGuaranteedRef { $0.lock(mutex, thread: thread) }
     }
 
     func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
@@ -65,11 +69,11 @@ final class ControlledScheduling: ScheduleController {
             pthread_mutex_unlock(mutex)
             return
         }
-        race.unlock(mutex, thread: thread)
+        race._withUnsafeGuaranteedRef { $0.unlock(mutex, thread: thread) }
     }
 
     func plants(_ fault: ConcurrencyFault) -> Bool {
         guard let (race, _) = current() else { return false }
-        return race.plants(fault)
+        return race._withUnsafeGuaranteedRef { $0.plants(fault) }
     }
 }

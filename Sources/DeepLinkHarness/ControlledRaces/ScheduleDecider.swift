@@ -6,16 +6,18 @@
 struct ScheduleDecider: Sendable {
     private(set) var mode: ScheduleMode
     private var random: SplitMix64
-    /// PCT: each thread's priority (higher runs); the change points, ascending.
-    private var priorities: [Int] = []
+    /// PCT: each thread's priority (higher runs); the change points, ascending, and the next
+    /// one's step (`Int.max` past the last), so that a step between change points is one compare.
+    private var priorities = InlineArray<3, Int>(repeating: 0)
     private var changePoints: [Int] = []
     private var nextChange = 0
+    private var nextChangeStep = Int.max
     /// Exhaustive: the choices to replay, the choices made and how many options each had.
     var prefix: [UInt8] = []
     private(set) var choices: [UInt8] = []
     private(set) var branching: [UInt8] = []
 
-    /// A decider for a race of `threads` logical threads, seeded from `seed` (derive it from the
+    /// A decider for a race of `threads` logical threads (at most ``RaceTurns/maximumThreads``), seeded from `seed` (derive it from the
     /// run's seed and the journey index so that sharding and thread counts do not change it).
     init(mode: ScheduleMode, seed: UInt64, threads: Int) {
         self.mode = mode
@@ -28,20 +30,21 @@ struct ScheduleDecider: Sendable {
     mutating func restart(mode: ScheduleMode, seed: UInt64, threads: Int, prefix: [UInt8] = []) {
         self.mode = mode
         random = SplitMix64(seed: seed ^ 0x5343_4845_4455_4C45, index: UInt64(threads))
-        priorities.removeAll(keepingCapacity: true)
         changePoints.removeAll(keepingCapacity: true)
         nextChange = 0
+        nextChangeStep = .max
         self.prefix = prefix
         choices.removeAll(keepingCapacity: true)
         branching.removeAll(keepingCapacity: true)
         if case .pct(let depth, let steps) = mode {
             // Initial priorities depth ... depth + n - 1, in a random order.
-            priorities.append(contentsOf: depth..<(depth + threads))
-            for index in stride(from: priorities.count - 1, to: 0, by: -1) {
+            for thread in 0..<threads { priorities[thread] = depth + thread }
+            for index in stride(from: threads - 1, to: 0, by: -1) {
                 priorities.swapAt(index, Int(random.next() % UInt64(index + 1)))
             }
             for _ in 0..<max(0, depth - 1) { changePoints.append(1 + Int(random.next() % UInt64(steps))) }
             changePoints.sort()
+            nextChangeStep = changePoints.first ?? .max
         }
     }
 
@@ -63,9 +66,12 @@ struct ScheduleDecider: Sendable {
         case .pct:
             // At the i-th change point the running thread drops to priority i (below every
             // initial one), so whatever it was about to do now waits for the others.
-            while nextChange < changePoints.count, changePoints[nextChange] <= step {
-                if current >= 0 { priorities[current] = changePoints.count - nextChange }
-                nextChange += 1
+            if step >= nextChangeStep {
+                while nextChange < changePoints.count, changePoints[nextChange] <= step {
+                    if current >= 0 { priorities[current] = changePoints.count - nextChange }
+                    nextChange += 1
+                }
+                nextChangeStep = nextChange < changePoints.count ? changePoints[nextChange] : .max
             }
             var best = -1
             var remaining = runnable
