@@ -229,6 +229,7 @@ struct RaceTurns {
 
     /// The next token holder after `thread` passed a point, blocked or finished: the decider's
     /// choice, or round robin the next runnable thread in order.
+    @inline(__always)
     private mutating func chooseNext(after thread: Int) -> Int {
         guard case .roundRobin = state else { return decider.choose(current: thread, runnable: runnable, step: steps) }
         var next = thread

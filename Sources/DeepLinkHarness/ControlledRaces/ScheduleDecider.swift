@@ -56,7 +56,15 @@ struct ScheduleDecider: Sendable {
 
     /// The thread to run at step `step` (1-based; 0 for the race's start), given the thread now
     /// running (`current`, or -1) and the runnable ones (a bit per thread, never empty).
+    @inline(__always)
     mutating func choose(current: Int, runnable: UInt32, step: Int) -> Int {
+        // PCT, the default, is chosen at every schedule point of a run: inline; the rest out of line.
+        if case .pct = mode { return choosePCT(current: current, runnable: runnable, step: step) }
+        return chooseOutOfLine(current: current, runnable: runnable, step: step)
+    }
+
+    @inline(never)
+    private mutating func chooseOutOfLine(current: Int, runnable: UInt32, step: Int) -> Int {
         switch mode {
         case .os:
             return current >= 0 && runnable & (1 << current) != 0 ? current : runnable.trailingZeroBitCount
@@ -64,23 +72,7 @@ struct ScheduleDecider: Sendable {
             let count = runnable.nonzeroBitCount
             return Self.thread(atRank: Int(random.next() % UInt64(count)), in: runnable)
         case .pct:
-            // At the i-th change point the running thread drops to priority i (below every
-            // initial one), so whatever it was about to do now waits for the others.
-            if step >= nextChangeStep {
-                while nextChange < changePoints.count, changePoints[nextChange] <= step {
-                    if current >= 0 { priorities[current] = changePoints.count - nextChange }
-                    nextChange += 1
-                }
-                nextChangeStep = nextChange < changePoints.count ? changePoints[nextChange] : .max
-            }
-            var best = -1
-            var remaining = runnable
-            while remaining != 0 {
-                let thread = remaining.trailingZeroBitCount
-                remaining &= remaining - 1
-                if best < 0 || priorities[thread] > priorities[best] { best = thread }
-            }
-            return best
+            return choosePCT(current: current, runnable: runnable, step: step)
         case .exhaustive(let maxPoints):
             // Options: the running thread first (no preemption), then the others by number.
             var options: [Int] = []
@@ -98,6 +90,28 @@ struct ScheduleDecider: Sendable {
             branching.append(UInt8(options.count))
             return options[min(choice, options.count - 1)]
         }
+    }
+
+    /// PCT: the runnable thread of the highest priority, after the change points up to `step`.
+    @inline(__always)
+    private mutating func choosePCT(current: Int, runnable: UInt32, step: Int) -> Int {
+        // At the i-th change point the running thread drops to priority i (below every
+        // initial one), so whatever it was about to do now waits for the others.
+        if step >= nextChangeStep {
+            while nextChange < changePoints.count, changePoints[nextChange] <= step {
+                if current >= 0 { priorities[current] = changePoints.count - nextChange }
+                nextChange += 1
+            }
+            nextChangeStep = nextChange < changePoints.count ? changePoints[nextChange] : .max
+        }
+        var best = -1
+        var remaining = runnable
+        while remaining != 0 {
+            let thread = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            if best < 0 || priorities[thread] > priorities[best] { best = thread }
+        }
+        return best
     }
 
     /// Exhaustive: the prefix of the next interleaving after this one (depth-first), or `nil`
