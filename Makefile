@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 20
 GATE_RUN ?= --journeys 200000 --seed 1 --quiet
 
 .PHONY: bench test deps build-release lint gate gate-hard baseline fuzz coverage-check c-abi-test kotlin-deps \
-	kotlin-test symbol-graph public-api-check kotlin-adapter-check option-literals-check
+	kotlin-test symbol-graph public-api-check kotlin-adapter-check option-literals-check hog-fall
 
 # jemalloc and OpenSSL's libcrypto (SHA-256 of report files), and pkg-config, through which SwiftPM
 # finds them, and valgrind (the instruction-count gate), from Debian; installed only when missing.
@@ -68,6 +68,11 @@ symbol-graph:
 # no capture call that ForgedLinkCaptureTests does not cover.
 public-api-check: symbol-graph
 	python3 Tests/PublicAPI/check_public_api.py "$$($(SWIFT) build --show-bin-path)/../symbolgraph"
+
+# How far core's and naive's rates fall beside two CPU hogs, in pairs of runs (issue 38: core's
+# fall at most twice naive's). A benchmark, not a test: it reads the machine's time.
+hog-fall: build-release
+	python3 Benchmarks/hog_fall.py .build/release/deeplink-bench --pairs 3 --hogs 2 --limit 2
 
 # Regression gate against the committed baseline: three fresh runs, noise-aware timing verdicts.
 gate: build-release
