@@ -368,5 +368,52 @@ import Testing
         #expect(ScheduleMode.parse("pct:width=2", maxPoints: nil) == .failure(.badOption("width=2")))
         #expect(ScheduleMode.parse("fifo", maxPoints: nil) == .failure(.unknownMode("fifo")))
         #expect(ScheduleMode.parse("random", maxPoints: 3) == .failure(.maxPointsWithoutExhaustive("random")))
+        #expect(ScheduleMode.parse("sequential", maxPoints: nil) == .success(.sequential))
+        #expect(
+            ScheduleMode.parse("sequential:depth=2", maxPoints: nil)
+                == .failure(.unexpectedOptions("sequential:depth=2"))
+        )
+        // The spelling reports print parses back (exhaustive's carries its --max-points).
+        for mode in [ScheduleMode.os, .random, .sequential, .default, .pct(depth: 2, steps: 9)] {
+            #expect(ScheduleMode.parse(mode.name, maxPoints: nil) == .success(mode))
+        }
+    }
+
+    @Test func sequentialIsRefusedWithAConcurrencyFault() throws {
+        for command in ["run", "replay"] {
+            var errors = ""
+            let status = DeepLinkBench.main(
+                arguments: [command, "--schedule", "sequential", "--core-faults", "forgetRoutedRing"]
+                    + (command == "replay" ? ["--seed", "1", "--journey", "0"] : ["--journeys", "1"]),
+                io: CommandIO(stdout: { _ in }, stderr: { errors += $0 })
+            )
+            #expect(status == 2, "\(command): \(errors)")
+            #expect(errors.contains("sequential delivers racing inputs in order"), "\(command): \(errors)")
+        }
+    }
+
+    /// `sequential` is the no-race baseline: each racing journey's inputs in order on the worker's
+    /// thread, no schedule point passed, and still nothing the oracle calls a violation.
+    @Test func sequentialDeliversEveryRaceInOrderOnOneThread() {
+        var context = StrategyContext(mix: .default)
+        context.schedule = .sequential
+        var core = CoreStrategy(context: context)
+        let generator = JourneyGenerator(seed: 11, raceShare: 1)
+        let oracle = Oracle()
+        var raced = 0
+        for index in 0..<UInt64(500) {
+            let journey = generator.journey(at: index)
+            var observation = StrategyObservation()
+            core.run(journey, into: &observation)
+            let outcome = oracle.classify(observation, expectation: oracle.expect(journey), journey: journey)
+            #expect(!outcome.isViolation, "journey \(index): \(outcome.name)")
+            #expect(observation.schedule.isEmpty)
+            if observation.raceStep >= 0 {
+                raced += 1
+                #expect(observation.raceThreads == 1)
+            }
+        }
+        core.finish()
+        #expect(raced > 400)
     }
 }

@@ -139,8 +139,9 @@ extension Option where Value == String? {
             "--schedule",
             value: "MODE",
             as: .text,
-            help: "How core's racing journeys interleave: pct[:depth=D[,steps=K]] (default pct:depth=3), random, "
-                + "exhaustive (with --max-points) or os (the OS decides; not reproducible)."
+            help: "How racing journeys interleave: pct[:depth=D[,steps=K]] (default pct:depth=3), random, "
+                + "exhaustive (with --max-points), os (the OS decides; not reproducible) or sequential (no race: "
+                + "the inputs in order, the baseline of what a race costs)."
         )
     }
 }

@@ -34,6 +34,7 @@ struct RaceDelivery {
     /// schedule seeded with `seed` (``ScheduleDecider/seed(of:)``). Returns how many distinct OS
     /// threads delivered them (observed: 1 when a partner did not take its input in time).
     mutating func race(on target: any RaceTarget, _ mine: RaceInput, _ theirs: RaceInput, seed: UInt64) -> Int {
+        if schedule == .sequential { return Self.inOrder(on: target, mine, theirs) }
         guard Self.controls(schedule, faults: 0, spareCore: spareCore) else {
             let partner = partner ?? RacePartner()
             self.partner = partner
@@ -44,6 +45,14 @@ struct RaceDelivery {
         self.controlled = controlled
         controlled.run(on: target, mine, theirs, schedule: schedule, seed: seed, faults: 0)
         return controlled.lastRaceThreads
+    }
+
+    /// `sequential`: `mine`, then `theirs`, on this thread, with no schedule points. Returns 1 (one
+    /// thread delivered them).
+    static func inOrder(on target: any RaceTarget, _ mine: RaceInput, _ theirs: RaceInput) -> Int {
+        target.deliver(mine)
+        target.deliver(theirs)
+        return 1
     }
 
     /// Ends the machinery's threads (the worker is done).

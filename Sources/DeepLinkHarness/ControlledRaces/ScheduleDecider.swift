@@ -66,7 +66,7 @@ struct ScheduleDecider: Sendable {
     @inline(never)
     private mutating func chooseOutOfLine(current: Int, runnable: UInt32, step: Int) -> Int {
         switch mode {
-        case .os:
+        case .os, .sequential:
             return current >= 0 && runnable & (1 << current) != 0 ? current : runnable.trailingZeroBitCount
         case .random:
             let count = runnable.nonzeroBitCount

@@ -1,5 +1,6 @@
 extension ScheduleMode {
-    /// The mode `--schedule` / `--max-points` ask for (``default`` when absent).
+    /// The mode `--schedule` / `--max-points` ask for (``default`` when absent); `sequential` is
+    /// refused with a planted concurrency fault (`--core-faults`).
     static func parse(_ arguments: ParsedArguments) throws(CLIError) -> ScheduleMode {
         let maxPoints = arguments[.maxPoints]
         guard let text = arguments[.schedule] else {
@@ -7,6 +8,8 @@ extension ScheduleMode {
             return .default
         }
         switch parse(text, maxPoints: maxPoints) {
+        case .success(.sequential) where !arguments[.coreFaults].isDisjoint(with: CoreStrategy.Faults.concurrency):
+            throw .invalidInput(ScheduleModeError.sequentialWithConcurrencyFault.message)
         case .success(let mode): return mode
         case .failure(let error): throw .invalidInput(error.message)
         }

@@ -11,6 +11,10 @@ package enum ScheduleMode: Sendable, Equatable {
     /// the highest-priority runnable thread runs. Finds a bug of depth `depth` in a race of `n`
     /// threads and `steps` points with probability at least `1 / (n * steps^(depth - 1))`.
     case pct(depth: Int, steps: Int)
+    /// No race: the racing inputs are delivered one after the other, in order, on the worker's
+    /// thread, with no schedule points. Not a test of concurrency: the baseline that says what a
+    /// racing journey's inputs cost without the race (Docs/Scheduling.md, *What a race costs*).
+    case sequential
     /// Every interleaving of the first `maxPoints` schedule points (depth-first, each execution
     /// replayed from its prefix of choices); after them the running thread keeps running.
     case exhaustive(maxPoints: Int)
@@ -26,31 +30,38 @@ package enum ScheduleMode: Sendable, Equatable {
     package static let maximumSteps = 1_000_000
     package static let maximumExhaustivePoints = 24
 
-    /// Whether the harness's scheduler (not the OS) decides.
-    package var isControlled: Bool { self != .os }
+    /// Whether the harness's scheduler (not the OS) decides between the race's threads
+    /// (`sequential` has no race to decide).
+    package var isControlled: Bool {
+        switch self {
+        case .random, .pct, .exhaustive: true
+        case .os, .sequential: false
+        }
+    }
 
     /// The spelling `--schedule` accepts and reports print.
     package var name: String {
         switch self {
         case .os: "os"
         case .random: "random"
+        case .sequential: "sequential"
         case .pct(let depth, let steps):
             steps == Self.defaultPCTSteps ? "pct:depth=\(depth)" : "pct:depth=\(depth),steps=\(steps)"
         case .exhaustive(let maxPoints): "exhaustive:max-points=\(maxPoints)"
         }
     }
 
-    /// Parses `os`, `random`, `pct`, `pct:depth=D`, `pct:depth=D,steps=K` or `exhaustive`
+    /// Parses `os`, `random`, `sequential`, `pct`, `pct:depth=D`, `pct:depth=D,steps=K` or `exhaustive`
     /// (`maxPoints` comes from `--max-points`). Returns what was wrong on failure.
     package static func parse(_ text: String, maxPoints: Int?) -> Result<ScheduleMode, ScheduleModeError> {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         let name = parts.first ?? ""
         let options = parts.count > 1 ? parts[1] : ""
         switch name {
-        case "os", "random":
+        case "os", "random", "sequential":
             guard options.isEmpty else { return .failure(.unexpectedOptions(text)) }
             if maxPoints != nil { return .failure(.maxPointsWithoutExhaustive(text)) }
-            return .success(name == "os" ? .os : .random)
+            return .success(name == "os" ? .os : name == "random" ? .random : .sequential)
         case "pct":
             if maxPoints != nil { return .failure(.maxPointsWithoutExhaustive(text)) }
             var depth = 3

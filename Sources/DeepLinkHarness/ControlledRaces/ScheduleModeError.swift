@@ -9,11 +9,13 @@ package enum ScheduleModeError: Error, Sendable, Equatable {
     case badMaxPoints(Int)
     case maxPointsWithoutExhaustive(String)
     case missingExhaustive
+    /// `sequential` with a planted concurrency fault, which only a race can show.
+    case sequentialWithConcurrencyFault
 
     package var message: String {
         switch self {
         case .unknownMode(let text):
-            "unknown schedule '\(text)'; pass os, random, pct[:depth=D[,steps=K]] or exhaustive"
+            "unknown schedule '\(text)'; pass os, random, sequential, pct[:depth=D[,steps=K]] or exhaustive"
         case .unexpectedOptions(let text):
             "schedule '\(text)' takes no options; only pct takes depth= and steps="
         case .badOption(let option):
@@ -29,6 +31,9 @@ package enum ScheduleModeError: Error, Sendable, Equatable {
         case .missingExhaustive:
             "\(Option.maxPoints.name) applies only to \(Option.schedule.name) exhaustive; pass "
                 + "\(Option.schedule.name) exhaustive too"
+        case .sequentialWithConcurrencyFault:
+            "\(Option.schedule.name) sequential delivers racing inputs in order, so a planted concurrency fault "
+                + "cannot show; pass pct, random, exhaustive or os with it"
         }
     }
 }

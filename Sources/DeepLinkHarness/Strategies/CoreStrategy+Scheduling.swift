@@ -71,6 +71,10 @@ extension CoreStrategy {
     /// journey (`os` with a concurrency fault, or with no core to spare: the same two threads
     /// unscheduled), or a ``RacePartner`` thread under `os` with a core to spare.
     mutating func race(_ mine: RaceInput, _ theirs: RaceInput, journey: Journey) {
+        if schedule == .sequential {
+            lastRace = RaceRecord(raceStep: racedAt, threads: RaceDelivery.inOrder(on: resolver, mine, theirs))
+            return
+        }
         guard RaceDelivery.controls(schedule, faults: plantedCoreFaults, spareCore: raceSpareCore) else {
             let partner = partner ?? RacePartner()
             self.partner = partner
