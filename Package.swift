@@ -107,9 +107,10 @@ let package = Package(
         ),
         // Speed, measured as ratios against peers in the same run: the comparisons and their runner
         // (a library, so tests can run it) and a thin executable.
+        .target(name: "CThreadAffinity", path: "Benchmarks/CThreadAffinity"),
         .target(
             name: "CoreBenchmarkSuite",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks"],
+            dependencies: ["DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks", "CThreadAffinity"],
             path: "Benchmarks/CoreBenchmarkSuite",
             swiftSettings: strictSettings
         ),

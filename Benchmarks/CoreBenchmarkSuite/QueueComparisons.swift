@@ -100,7 +100,8 @@ enum QueueComparisons {
     }
 
     /// A producer thread enqueues `operations` records while the calling thread dequeues them;
-    /// the cost per record includes the cross-core hand-over. Both sides spin with `sched_yield`.
+    /// the cost per record includes the cross-core hand-over. Both threads wait for each other
+    /// through ``RingWait``, the same policy for every ring.
     ///
     /// The producer's byte count lives in an object this thread owns and frees: the producer holds
     /// it unretained. (Captured directly, it sat in the closure's context, which the producer
@@ -110,10 +111,17 @@ enum QueueComparisons {
         let producerBytes = ProducerBytes()
         let unretained = Unmanaged.passUnretained(producerBytes)
         let done = DispatchSemaphore(value: 0)
+        let notEmpty = RingWait()
+        let notFull = RingWait()
+        let cpus = CPUPinning.twoCPUs()
+        let previous = CPUPinning.pin(toCPU: cpus?.consumer)
+        defer { CPUPinning.restore(previous) }
         let producer = Thread {
+            _ = CPUPinning.pin(toCPU: cpus?.producer)
             var link = template
             let bytes = measuringAllocations(operations) { index in
-                while !ring.push(&link, id: UInt64(truncatingIfNeeded: index)) { sched_yield() }
+                notFull.retry { ring.push(&link, id: UInt64(truncatingIfNeeded: index)) }
+                notEmpty.wake()
             }
             unretained.takeUnretainedValue().value.store(bytes, ordering: .releasing)
             done.signal()
@@ -121,13 +129,12 @@ enum QueueComparisons {
         producer.start()
         var checksum: UInt64 = 0
         let consumerBytes = measuringAllocations(operations) { _ in
-            while true {
-                if let id = ring.popID() {
-                    checksum &+= id
-                    return
-                }
-                sched_yield()
+            notEmpty.retry {
+                guard let id = ring.popID() else { return false }
+                checksum &+= id
+                return true
             }
+            notFull.wake()
         }
         done.wait()
         blackHole(checksum)

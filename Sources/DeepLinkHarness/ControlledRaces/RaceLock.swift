@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// The lock of a ``ControlledRace`` on OS threads, with the two conditions its threads wait on.
+/// The lock of a ``ControlledRace`` on OS threads, with the two conditions its threads wait on (and
+/// of the queue benchmarks' two threads, `RingWait`).
 ///
 /// Not the core's `Locked`: a thread waiting for its turn waits on a condition, which needs the
 /// mutex itself, and `Locked` keeps its mutex to itself. A pthread mutex and conditions, like
@@ -10,9 +11,9 @@ import Glibc
 ///
 /// Thread safety: ``acquire()``, ``release()``, ``wait(for:)`` and ``broadcast(_:)`` may be
 /// called from any thread; `wait` with the lock held.
-struct RaceLock: ~Copyable {
+package struct RaceLock: ~Copyable {
     /// What a waiting thread waits for.
-    enum Condition {
+    package enum Condition {
         /// Something in the race changed (the token moved, a thread finished).
         case changed
         /// A race that needs the partner threads started, or the race is stopping.
@@ -23,7 +24,7 @@ struct RaceLock: ~Copyable {
     private let changed: UnsafeMutablePointer<pthread_cond_t>
     private let nextRace: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -47,23 +48,23 @@ struct RaceLock: ~Copyable {
     /// Locks, spinning on a try-lock for `spinNanos` before it parks: the other logical thread
     /// holds the lock only for a moment (a step's bookkeeping), and a plain lock would park at
     /// once.
-    func acquire(spinningFor spinNanos: UInt64) {
+    package func acquire(spinningFor spinNanos: UInt64) {
         guard pthread_mutex_trylock(mutex) != 0 else { return }
         if !BoundedSpin.spin(forNanos: spinNanos, while: { pthread_mutex_trylock(mutex) != 0 }) {
             pthread_mutex_lock(mutex)
         }
     }
 
-    func release() { pthread_mutex_unlock(mutex) }
+    package func release() { pthread_mutex_unlock(mutex) }
 
     /// With the lock held: releases it until `condition` is broadcast (or spuriously), then
     /// takes it again.
-    func wait(for condition: Condition) {
+    package func wait(for condition: Condition) {
         pthread_cond_wait(pointer(condition), mutex)
     }
 
     /// Wakes every thread waiting for `condition`.
-    func broadcast(_ condition: Condition) {
+    package func broadcast(_ condition: Condition) {
         pthread_cond_broadcast(pointer(condition))
     }
 
