@@ -56,7 +56,7 @@ internal struct _ReferrerScan {
     /// `keyIsPlain` says that `key` holds no `%`, `+` or `=`: then a name spelled exactly like it
     /// is it.
     ///
-    /// Only `&` bounds a field, so the pass looks for `&` alone, thirty-two bytes at a time, and
+    /// Only `&` bounds a field, so the pass looks for `&` alone, sixteen bytes at a time, and
     /// tallies each piece as its `&` turns up (``_PieceTally``). Only the names of fields whose
     /// first byte could start the key are compared with it, after the pass: in a referrer, the
     /// payload field alone.
@@ -74,18 +74,7 @@ internal struct _ReferrerScan {
         // An empty name starts with the `=` that ends it, so `=` is the first byte of the empty key.
         var tally = _PieceTally(keyFirst: key.isEmpty ? UInt8(ascii: "=") : key[0])
         var index = 0
-        let ampersands = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
-        // Thirty-two bytes a turn, tested with one mask test; the lanes are turned into bits only
-        // for a turn that holds an `&`.
-        while index &+ 32 <= count {
-            let low = (base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands
-            let high = (base + (index &+ 16)).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands
-            if any(low .| high) {
-                tally.add(_laneBits(_laneWords(low)) | _laneBits(_laneWords(high)) &<< 16, at: index, base)
-            }
-            index &+= 32
-        }
-        if index &+ 16 <= count {
+        while index &+ 16 <= count {
             let marks = _ampersandMarks(base + index)
             if marks.0 | marks.1 != 0 { tally.add(_laneBits(marks), at: index, base) }
             index &+= 16
