@@ -74,9 +74,12 @@ internal struct _ReferrerScan {
         // An empty name starts with the `=` that ends it, so `=` is the first byte of the empty key.
         var tally = _PieceTally(keyFirst: key.isEmpty ? UInt8(ascii: "=") : key[0])
         var index = 0
+        let ampersands = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
         while index &+ 16 <= count {
-            let marks = _ampersandMarks(base + index)
-            if marks.0 | marks.1 != 0 { tally.add(_laneBits(marks), at: index, base) }
+            // The comparison is tested as it is (one `pmovmskb` on x86-64); its lanes are turned
+            // into bits only in a block that holds an `&`.
+            let lanes = (base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands
+            if any(lanes) { tally.add(_laneBits(_laneWords(lanes)), at: index, base) }
             index &+= 16
         }
         if index < count {
