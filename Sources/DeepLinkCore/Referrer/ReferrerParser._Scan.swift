@@ -34,21 +34,21 @@ internal struct _ReferrerScan {
     internal init() {}
 
     /// The payload field as a view into `input`, the buffer this scan was made from.
+    ///
+    /// The bounds come from the scan of `input` (`0 <= payloadStart <= payloadSeparator <
+    /// payloadEnd <= input.count`), so the views are made from its base address without the
+    /// slices' range checks, which the parser's inlined callers would otherwise pay per read.
     @inlinable
     internal func payload(in input: UnsafeRawBufferPointer) -> ReferrerField? {
-        guard payloadStart >= 0 else { return nil }
-        if payloadSeparator < 0 {
-            return ReferrerField(
-                rawName: UnsafeRawBufferPointer(rebasing: input[payloadStart..<payloadEnd]),
-                rawValue: UnsafeRawBufferPointer(rebasing: input[payloadEnd..<payloadEnd]),
-                hasSeparator: false
-            )
-        }
+        guard payloadStart >= 0, let base = input.baseAddress else { return nil }
+        assert(payloadStart <= payloadEnd && payloadEnd <= input.count, "a scan of other bytes")
+        let nameEnd = payloadSeparator < 0 ? payloadEnd : payloadSeparator
+        let valueStart = payloadSeparator < 0 ? payloadEnd : payloadSeparator &+ 1
         return ReferrerField(
-            rawName: UnsafeRawBufferPointer(rebasing: input[payloadStart..<payloadSeparator]),
-            rawValue: UnsafeRawBufferPointer(rebasing: input[(payloadSeparator + 1)..<payloadEnd]),
-            hasSeparator: true,
-            bytesAfterValue: input.count &- payloadEnd
+            rawName: UnsafeRawBufferPointer(start: base + payloadStart, count: nameEnd &- payloadStart),
+            rawValue: UnsafeRawBufferPointer(start: base + valueStart, count: payloadEnd &- valueStart),
+            hasSeparator: payloadSeparator >= 0,
+            bytesAfterValue: payloadSeparator < 0 ? 0 : input.count &- payloadEnd
         )
     }
 
@@ -74,9 +74,12 @@ internal struct _ReferrerScan {
         // An empty name starts with the `=` that ends it, so `=` is the first byte of the empty key.
         var tally = _PieceTally(keyFirst: key.isEmpty ? UInt8(ascii: "=") : key[0])
         var index = 0
+        let ampersands = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
         while index &+ 16 <= count {
-            let marks = _ampersandMarks(base + index)
-            if marks.0 | marks.1 != 0 { tally.add(_laneBits(marks), at: index, base) }
+            // The comparison is tested as it is (one `pmovmskb` on x86-64); its lanes are turned
+            // into bits only in a block that holds an `&`.
+            let lanes = (base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands
+            if any(lanes) { tally.add(_laneBits(_laneWords(lanes)), at: index, base) }
             index &+= 16
         }
         if index < count {
