@@ -9,7 +9,7 @@ import Glibc
 /// reference adapter. It sees only protocol lines, as an app would see its events: the App Clip
 /// writes its URL into the container; each `launch` relaunches a ``LinkResolver`` over the
 /// container; referrers and universal links are captured, referrers with Play's install-begin
-/// timestamp. Every capture goes through the core's package calls (``ExampleAppCapture``, shared
+/// timestamp. Every capture goes through the core's public calls (``ExampleAppCapture``, shared
 /// with ``CoreStrategy``); app events become `signal`s; the resolver's decisions become `drop`
 /// answers and its router calls `route` answers.
 ///
