@@ -212,7 +212,7 @@ final class ServeCore {
     /// Answers a capture's rejection, if any.
     func answer(_ rejection: LinkRejection?) {
         guard let rejection else { return }
-        answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
+        answers.drop(rejection: .link(rejection))
     }
 
     /// Answers what a referrer held when it was not captured; a delivery that got as far as the
@@ -226,7 +226,7 @@ final class ServeCore {
         case .rejected(let rejection):
             if ExampleAppCapture.isSignatureRejection(rejection) { referrerDeliveries &+= 1 }
             answer(rejection)
-        case .error(let error): answers.drop(rejection: CoreStrategy.rejectionReason(for: error))
+        case .error(let error): answers.drop(rejection: RejectionReason(error))
         }
     }
 }

@@ -115,7 +115,7 @@ extension CoreStrategy {
                 )
             }
         case .error(let error):
-            observation.reject(Self.rejectionReason(for: error))
+            observation.reject(RejectionReason(error))
         case .organic, .notSet, .noPayload, nil:
             break  // the resolver reported the install
         }
@@ -187,7 +187,7 @@ extension CoreStrategy {
         if ExampleAppCapture.isSignatureRejection(rejection) {
             observation.paths.insert(rejection == .replayed ? .nonceReplayed : .signatureRejected)
         }
-        observation.reject(hooks.rejectionReason(Self.rejectionReasons[rejection] ?? .malformedReferrer))
+        observation.reject(hooks.rejectionReason(.link(rejection)))
         return hooks.capturesRejected
     }
 }
