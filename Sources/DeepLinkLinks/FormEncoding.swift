@@ -5,32 +5,30 @@ enum FormEncoding {
     /// `application/x-www-form-urlencoded` (WHATWG): ASCII letters, digits and `*-._` stay, a space
     /// becomes `+`, every other byte `%XX` (uppercase hex). What the parser decodes exactly once.
     static func encode(_ text: String) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isAlphanumeric(byte) || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "-")
+        percentEncode(text, spaceAsPlus: true) { byte in
+            isAlphanumeric(byte) || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "-")
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-            {
-                output.append(byte)
-            } else if byte == UInt8(ascii: " ") {
-                output.append(UInt8(ascii: "+"))
-            } else {
-                appendEscape(byte, to: &output)
-            }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// A URL query value (RFC 3986): unreserved bytes (letters, digits, `-._~`) stay, every other
     /// byte becomes `%XX`, so that `=`, `&`, `%` and `+` inside it survive one decoding.
     static func encodeQueryValue(_ text: String) -> String {
+        percentEncode(text, spaceAsPlus: false) { byte in
+            isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+        }
+    }
+
+    /// `text` with every byte `keeps` refuses written `%XX` (a space as `+` when `spaceAsPlus`).
+    private static func percentEncode(_ text: String, spaceAsPlus: Bool, keeps: (UInt8) -> Bool) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
-            {
+            if keeps(byte) {
                 output.append(byte)
+            } else if spaceAsPlus, byte == UInt8(ascii: " ") {
+                output.append(UInt8(ascii: "+"))
             } else {
                 appendEscape(byte, to: &output)
             }

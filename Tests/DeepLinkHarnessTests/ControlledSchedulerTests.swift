@@ -81,7 +81,7 @@ import Testing
                 scenario.resolver.signal(.appReady)
                 return scenario
             },
-            inputs: [.captures(Self.link("/orders/7", id: 1), copies: 1), .signal(.loggedIn)]
+            inputs: [.captures("/orders/7", id: 1, copies: 1), .signal(.loggedIn)]
         )
         #expect(result.explored > 1)
         #expect(result.explored == result.checked)
@@ -91,7 +91,6 @@ import Testing
     /// Three threads: the costliest enumeration here. Under a sanitizer it covers the first 5 points
     /// (the plain run has already enumerated all 7; the sanitizer needs the threads, not every order).
     @Test func everyInterleavingOfTwoCapturesRacingADrainRoutesOnce() {
-        let link = Self.link("/orders/7", id: 1)
         let result = Self.expectExactlyOnce(
             maxPoints: Sanitizer.isActive ? 5 : 7,
             {
@@ -99,7 +98,9 @@ import Testing
                 scenario.resolver.signal(.appReady)
                 return scenario
             },
-            inputs: [.captures(link, copies: 1), .captures(link, copies: 1), .signal(.loggedIn)]
+            inputs: [
+                .captures("/orders/7", id: 1, copies: 1), .captures("/orders/7", id: 1, copies: 1), .signal(.loggedIn),
+            ]
         )
         #expect(result.explored > 1)
         #expect(result.explored == result.checked)
@@ -116,11 +117,35 @@ import Testing
                 scenario.resolver.signal(.appReady)
                 return scenario
             },
-            inputs: [.launch, .captures(link, copies: 1)]
+            inputs: [.launch, .captures("/product/42", id: 1, copies: 1)]
         )
         #expect(result.explored > 1)
         #expect(result.explored == result.checked)
         #expect(result.wrong == 0, "\(result.wrong) of \(result.explored) interleavings did not route exactly once")
+    }
+
+    /// A racing burst captures through the public call on its own thread: a URL the example app's
+    /// validator refuses is never routed, in any interleaving with the login that would open the gate.
+    @Test func everyInterleavingOfARefusedCaptureRacingALoginRoutesNothing() {
+        var executions = 0
+        var routed = 0
+        var current: Scenario?
+        let explored = InterleavingExplorer.explore(
+            maxPoints: 12,
+            scenario: {
+                let scenario = Scenario()
+                scenario.resolver.signal(.appReady)
+                current = scenario
+                return (scenario.resolver, [.captures("/orders/../7", id: 1, copies: 2), .signal(.loggedIn)])
+            },
+            check: { _, _ in
+                executions += 1
+                routed += current?.router.counts.count ?? 0
+            }
+        )
+        #expect(explored > 0)
+        #expect(executions == explored)
+        #expect(routed == 0)
     }
 
     /// The same exploration finds the planted fault: some interleaving routes the link twice.
@@ -135,7 +160,7 @@ import Testing
                 scenario.resolver.signal(.appReady)
                 return scenario
             },
-            inputs: [.launch, .captures(link, copies: 1)]
+            inputs: [.launch, .captures("/product/42", id: 1, copies: 1)]
         )
         #expect(result.wrong > 0, "no interleaving of \(result.explored) showed the planted fault")
     }
@@ -168,7 +193,7 @@ import Testing
         var hangs = 0
         let explored = InterleavingExplorer.explore(
             maxPoints: 2,
-            scenario: { (resolver, [.captures(Self.link("/product/42", id: 1), copies: 1), .signal(.appReady)]) },
+            scenario: { (resolver, [.captures("/product/42", id: 1, copies: 1), .signal(.appReady)]) },
             check: { _, hang in if hang != nil { hangs += 1 } }
         )
         #expect(explored > 0)

@@ -75,6 +75,32 @@ import Testing
         #expect(violations.isEmpty, "core violations under racing delivery: \(violations)")
     }
 
+    /// A racing journey's capture goes through the example app's public capture call whatever it
+    /// holds: a referrer or universal link the core rejects races its signal too, and the rejection
+    /// the call returned is the journey's.
+    @Test func rejectedPayloadsRaceThroughThePublicCaptureCall() {
+        var core = CoreStrategy(context: StrategyContext(mix: .default))
+        let generator = JourneyGenerator(seed: 4, raceShare: 1)
+        let oracle = Oracle()
+        var raced = 0
+        for index in 0..<(Self.journeys / 4) {
+            let journey = generator.journey(at: index)
+            guard case .rejected(let reason) = oracle.expect(journey).outcome else { continue }
+            var observation = StrategyObservation()
+            core.run(journey, into: &observation)
+            guard observation.raceStep >= 0 else { continue }
+            switch journey.events.span[observation.raceStep].kind {
+            case .referrerFetch, .referrerRetry, .universalLinkOpen:
+                raced += 1
+                #expect(observation.rejection == reason, "journey \(index)")
+            default:
+                break
+            }
+        }
+        core.finish()
+        #expect(raced > 0)
+    }
+
     /// Each fault of the catalogue, over a scaled-down default mix, is reported as violations of
     /// the class the catalogue names (and the correct core, above, shows none).
     @Test(arguments: CoreStrategy.Faults.catalogue.map(\.name))

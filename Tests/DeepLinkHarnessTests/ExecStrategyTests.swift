@@ -150,6 +150,21 @@ import Testing
             #expect(throws: ProtocolJSON.ParseError.self) { try ProtocolJSON.parse(Array(bad.utf8)) }
         }
     }
+
+    /// Objects and arrays share one rule after an element: a `,` and another, or the closing byte.
+    @Test func membersAndItemsEndAlike() throws {
+        let list = try ProtocolJSON.parse(Array(#"{ "a" : [ "x" , "y" ] , "b" : 1 }"#.utf8))
+        #expect(list.members.count == 2)
+        #expect(list.integer("b") == 1)
+        let cases: [(String, String)] = [
+            (#"{"a":1"#, "unterminated object"), (#"{"a":["x""#, "unterminated array"),
+            (#"{"a":1 "b":2}"#, "expected '}'"), (#"{"a":["x" "y"]}"#, "expected ']'"),
+        ]
+        for (bad, problem) in cases {
+            let error = #expect(throws: ProtocolJSON.ParseError.self) { try ProtocolJSON.parse(Array(bad.utf8)) }
+            #expect(error?.problem == problem, "\(bad)")
+        }
+    }
 }
 
 /// Collects a command's stdout and stderr (a command writes from the thread that runs it).

@@ -1,3 +1,4 @@
+import DeepLinkCore
 import DeepLinkHarness
 import Testing
 
@@ -18,8 +19,8 @@ import Testing
         let core = Self.run([.core], raceShare: 0.1).tallies[0]
         #expect(core.journeys == 4_000)
         #expect(core.violations.isEmpty, "\(core.violations.prefix(3))")
-        for reason in [RejectionReason.missingSignature, .badSignature, .unknownKey, .expiredSignature] {
-            #expect(core.total(.rejected(reason)) > 300, "\(reason.name)")
+        for rejection in [LinkRejection.missingSignature, .badSignature, .unknownKey, .expiredSignature] {
+            #expect(core.total(.rejected(.link(rejection))) > 300, "\(rejection.name)")
         }
         // The genuine signed link routes (its replay is refused; the route counts once).
         #expect(core.total(.routed) > 300)
@@ -30,7 +31,7 @@ import Testing
         let naive = Self.run([.naive]).tallies[0]
         #expect(naive.total(.unsafe) > 300)
         #expect(naive.total(.duplicated) > 100)
-        #expect(naive.total(.rejected(.badSignature)) == 0)
+        #expect(naive.total(.rejected(.link(.badSignature))) == 0)
     }
 
     /// The oracle's expectation comes from how each link was made, not from the core: a replay is

@@ -22,7 +22,7 @@ import Testing
             case (.route(let canonical, _), .success(let link)):
                 #expect(link.string == canonical, "\(entry.name)")
             case (.reject(let reason), .failure(let rejection)):
-                #expect(reason.name == rejection.name, "\(entry.name)")
+                #expect(reason == .link(rejection), "\(entry.name)")
             default:
                 Issue.record("\(entry.name): catalog says \(entry.verdict), validator says \(result)")
             }
@@ -42,9 +42,10 @@ import Testing
             case (.route(let canonical, _), .link):
                 #expect(link.string == canonical, "\(entry.name)")
             case (.reject(let reason), .rejected(let rejection)):
-                #expect(reason.name == rejection.name, "\(entry.name)")
+                #expect(reason == .link(rejection), "\(entry.name)")
             case (.reject(let reason), .error(let error)):
                 // A referrer the parser refuses (the payload key twice) has no link to validate.
+                #expect(reason == RejectionReason(error), "\(entry.name)")
                 #expect(reason.name == error.name, "\(entry.name)")
             case (.organic, .organic), (.notSet, .notSet), (.noPayload, .noPayload):
                 break
@@ -52,6 +53,30 @@ import Testing
                 Issue.record("\(entry.name): catalog says \(entry.verdict), parser says \(verdict)")
             }
         }
+    }
+
+    /// The catalog's reasons are the core's rejections themselves plus the referrer's two refusals:
+    /// every ``LinkRejection`` is one, named as the core names it, and the raw values that index
+    /// the outcome counters number them densely and round-trip.
+    @Test func rejectionReasonsAreTheCoresRejectionsAndTheReferrersRefusals() {
+        let reasons = RejectionReason.allCases
+        #expect(reasons.count == LinkRejection.allCases.count + 2)
+        for rejection in LinkRejection.allCases {
+            #expect(reasons.contains(.link(rejection)))
+            #expect(RejectionReason.link(rejection).name == rejection.name)
+        }
+        #expect(RejectionReason.malformedReferrer.name == "malformedReferrer")
+        #expect(RejectionReason.duplicatePayloadKey.name == "duplicatePayloadKey")
+        #expect(RejectionReason(.inputTooLong(length: 5_000, limit: 4_096)) == .malformedReferrer)
+        #expect(RejectionReason(.duplicatePayloadKey(count: 2)) == .duplicatePayloadKey)
+        #expect(reasons.map(\.rawValue) == (0..<UInt8(reasons.count)).map { $0 })
+        for reason in reasons {
+            #expect(RejectionReason(rawValue: reason.rawValue) == reason)
+            let outcome = JourneyOutcome.rejected(reason)
+            #expect(JourneyOutcome(denseIndex: outcome.denseIndex) == outcome)
+            #expect(outcome.name == "rejected:" + reason.name)
+        }
+        #expect(RejectionReason(rawValue: UInt8(reasons.count)) == nil)
     }
 }
 

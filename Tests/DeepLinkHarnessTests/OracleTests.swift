@@ -320,7 +320,9 @@ import Testing
     }
 
     @Test func hostilePayloadsAreRejectedWithTheirReason() {
-        for (link, reason) in [(UInt8(8), RejectionReason.disallowedScheme), (9, .dotSegment), (6, .foreignHost)] {
+        for (link, reason) in [
+            (UInt8(8), RejectionReason.link(.disallowedScheme)), (9, .link(.dotSegment)), (6, .link(.foreignHost)),
+        ] {
             let journey = Self.journey(
                 .android,
                 .hostile,
@@ -336,7 +338,7 @@ import Testing
             rejected.reject(reason)
             #expect(oracle.classify(rejected, expectation: expectation, journey: journey) == .rejected(reason))
             var wrongReason = StrategyObservation()
-            wrongReason.reject(reason == .dotSegment ? .foreignHost : .dotSegment)
+            wrongReason.reject(reason == .link(.dotSegment) ? .link(.foreignHost) : .link(.dotSegment))
             #expect(oracle.classify(wrongReason, expectation: expectation, journey: journey) == .misjudged)
         }
     }

@@ -80,5 +80,21 @@ struct LinkOptions {
         }
     }
 
+    /// The URL `make` builds of `path` on the app's own domain `host`, signed when asked (what
+    /// `links clip` and `links universal` print).
+    func url(
+        host: String,
+        path: String,
+        _ make: (LinkBuilder, DeepLink) throws(LinkBuilderError) -> String
+    ) throws(CLIError) -> String {
+        let builder = builder(hosts: [host])
+        let link = try link(path, builder: builder)
+        do {
+            return try make(builder, link)
+        } catch {
+            throw Self.usage(error)
+        }
+    }
+
     static func usage(_ error: LinkBuilderError) -> CLIError { .invalidInput("\(error.name): \(error.message)") }
 }

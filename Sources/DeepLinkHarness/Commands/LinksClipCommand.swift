@@ -5,7 +5,7 @@ import DeepLinkLinks
 /// optionally signed) or Apple's default link (`--default --clip-bundle-id B [--query Q]`).
 ///
 /// Thread safety: a command runs on one thread.
-struct LinksClipCommand: BenchCommand {
+struct LinksClipCommand: LinkPrintingCommand {
     static let configuration = CommandConfiguration(
         name: "clip",
         abstract: "Print the App Clip invocation URL (own domain, or --default appclip.apple.com).",
@@ -63,17 +63,10 @@ struct LinksClipCommand: BenchCommand {
             throw .invalidInput("\(option.name) applies to --default links only")
         }
         let host = try arguments.required(.host)
-        let builder = options.builder(hosts: [host])
-        let link = try options.link(try arguments.required(.path), builder: builder)
-        do {
-            url = try builder.appClipURL(host: host, link: link)
-        } catch {
-            throw LinkOptions.usage(error)
+        url = try options.url(host: host, path: try arguments.required(.path)) {
+            builder,
+            link throws(LinkBuilderError) in
+            try builder.appClipURL(host: host, link: link)
         }
-    }
-
-    mutating func run(io: CommandIO) throws -> Int32 {
-        io.out(url + "\n")
-        return 0
     }
 }

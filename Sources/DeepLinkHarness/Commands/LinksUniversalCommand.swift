@@ -5,7 +5,7 @@ import DeepLinkLinks
 /// optionally signed.
 ///
 /// Thread safety: a command runs on one thread.
-struct LinksUniversalCommand: BenchCommand {
+struct LinksUniversalCommand: LinkPrintingCommand {
     static let configuration = CommandConfiguration(
         name: "universal",
         abstract: "Print the universal link the installed app opens.",
@@ -20,18 +20,10 @@ struct LinksUniversalCommand: BenchCommand {
         if let extra = arguments.positionals.first { throw .unexpectedArgument(extra) }
         let host = try arguments.required(.host)
         let path = try arguments.required(.path)
-        let options = try LinkOptions(arguments: arguments)
-        let builder = options.builder(hosts: [host])
-        let link = try options.link(path, builder: builder)
-        do {
-            url = try builder.universalLink(host: host, link: link)
-        } catch {
-            throw LinkOptions.usage(error)
+        url = try LinkOptions(arguments: arguments).url(host: host, path: path) {
+            builder,
+            link throws(LinkBuilderError) in
+            try builder.universalLink(host: host, link: link)
         }
-    }
-
-    mutating func run(io: CommandIO) throws -> Int32 {
-        io.out(url + "\n")
-        return 0
     }
 }

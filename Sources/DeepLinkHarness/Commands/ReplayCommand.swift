@@ -170,44 +170,23 @@ package struct ReplayCommand: BenchCommand {
         for step in 0..<journey.eventCount {
             let event = journey.events[step]
             events.append(
-                "{\"step\":\(step),\"at_s\":\(event.atSeconds),\"event\":\(quote(journey.describe(event)))}"
+                "{\"step\":\(step),\"at_s\":\(event.atSeconds),\"event\":\(JSONString.quoted(journey.describe(event)))}"
             )
         }
         var actual: [String] = []
         for (kind, outcome, observation) in replay.actual {
-            let routes = routes(observation, journey: journey).map(quote).joined(separator: ",")
-            let account = account(observation).map(quote).joined(separator: ",")
+            let routes = routes(observation, journey: journey).map(JSONString.quoted).joined(separator: ",")
+            let account = account(observation).map(JSONString.quoted).joined(separator: ",")
             actual.append(
-                "\(quote(kind.rawValue)):{\"outcome\":\(quote(outcome.name)),\"routes\":[\(routes)],"
+                "\(JSONString.quoted(kind.rawValue)):{\"outcome\":\(JSONString.quoted(outcome.name)),\"routes\":[\(routes)],"
                     + "\"reported\":[\(account)]}"
             )
         }
         return "{\"seed\":\(journey.seed),\"journey\":\(journey.index),"
-            + "\"scenario_class\":\(quote(journey.scenario.name)),"
-            + "\"world\":\(quote(journey.worldDescription)),"
-            + "\"trace\":\(quote(journey.trace)),\"events\":[\(events.joined(separator: ","))],"
-            + "\"expected\":\(quote(replay.expectation.outcome.name)),"
+            + "\"scenario_class\":\(JSONString.quoted(journey.scenario.name)),"
+            + "\"world\":\(JSONString.quoted(journey.worldDescription)),"
+            + "\"trace\":\(JSONString.quoted(journey.trace)),\"events\":[\(events.joined(separator: ","))],"
+            + "\"expected\":\(JSONString.quoted(replay.expectation.outcome.name)),"
             + "\"actual\":{\(actual.joined(separator: ","))}}\n"
-    }
-
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }

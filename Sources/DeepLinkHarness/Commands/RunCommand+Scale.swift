@@ -21,13 +21,7 @@ extension RunCommand {
     static let shard = Option(
         "--shard",
         value: "i/n",
-        as: ValueParser { text throws(OptionValueError) in
-            do throws(ShardSpecError) {
-                return try ShardSpec.parse(text)
-            } catch {
-                throw .afterName("\(error)")
-            }
-        },
+        as: ValueParser(ShardSpec.parse, message: { "\($0)" }),
         help: "Run only the i-th (from 0) of n disjoint slices of the journeys."
     )
 

@@ -3,13 +3,7 @@ extension RunCommand {
     static let threshold = Option(
         "--threshold",
         value: "EXPR",
-        repeatedAs: ValueParser { text throws(OptionValueError) in
-            do throws(ThresholdError) {
-                return try Threshold.parse(text)
-            } catch {
-                throw .afterName(error.message)
-            }
-        },
+        repeatedAs: ValueParser(Threshold.parse, message: { $0.message }),
         help: "Also fail (exit 1) unless STRATEGY.METRIC OP VALUE holds, e.g. core.p99<2ms, "
             + "core.journeys_per_s>100000; METRIC one of "
             + Threshold.Metric.allCases.map(\.rawValue).joined(separator: ", ")

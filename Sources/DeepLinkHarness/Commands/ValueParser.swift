@@ -9,6 +9,22 @@ package struct ValueParser<Parsed: Sendable>: Sendable {
     }
 }
 
+extension ValueParser {
+    /// A parser of the value's own type, whose error `message` words after the option's name.
+    package init<Failure: Error>(
+        _ parse: @escaping @Sendable (String) throws(Failure) -> Parsed,
+        message: @escaping @Sendable (Failure) -> String
+    ) {
+        self.init { text throws(OptionValueError) in
+            do throws(Failure) {
+                return try parse(text)
+            } catch {
+                throw .afterName(message(error))
+            }
+        }
+    }
+}
+
 extension ValueParser where Parsed == String {
     /// Any text, as given.
     package static var text: Self { Self { $0 } }

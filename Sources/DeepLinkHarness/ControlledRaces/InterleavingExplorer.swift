@@ -10,8 +10,9 @@ package import DeepLinkCore
 package enum InterleavingExplorer {
     /// One input of a scenario's logical thread.
     package enum Input: Sendable {
-        /// `copies` captures of `link` under its own id.
-        case captures(PendingLink, copies: Int)
+        /// `copies` captures of the App Clip URL `url` under id `id` (the example app's capture
+        /// call, ``ExampleAppCapture``), captured at time 0 on the resolver's clock.
+        case captures(StaticString, id: UInt64, copies: Int)
         /// A signal (`appReady`, a login, …).
         case signal(AppEvent)
         /// A launch's load of the store.
@@ -19,8 +20,17 @@ package enum InterleavingExplorer {
 
         var raceInput: RaceInput {
             switch self {
-            case .captures(let link, let copies):
-                .captures(CaptureBurst(link: link, copies: copies, newIDs: false, idOffset: 0))
+            case .captures(let url, let id, let copies):
+                .captures(
+                    CaptureBurst(
+                        call: .link(.appClip),
+                        payload: UnsafeRawBufferPointer(start: url.utf8Start, count: url.utf8CodeUnitCount),
+                        capturedAtNanos: 0,
+                        id: id,
+                        copies: copies,
+                        newIDs: false
+                    )
+                )
             case .signal(let event): .signal(event)
             case .launch: .launch
             }

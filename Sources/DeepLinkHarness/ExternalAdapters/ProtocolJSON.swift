@@ -128,6 +128,19 @@ private struct Scanner {
         offset += 1
     }
 
+    /// After an object's member or an array's item: consumes a `,` (returns true: another
+    /// follows) or the closing byte `close` (returns false).
+    mutating func another(before close: UInt8, in container: String) throws(ProtocolJSON.ParseError) -> Bool {
+        skipSpace()
+        guard offset < bytes.count else { throw fail("unterminated \(container)") }
+        if bytes[offset] == UInt8(ascii: ",") {
+            offset += 1
+            return true
+        }
+        try expect(close)
+        return false
+    }
+
     mutating func object() throws(ProtocolJSON.ParseError) -> ProtocolJSON {
         var result = ProtocolJSON()
         try expect(UInt8(ascii: "{"))
@@ -141,14 +154,7 @@ private struct Scanner {
                 try expect(UInt8(ascii: ":"))
                 let value = try value()
                 result.members.append((key, value))
-                skipSpace()
-                guard offset < bytes.count else { throw fail("unterminated object") }
-                if bytes[offset] == UInt8(ascii: ",") {
-                    offset += 1
-                    continue
-                }
-                try expect(UInt8(ascii: "}"))
-                break
+                guard try another(before: UInt8(ascii: "}"), in: "object") else { break }
             }
         }
         skipSpace()
@@ -178,14 +184,7 @@ private struct Scanner {
                     throw fail("arrays hold only strings in this protocol")
                 }
                 items.append(try string())
-                skipSpace()
-                guard offset < bytes.count else { throw fail("unterminated array") }
-                if bytes[offset] == UInt8(ascii: ",") {
-                    offset += 1
-                    continue
-                }
-                try expect(UInt8(ascii: "]"))
-                return .strings(items)
+                guard try another(before: UInt8(ascii: "]"), in: "array") else { return .strings(items) }
             }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .integer(try integer())
         case UInt8(ascii: "{"): throw fail("nested objects are not part of this protocol")

@@ -9,7 +9,7 @@ import Glibc
 /// reference adapter. It sees only protocol lines, as an app would see its events: the App Clip
 /// writes its URL into the container; each `launch` relaunches a ``LinkResolver`` over the
 /// container; referrers and universal links are captured, referrers with Play's install-begin
-/// timestamp. Every capture goes through the core's package calls (``ExampleAppCapture``, shared
+/// timestamp. Every capture goes through the core's public calls (``ExampleAppCapture``, shared
 /// with ``CoreStrategy``); app events become `signal`s; the resolver's decisions become `drop`
 /// answers and its router calls `route` answers.
 ///
@@ -212,7 +212,7 @@ final class ServeCore {
     /// Answers a capture's rejection, if any.
     func answer(_ rejection: LinkRejection?) {
         guard let rejection else { return }
-        answers.drop(rejection: CoreStrategy.rejectionReasons[rejection] ?? .malformedReferrer)
+        answers.drop(rejection: .link(rejection))
     }
 
     /// Answers what a referrer held when it was not captured; a delivery that got as far as the
@@ -226,7 +226,7 @@ final class ServeCore {
         case .rejected(let rejection):
             if ExampleAppCapture.isSignatureRejection(rejection) { referrerDeliveries &+= 1 }
             answer(rejection)
-        case .error(let error): answers.drop(rejection: CoreStrategy.rejectionReason(for: error))
+        case .error(let error): answers.drop(rejection: RejectionReason(error))
         }
     }
 }

@@ -1,12 +1,16 @@
 import DeepLinkCore
 
 /// How the example app (``ExampleApp``) hands links to DeepLinkCore: only through the core's
-/// package capture calls, the ones an app ships with, which validate, authenticate and dedupe every
-/// link. ``CoreStrategy`` and `serve-core` capture through this one piece of code, so the default
-/// run exercises exactly the calls an app makes (the C ABI makes the same calls).
+/// public capture calls, the ones an app ships with, which validate, authenticate and dedupe every
+/// link. ``CoreStrategy`` (its racing bursts too, ``CaptureBurst``) and `serve-core` capture
+/// through this one piece of code, so the default run exercises exactly the calls an app makes (the
+/// C ABI makes the same calls).
 ///
 /// Thread safety: an immutable value; `Sendable`.
 struct ExampleAppCapture: Sendable {
+    /// The instance a racing burst captures through on whichever thread delivers it.
+    static let shared = ExampleAppCapture()
+
     let validator = ExampleApp.validator
     let parser = ReferrerParser()
     let signing: SignedLinkVerifier? = ExampleApp.signing

@@ -28,21 +28,21 @@ enum ForgedLinks {
             verdict: .route(canonical: signedWallet, needsLogin: true),
             singleUse: true
         ),
-        entry("forgedUnsigned", "/wallet/transfer?to=666", verdict: .reject(.missingSignature)),
+        entry("forgedUnsigned", "/wallet/transfer?to=666", verdict: .reject(.link(.missingSignature))),
         entry(
             "forgedTampered",
             signedWallet.replacingOccurrences(of: "to=7&", with: "to=9&"),
-            verdict: .reject(.badSignature)
+            verdict: .reject(.link(.badSignature))
         ),
         entry(
             "forgedExpired",
             sign("/wallet/transfer?to=7", expires: 0, nonce: 0x5EED_0000_0000_0020),
-            verdict: .reject(.expiredSignature)
+            verdict: .reject(.link(.expiredSignature))
         ),
         entry(
             "forgedUnknownKey",
             sign("/wallet/transfer?to=7", expires: 4_102_444_800, nonce: 0x5EED_0000_0000_0021, by: strangerKeys),
-            verdict: .reject(.unknownKey)
+            verdict: .reject(.link(.unknownKey))
         ),
     ]
 

@@ -100,7 +100,7 @@ package enum JourneyOutcome: Sendable, Hashable {
         if denseIndex >= 0, denseIndex < Self.plain.count {
             self = Self.plain[denseIndex]
         } else {
-            self = .rejected(RejectionReason(rawValue: UInt8(clamping: denseIndex - Self.plain.count)) ?? .empty)
+            self = .rejected(RejectionReason(rawValue: UInt8(clamping: denseIndex - Self.plain.count)) ?? .link(.empty))
         }
     }
 

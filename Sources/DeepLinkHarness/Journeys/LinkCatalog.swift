@@ -138,63 +138,63 @@ package enum LinkCatalog {
                 name: "openRedirect",
                 referrer: "deeplink=https%3A%2F%2Fevil.example%2Flogin",
                 url: "https://evil.example/login",
-                verdict: .reject(.foreignHost),
+                verdict: .reject(.link(.foreignHost)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "schemeRelative",
                 referrer: "deeplink=%2F%2Fevil.example%2Flogin",
                 url: "//evil.example/login",
-                verdict: .reject(.schemeRelative),
+                verdict: .reject(.link(.schemeRelative)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "javascript",
                 referrer: "deeplink=javascript%3Aalert(1)",
                 url: "javascript:alert(1)",
-                verdict: .reject(.disallowedScheme),
+                verdict: .reject(.link(.disallowedScheme)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "dotSegment",
                 referrer: "deeplink=%2Fproduct%2F..%2F..%2Fadmin",
                 url: "https://nerdy.pro/product/../../admin",
-                verdict: .reject(.dotSegment),
+                verdict: .reject(.link(.dotSegment)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "encodedDotSegment",
                 referrer: "deeplink=%2Fproduct%2F%252e%252e%2Fadmin",
                 url: "https://nerdy.pro/product/%2e%2e/admin",
-                verdict: .reject(.dotSegment),
+                verdict: .reject(.link(.dotSegment)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "controlBytes",
                 referrer: "deeplink=%2Fproduct%2F42%0D%0ALocation%3A%20x",
                 url: "https://nerdy.pro/product/42%0D%0ALocation:%20x",
-                verdict: .reject(.controlCharacter),
+                verdict: .reject(.link(.controlCharacter)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "overlong",
                 referrer: "deeplink=%2Fproduct%2F" + String(repeating: "a", count: 600),
                 url: "https://nerdy.pro/product/" + String(repeating: "a", count: 600),
-                verdict: .reject(.tooLong),
+                verdict: .reject(.link(.tooLong)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "badEscape",
                 referrer: "deeplink=%2Fproduct%2F%E2%28%A1",
                 url: "",
-                verdict: .reject(.invalidUTF8),
+                verdict: .reject(.link(.invalidUTF8)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "backslash",
                 referrer: "deeplink=%2F%5Cevil.example",
                 url: "https://nerdy.pro/%5Cevil.example",
-                verdict: .reject(.backslash),
+                verdict: .reject(.link(.backslash)),
                 naiveFindsPayload: true
             ),
             Entry(
@@ -258,28 +258,28 @@ package enum LinkCatalog {
                 name: "encodedSlash",
                 referrer: "deeplink=%2Forders%252F42",
                 url: "https://nerdy.pro/orders%2F42",
-                verdict: .reject(.encodedDelimiter),
+                verdict: .reject(.link(.encodedDelimiter)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "bidiOverride",
                 referrer: "deeplink=%2Forders%2F42%E2%80%AE",
                 url: "https://nerdy.pro/orders/42%E2%80%AE",
-                verdict: .reject(.invisibleCharacter),
+                verdict: .reject(.link(.invisibleCharacter)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "zeroWidth",
                 referrer: "deeplink=%2For%E2%80%8Bders%2F42",
                 url: "https://nerdy.pro/or%E2%80%8Bders/42",
-                verdict: .reject(.invisibleCharacter),
+                verdict: .reject(.link(.invisibleCharacter)),
                 naiveFindsPayload: true
             ),
             Entry(
                 name: "lonePercent",
                 referrer: "deeplink=%2Forders%2F42%25",
                 url: "https://nerdy.pro/orders/42%",
-                verdict: .reject(.malformedPercentEscape),
+                verdict: .reject(.link(.malformedPercentEscape)),
                 naiveFindsPayload: true
             ),
             Entry(

@@ -142,7 +142,7 @@ extension Oracle {
                 // A signed link's nonce is single-use per install: opened again after the container
                 // recorded it consumed, it is a replay (never routed again).
                 if facts(slot: slot).singleUse, get(consumed, slot) {
-                    rejection = .replayed
+                    rejection = .link(.replayed)
                     refusedReplay = true
                     break
                 }

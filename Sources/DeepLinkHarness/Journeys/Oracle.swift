@@ -154,7 +154,7 @@ package struct Oracle: Sendable {
             if expectation.outcome == .superseded { return .superseded }
             if distinctions.contains(.superseded), !expectation.otherLinkExpired { return .misjudged }
         }
-        if expectation.refusedReplay, distinctions.contains(.rejected), observation.rejection != .replayed {
+        if expectation.refusedReplay, distinctions.contains(.rejected), observation.rejection != .link(.replayed) {
             return .misjudged
         }
         return .routed

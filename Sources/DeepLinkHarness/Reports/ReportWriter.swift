@@ -110,32 +110,39 @@ package enum ReportWriter {
     /// coverage.csv: per strategy (report order), every feature and decision path it counted,
     /// zeros included (a path never taken is the point of the file), in ``CoverageKey`` order.
     package static func coverageCSV(_ report: RunReport) throws -> String {
-        var writer = CSVWriter(columns: ReportSchema.coverageColumns)
-        for strategy in report.strategies {
-            for key in strategy.coverage.keys.sorted(by: CoverageKey.precedes) {
-                try writer.append([
-                    strategy.name, key.kind, key.name, String(strategy.coverage[key, default: 0]),
-                ])
-            }
+        try countersCSV(report, columns: ReportSchema.coverageColumns, by: CoverageKey.precedes) { strategy in
+            strategy.coverage.map { key, count in (key, key.kind, key.name, count) }
         }
-        return writer.text
     }
 
     /// outcomes.csv: non-zero counters per strategy (report order), scenario class and outcome
     /// (both in byte order).
     package static func outcomesCSV(_ report: RunReport) throws -> String {
-        var writer = CSVWriter(columns: ReportSchema.outcomesColumns)
-        for strategy in report.strategies {
-            let keys = strategy.outcomeCounts.filter { $0.value > 0 }.keys.sorted { lhs, rhs in
-                if lhs.scenarioClass != rhs.scenarioClass {
-                    return ReportSchema.precedes(lhs.scenarioClass, rhs.scenarioClass)
-                }
-                return ReportSchema.precedes(lhs.outcome, rhs.outcome)
+        let order = { (lhs: OutcomeKey, rhs: OutcomeKey) -> Bool in
+            if lhs.scenarioClass != rhs.scenarioClass {
+                return ReportSchema.precedes(lhs.scenarioClass, rhs.scenarioClass)
             }
-            for key in keys {
-                try writer.append([
-                    strategy.name, key.scenarioClass, key.outcome, String(strategy.outcomeCounts[key, default: 0]),
-                ])
+            return ReportSchema.precedes(lhs.outcome, rhs.outcome)
+        }
+        return try countersCSV(report, columns: ReportSchema.outcomesColumns, by: order) { strategy in
+            strategy.outcomeCounts.compactMap { key, count in
+                count > 0 ? (key, key.scenarioClass, key.outcome, count) : nil
+            }
+        }
+    }
+
+    /// A table of counters: per strategy (report order), one row per counter in `order` of its
+    /// key, the strategy's name, the key's two columns and the count.
+    static func countersCSV<Key>(
+        _ report: RunReport,
+        columns: [CSVWriter.Column],
+        by order: (Key, Key) -> Bool,
+        counters: (StrategyReport) -> [(key: Key, first: String, second: String, count: UInt64)]
+    ) throws -> String {
+        var writer = CSVWriter(columns: columns)
+        for strategy in report.strategies {
+            for counter in counters(strategy).sorted(by: { order($0.key, $1.key) }) {
+                try writer.append([strategy.name, counter.first, counter.second, String(counter.count)])
             }
         }
         return writer.text

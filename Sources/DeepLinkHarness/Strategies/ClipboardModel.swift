@@ -1,54 +1,47 @@
-/// The device's clipboard and the app's side of pasting: whether it pasted already, and the gate
-/// holding what it pasted.
+/// The web page copies the link (with its timestamp) to the clipboard at the tap; the app pastes
+/// it at first launch. Any copy in between destroys it (``JourneyEvent/Kind/clipboardCopy``); on
+/// iOS 14+ the user may decline the "pasted from Safari" prompt
+/// (``JourneyWorld/pasteDeclined``); the clipboard may be cleared before launch
+/// (``JourneyWorld/clipboardCleared``). What was pasted is held by a correct, persisted
+/// ``PeerGate``, so the report shows what the clipboard itself loses.
+///
+/// The model: the device's clipboard and the app's side of pasting (whether it pasted already, and
+/// the gate holding what it pasted).
 ///
 /// Thread safety: a value type behind ``LockedPeer``'s lock.
-struct ClipboardModel: PeerModel {
+struct ClipboardModel: FirstLaunchPeerModel {
     let ttl: UInt32
     var gate: PeerGate
     var running = false
-    var pasted = false
+    /// Whether the app pasted already.
+    var asked = false
     var clipboard: (link: UInt8, copiedAt: UInt32)?
+
+    static let kind = StrategyKind.clipboard
 
     init(ttl: UInt32) {
         self.ttl = ttl
         gate = PeerGate(ttl: ttl)
     }
 
+    init(context: StrategyContext) { self.init(ttl: context.ttlSeconds) }
+
     mutating func install() { self = ClipboardModel(ttl: ttl) }
 
-    mutating func startProcess() {
-        running = true
-        gate.reset()
+    mutating func hear(_ event: JourneyEvent, of journey: Journey) {
+        switch event.kind {
+        case .tap: clipboard = (journey.link(slot: event.argument & 1), event.atSeconds)
+        case .clipboardCopy: clipboard = nil
+        // A reinstalled app's first launch pastes again.
+        case .appDeleted: asked = false
+        default: break
+        }
     }
 
-    mutating func handle(
-        _ event: JourneyEvent,
-        of journey: Journey,
-        step: Int,
-        into observation: inout StrategyObservation
-    ) {
-        let now = event.atSeconds
-        switch event.kind {
-        case .tap:
-            clipboard = (journey.link(slot: event.argument & 1), now)
-        case .clipboardCopy:
-            clipboard = nil
-        case .launch:
-            guard !pasted, journey.scenario.platform != .installed else { break }
-            pasted = true
-            guard !journey.world.pasteDeclined, !journey.world.clipboardCleared, let content = clipboard else {
-                break
-            }
-            running = gate.capture(content.link, at: content.copiedAt, now: now, step: step, observation: &observation)
-        case .appDeleted:
-            // A reinstalled app's first launch pastes again.
-            pasted = false
-            running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
-        case .appReady, .loginSucceeded, .sessionRestored, .logout, .universalLinkOpen, .kill, .crashArmed:
-            running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
-        case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
-            .clockJump, .clipDataPurged:
-            break
-        }
+    /// What the first launch pastes: nothing when the user declined the prompt or the clipboard
+    /// was cleared or overwritten.
+    func find(in journey: Journey, now: UInt32) -> (link: UInt8, at: UInt32)? {
+        guard !journey.world.pasteDeclined, !journey.world.clipboardCleared, let clipboard else { return nil }
+        return (clipboard.link, clipboard.copiedAt)
     }
 }

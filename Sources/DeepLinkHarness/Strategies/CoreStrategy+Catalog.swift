@@ -7,23 +7,6 @@ import Glibc
 // What the core strategy knows of the journeys' catalog and events: the bytes it delivers, the
 // links it expects to see routed, and which steps a racing journey delivers at once.
 extension CoreStrategy {
-    /// The harness's mirror of each rejection (the oracle does not depend on DeepLinkCore), matched
-    /// by name once rather than per rejected journey.
-    static let rejectionReasons: [LinkRejection: RejectionReason] = Dictionary(
-        uniqueKeysWithValues: LinkRejection.allCases.compactMap { rejection in
-            RejectionReason.allCases.first { $0.name == rejection.name }.map { (rejection, $0) }
-        }
-    )
-
-    /// The harness's mirror of a referrer the parser refused: an ambiguous payload key has its own
-    /// reason, a limit is a malformed referrer.
-    static func rejectionReason(for error: ReferrerError) -> RejectionReason {
-        switch error {
-        case .duplicatePayloadKey: .duplicatePayloadKey
-        case .inputTooLong, .tooManyFields: .malformedReferrer
-        }
-    }
-
     /// The UTF-8 bytes of each catalog referrer (and an empty one).
     static let referrerBytes = UTF8Table(LinkCatalog.entries.map(\.referrer) + [""])
 

@@ -54,7 +54,8 @@ extension CoreStrategy {
     }
 
     /// Play's Install Referrer delivers the journey's latest referrer to the running app; its
-    /// link's capture time is the tap's.
+    /// link's capture time is the tap's. Re-deliveries come under new ids (the install-begin
+    /// timestamp dedupes them).
     mutating func referrer(
         _ id: UInt8,
         tapNanos: UInt64,
@@ -64,23 +65,34 @@ extension CoreStrategy {
         _ metrics: inout OperationHistograms
     ) -> Int {
         let installBegin = hooks.installBeginTimestamp(install.installBegin)
+        let deliveryID = 100 &+ install.deliveries &+ 1
+        let verdict: ReferrerVerdict?
+        var delivered = 1
         if let raced {
-            guard prepareReferrer(id, tapNanos: tapNanos, installBegin: installBegin, &observation, &metrics) else {
-                return 1
-            }
-            return race(raced, journey: journey)
-        }
-        let start = stopwatch.now()
-        let verdict = CoreStrategy.referrerBytes.withBytes(Int(id)) { referrer in
-            capture.referrer(
-                referrer,
-                into: resolver,
-                clickNanos: tapNanos,
-                id: 100 &+ install.deliveries &+ 1,
-                installBeginTimestamp: installBegin
+            let burst = CaptureBurst(
+                call: .referrer,
+                payload: Self.referrerBytes.bytes(Int(id)),
+                capturedAtNanos: tapNanos,
+                id: deliveryID,
+                installBeginTimestamp: installBegin,
+                copies: Self.burstCopies,
+                newIDs: true
             )
+            verdict = race(raced, journey: journey, burst)
+            delivered = 2
+        } else {
+            let start = stopwatch.now()
+            verdict = CoreStrategy.referrerBytes.withBytes(Int(id)) { referrer in
+                capture.referrer(
+                    referrer,
+                    into: resolver,
+                    clickNanos: tapNanos,
+                    id: deliveryID,
+                    installBeginTimestamp: installBegin
+                )
+            }
+            metrics.parse.record(stopwatch.nanos(since: start))
         }
-        metrics.parse.record(stopwatch.nanos(since: start))
         switch verdict {
         case .link:
             install.deliveries &+= 1
@@ -103,14 +115,14 @@ extension CoreStrategy {
                 )
             }
         case .error(let error):
-            observation.reject(Self.rejectionReason(for: error))
-        case .organic, .notSet, .noPayload:
+            observation.reject(RejectionReason(error))
+        case .organic, .notSet, .noPayload, nil:
             break  // the resolver reported the install
         }
-        return 1
+        return delivered
     }
 
-    /// A universal link opens the running app.
+    /// A universal link opens the running app (read again, it keeps its id).
     mutating func universalLink(
         _ id: UInt8,
         slot: UInt8,
@@ -120,20 +132,36 @@ extension CoreStrategy {
         _ observation: inout StrategyObservation,
         _ metrics: inout OperationHistograms
     ) -> Int {
+        let captureID = 200 + UInt64(slot)
+        let rejection: LinkRejection?
+        var delivered = 1
         if let raced {
-            guard prepareUniversalLink(id, slot: slot, at: nowNanos, &observation, &metrics) else { return 1 }
-            return race(raced, journey: journey)
+            let burst = CaptureBurst(
+                call: .link(.universalLink),
+                payload: Self.urlBytes.bytes(Int(id)),
+                capturedAtNanos: nowNanos,
+                id: captureID,
+                copies: Self.burstCopies,
+                newIDs: false
+            )
+            if case .rejected(let refused) = race(raced, journey: journey, burst) {
+                rejection = refused
+            } else {
+                rejection = nil
+            }
+            delivered = 2
+        } else {
+            let start = stopwatch.now()
+            rejection = CoreStrategy.urlBytes.withBytes(Int(id)) { url in
+                capture.link(url, into: resolver, atNanos: nowNanos, id: captureID)
+            }
+            metrics.validate.record(stopwatch.nanos(since: start))
         }
-        let start = stopwatch.now()
-        let rejection = CoreStrategy.urlBytes.withBytes(Int(id)) { url in
-            capture.link(url, into: resolver, atNanos: nowNanos, id: 200 + UInt64(slot))
-        }
-        metrics.validate.record(stopwatch.nanos(since: start))
-        guard let rejection, note(rejection, &observation) else { return 1 }
+        guard let rejection, note(rejection, &observation) else { return delivered }
         _ = Self.homeRoute.withBytes(0) { url in
-            capture.link(url, into: resolver, atNanos: nowNanos, id: 200 + UInt64(slot))
+            capture.link(url, into: resolver, atNanos: nowNanos, id: captureID)
         }
-        return 1
+        return delivered
     }
 
     /// The app signals an event; a route it opens is timed from the signal.
@@ -159,7 +187,7 @@ extension CoreStrategy {
         if ExampleAppCapture.isSignatureRejection(rejection) {
             observation.paths.insert(rejection == .replayed ? .nonceReplayed : .signatureRejected)
         }
-        observation.reject(hooks.rejectionReason(Self.rejectionReasons[rejection] ?? .malformedReferrer))
+        observation.reject(hooks.rejectionReason(.link(rejection)))
         return hooks.capturesRejected
     }
 }

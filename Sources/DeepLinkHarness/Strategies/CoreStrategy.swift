@@ -5,7 +5,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// This project's design, end to end through DeepLinkCore's package capture calls
+/// This project's design, end to end through DeepLinkCore's public capture calls
 /// (``ExampleAppCapture``, the calls an app ships with): the App Clip writes its invocation URL into
 /// an ``InMemoryHandoffStore`` (the App Group container, with its crash model); each process launch
 /// relaunches the worker's ``LinkResolver`` over that store in place (the example app's route
@@ -74,8 +74,9 @@ package struct CoreStrategy: Strategy {
     static let burstCopies = 4
     /// The first of the two steps the current journey delivered at once (-1: none).
     var racedAt = -1
-    /// The record a racing capture is built in, in place, before its burst is delivered.
-    var scratch = PendingLink(link: DeepLink(validated: "/")!, source: .appClip, capturedAtNanos: 0, id: 0)
+    /// The verdict of the first capture of a racing journey's burst, which the burst's thread
+    /// writes and this worker reads after the race.
+    let racedVerdict = Locked<ReferrerVerdict?>(nil)
     /// Rounds ``Faults/slowPath`` adds to every journey (about 10 % of a journey's instructions).
     static let slowPathRounds = 500
     /// Where ``Faults/slowPath``'s rounds go, so the optimiser keeps them.

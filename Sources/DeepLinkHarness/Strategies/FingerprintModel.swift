@@ -1,14 +1,26 @@
-/// The app's side of fingerprint matching: the last tap it heard of, whether it asked the server
-/// already, and the gate holding the match.
+/// Probabilistic matching: the web page records (IP, device attributes, time, link) at the tap;
+/// at first launch the app sends its IP and attributes and the server answers with the most recent
+/// record that matches within the window, then forgets it. Users behind a shared IP with the same
+/// device model are indistinguishable (``JourneyWorld/fingerprintCollision``: another user's more
+/// recent tap wins); another IP at launch than at the tap (Wi-Fi to cellular, Safari behind iCloud
+/// Private Relay) finds nothing, and so does a launch after the window. The match is held by a
+/// correct, persisted ``PeerGate`` (as SDKs persist their match), so what the report shows is the
+/// matching itself.
+///
+/// The model: the app's side of fingerprint matching (the last tap it heard of, whether it asked
+/// the server already, and the gate holding the match).
 ///
 /// Thread safety: a value type behind ``LockedPeer``'s lock.
-struct FingerprintModel: PeerModel {
+struct FingerprintModel: FirstLaunchPeerModel {
     let ttl: UInt32
     let window: UInt32
     var gate: PeerGate
     var running = false
-    var matched = false
+    /// Whether the app asked the server already.
+    var asked = false
     var lastTap: UInt32?
+
+    static let kind = StrategyKind.fingerprint
 
     init(ttl: UInt32, window: UInt32) {
         self.ttl = ttl
@@ -16,39 +28,16 @@ struct FingerprintModel: PeerModel {
         gate = PeerGate(ttl: ttl)
     }
 
+    init(context: StrategyContext) { self.init(ttl: context.ttlSeconds, window: context.fingerprintWindowSeconds) }
+
     mutating func install() { self = FingerprintModel(ttl: ttl, window: window) }
 
-    mutating func startProcess() {
-        running = true
-        gate.reset()
-    }
-
-    mutating func handle(
-        _ event: JourneyEvent,
-        of journey: Journey,
-        step: Int,
-        into observation: inout StrategyObservation
-    ) {
-        let now = event.atSeconds
-        switch event.kind {
-        case .tap:
-            lastTap = now
-        case .launch:
-            guard !matched, journey.scenario.platform != .installed else { break }
-            matched = true
-            guard let (link, tappedAt) = match(journey, lastTap: lastTap, now: now) else { break }
-            running = gate.capture(link, at: tappedAt, now: now, step: step, observation: &observation)
-        case .appReady, .loginSucceeded, .sessionRestored, .logout, .universalLinkOpen, .kill, .crashArmed,
-            .appDeleted:
-            running = gate.apply(event, of: journey, running: running, step: step, observation: &observation)
-        case .clipInvoked, .clipHandoffWrite, .storeVisit, .install, .referrerFetch, .referrerRetry, .loginFailed,
-            .clockJump, .clipboardCopy, .clipDataPurged:
-            break
-        }
+    mutating func hear(_ event: JourneyEvent, of journey: Journey) {
+        if event.kind == .tap { lastTap = event.atSeconds }
     }
 
     /// The server's answer at first launch: the most recent matching record inside the window.
-    func match(_ journey: Journey, lastTap: UInt32?, now: UInt32) -> (UInt8, UInt32)? {
+    func find(in journey: Journey, now: UInt32) -> (link: UInt8, at: UInt32)? {
         let world = journey.world
         // Another IP at launch than at the tap: nothing matches.
         guard !world.ipChanged, !world.privateRelay else { return nil }

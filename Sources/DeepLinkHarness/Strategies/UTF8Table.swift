@@ -21,6 +21,10 @@ struct UTF8Table: @unchecked Sendable {
     /// The number of strings.
     var count: Int { buffers.count }
 
+    /// String `index`'s bytes, for a value that carries them across threads (a racing
+    /// ``CaptureBurst``): valid for the process's life, as the buffers are never freed.
+    func bytes(_ index: Int) -> UnsafeRawBufferPointer { buffers[index] }
+
     /// `body` over string `index`'s bytes (valid only inside it).
     @inline(__always)
     func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
