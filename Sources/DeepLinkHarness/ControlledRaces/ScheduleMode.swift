@@ -32,12 +32,7 @@ package enum ScheduleMode: Sendable, Equatable {
 
     /// Whether the harness's scheduler (not the OS) decides between the race's threads
     /// (`sequential` has no race to decide).
-    package var isControlled: Bool {
-        switch self {
-        case .random, .pct, .exhaustive: true
-        case .os, .sequential: false
-        }
-    }
+    package var isControlled: Bool { self != .os && self != .sequential }
 
     /// The spelling `--schedule` accepts and reports print.
     package var name: String {
