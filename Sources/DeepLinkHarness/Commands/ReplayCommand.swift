@@ -178,8 +178,8 @@ package struct ReplayCommand: BenchCommand {
             let routes = routes(observation, journey: journey).map(JSONString.quoted).joined(separator: ",")
             let account = account(observation).map(JSONString.quoted).joined(separator: ",")
             actual.append(
-                "\(JSONString.quoted(kind.rawValue)):{\"outcome\":\(JSONString.quoted(outcome.name)),\"routes\":[\(routes)],"
-                    + "\"reported\":[\(account)]}"
+                "\(JSONString.quoted(kind.rawValue)):{\"outcome\":\(JSONString.quoted(outcome.name)),"
+                    + "\"routes\":[\(routes)],\"reported\":[\(account)]}"
             )
         }
         return "{\"seed\":\(journey.seed),\"journey\":\(journey.index),"

@@ -39,17 +39,15 @@ final class ControlledScheduling: ScheduleController {
         pthread_setspecific(key, raw + thread)
     }
 
-    /// The calling thread's race, unretained (the race outlives its setting), and its logical
-    /// thread; `nil` outside a race.
+    /// The calling thread's race and its logical thread; `nil` outside a race. Unretained (the race
+    /// outlives its setting), and reached through `_withUnsafeGuaranteedRef`, so that no schedule
+    /// point pays a retain and a release of it.
     @inline(__always)
     private func current() -> (race: Unmanaged<ControlledRace>, thread: Int)? {
         guard let raw = pthread_getspecific(key) else { return nil }
         let thread = Int(bitPattern: UInt(bitPattern: raw) & 7)
         return (Unmanaged<ControlledRace>.fromOpaque(raw - thread), thread)
     }
-
-    // The race is reached unretained (`_withUnsafeGuaranteedRef`): a retain and a release around
-    // every schedule point were a tenth of a race's bookkeeping.
 
     func reach(_ point: SchedulePoint) {
         guard let (race, thread) = current() else { return }

@@ -17,8 +17,9 @@ struct ScheduleDecider: Sendable {
     private(set) var choices: [UInt8] = []
     private(set) var branching: [UInt8] = []
 
-    /// A decider for a race of `threads` logical threads (at most ``RaceTurns/maximumThreads``), seeded from `seed` (derive it from the
-    /// run's seed and the journey index so that sharding and thread counts do not change it).
+    /// A decider for a race of `threads` logical threads (at most ``RaceTurns/maximumThreads``),
+    /// seeded from `seed` (derive it from the run's seed and the journey index so that sharding and
+    /// thread counts do not change it).
     init(mode: ScheduleMode, seed: UInt64, threads: Int) {
         self.mode = mode
         random = SplitMix64(seed: 0, index: 0)

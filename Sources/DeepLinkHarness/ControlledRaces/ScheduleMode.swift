@@ -46,8 +46,8 @@ package enum ScheduleMode: Sendable, Equatable {
         }
     }
 
-    /// Parses `os`, `random`, `sequential`, `pct`, `pct:depth=D`, `pct:depth=D,steps=K` or `exhaustive`
-    /// (`maxPoints` comes from `--max-points`). Returns what was wrong on failure.
+    /// Parses `os`, `random`, `sequential`, `pct`, `pct:depth=D`, `pct:depth=D,steps=K` or
+    /// `exhaustive` (`maxPoints` comes from `--max-points`). Returns what was wrong on failure.
     package static func parse(_ text: String, maxPoints: Int?) -> Result<ScheduleMode, ScheduleModeError> {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         let name = parts.first ?? ""
