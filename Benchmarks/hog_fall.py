@@ -3,9 +3,9 @@
 
 Runs `deeplink-bench run` twice, interleaved as pairs: alone, then beside HOGS busy loops (one
 process each, as a shared CI machine adds). A strategy's fall is its quiet rate over its loaded
-rate (journeys per second of strategy time, and the same for racing journeys alone). Core may fall
-at most LIMIT times as far as naive in the same pair: a race machinery that spins, or that waits
-for another core, falls further than a strategy without one.
+rate (summary.csv's journeys_per_s and racing_journeys_per_s). Core may fall at most LIMIT times
+as far as naive in the same pair: a race machinery that spins, or that waits for another core,
+falls further than a strategy without one.
 
 Usage: hog_fall.py DEEPLINK_BENCH [--pairs N] [--hogs N] [--limit X] [run arguments ...]
 Exit 0 when every pair's falls hold, 1 when one does not, 2 for bad input.
@@ -28,7 +28,7 @@ def rates(directory):
     with open(os.path.join(directory, "summary.csv"), newline="", encoding="utf-8-sig") as handle:
         return {
             row["strategy"]: {
-                "journeys": float(row["journeys"]) / max(float(row["strategy_ns"]) / 1e9, 1e-12),
+                "journeys": float(row["journeys_per_s"]),
                 "racing": float(row["racing_journeys_per_s"]),
             }
             for row in csv.DictReader(handle)
