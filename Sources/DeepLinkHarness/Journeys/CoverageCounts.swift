@@ -36,7 +36,16 @@ package struct CoverageCounts: Sendable, Equatable {
         + ["racing:yes", "router:notReady"]
 
     /// Counts `journey`'s features.
-    package mutating func count(features journey: Journey) {
+    package mutating func count(features journey: Journey) { Self.count(features: journey, into: &features) }
+
+    /// Adds feature counts (``featureNames`` order) counted elsewhere: a batch's, counted once
+    /// while it was prepared (``count(features:into:)``) rather than again in every strategy's pass.
+    package mutating func add(features counted: [UInt64]) {
+        for index in counted.indices where counted[index] != 0 { features[index] &+= counted[index] }
+    }
+
+    /// Counts `journey`'s features into `features` (``featureNames`` order).
+    package static func count(features journey: Journey, into features: inout [UInt64]) {
         let platforms = Platform.allCases.count
         let perturbationBase = 2 * platforms
         let extrasBase = perturbationBase + Perturbation.allCases.count

@@ -12,6 +12,9 @@ struct JourneyBatch {
     var preparationBytes: UInt64 = 0
     /// Journeys the oracle left undecided (a generator defect; expected 0).
     var undecided: UInt64 = 0
+    /// The journeys' features (``CoverageCounts/featureNames`` order), counted once here: they
+    /// are the same for every strategy, and every strategy's pass records every journey.
+    var featureCounts = [UInt64](repeating: 0, count: CoverageCounts.featureNames.count)
 
     init() {
         journeys.reserveCapacity(Runner.chunkSize)
@@ -27,10 +30,12 @@ struct JourneyBatch {
         preparationNanos = 0
         preparationBytes = 0
         undecided = 0
+        for index in featureCounts.indices { featureCounts[index] = 0 }
     }
 
     mutating func append(_ journey: Journey, oracle: Oracle) {
         journeys.append(journey)
+        CoverageCounts.count(features: journey, into: &featureCounts)
         let expectation = oracle.expect(inPlace: &journeys[journeys.count - 1])
         if expectation.endedPending { undecided &+= 1 }
         expectations.append(expectation)
@@ -39,6 +44,7 @@ struct JourneyBatch {
     mutating func append(_ arrival: PreparedArrival, lagNanos lag: UInt64) {
         if arrival.expectation.endedPending { undecided &+= 1 }
         journeys.append(arrival.journey)
+        CoverageCounts.count(features: arrival.journey, into: &featureCounts)
         expectations.append(arrival.expectation)
         lagNanos.append(lag)
         preparationNanos &+= arrival.preparationNanos

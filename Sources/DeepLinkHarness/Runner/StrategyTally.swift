@@ -72,8 +72,9 @@ package struct StrategyTally: Sendable {
         JourneyOutcome.violations.reduce(0) { $0 &+ total($1) }
     }
 
-    /// Counts one classified journey (its outcome, features and decision paths) and keeps it when
-    /// it is a violation and room is left.
+    /// Counts one classified journey (its outcome and decision paths) and keeps it when it is a
+    /// violation and room is left. Its features, the same for every strategy, are counted once
+    /// with its batch (``JourneyBatch/featureCounts``) and added per pass.
     @inline(__always)
     mutating func record(
         _ outcome: JourneyOutcome,
@@ -83,7 +84,6 @@ package struct StrategyTally: Sendable {
         violationLimit limit: Int
     ) {
         counts[journey.scenario.denseIndex * JourneyOutcome.count + outcome.denseIndex] &+= 1
-        coverage.count(features: journey)
         coverage.count(paths: observation.paths)
         coverage.count(schedule: observation.schedule)
         if outcome.isViolation, violations.count < limit {

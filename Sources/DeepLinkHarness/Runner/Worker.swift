@@ -170,6 +170,7 @@ struct Worker {
         }
         beacon.startReading.store(0, ordering: .relaxed)
         tally.journeys &+= UInt64(batch.count)
+        tally.coverage.add(features: batch.featureCounts)
         let passNanos = stopwatch.nanos(since: passStart)
         let bytes = allocations.bytes &- passBytes
         let strategyNanos = (tally.strategyNanos &- strategyNanosBefore) &+ served.nanos

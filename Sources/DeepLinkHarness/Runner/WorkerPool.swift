@@ -95,6 +95,7 @@ struct WorkerPool {
         if let hung, let position = configuration.strategies.firstIndex(of: hung.strategy) {
             let journey = shared.generator.journey(at: hung.index)
             tallies[position].journeys &+= 1
+            tallies[position].coverage.count(features: journey)
             tallies[position].record(
                 .hung,
                 journey: journey,
