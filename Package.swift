@@ -108,9 +108,18 @@ let package = Package(
         // Speed, measured as ratios against peers in the same run: the comparisons and their runner
         // (a library, so tests can run it) and a thin executable.
         .target(name: "CThreadAffinity", path: "Benchmarks/CThreadAffinity"),
+        // Counts what OpenSSL's libcrypto allocates (its memory hooks, installed at load), so that
+        // a comparison's bytes per operation name the part no caller of OpenSSL 3.0 can avoid.
+        .target(
+            name: "CLibcryptoAllocations",
+            dependencies: ["CCrypto"],
+            path: "Benchmarks/CLibcryptoAllocations"
+        ),
         .target(
             name: "CoreBenchmarkSuite",
-            dependencies: ["DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks", "CThreadAffinity"],
+            dependencies: [
+                "DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks", "CThreadAffinity", "CLibcryptoAllocations",
+            ],
             path: "Benchmarks/CoreBenchmarkSuite",
             swiftSettings: strictSettings
         ),

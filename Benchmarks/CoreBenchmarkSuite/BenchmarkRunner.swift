@@ -48,8 +48,13 @@ package struct ComparisonResult: Sendable, Equatable {
     /// repetitions.
     package var speedupLowerQuartile: Double
     package var speedupUpperQuartile: Double
+    /// Bytes allocated per operation, everything included (libcrypto's too).
     package var subjectBytesPerOp: Double
     package var peerBytesPerOp: Double
+    /// The part of the bytes per operation that OpenSSL's libcrypto allocated
+    /// (``LibcryptoAllocations``).
+    package var subjectLibcryptoBytesPerOp: Double
+    package var peerLibcryptoBytesPerOp: Double
     package var repetitions: Int
     /// What else the machine did while this comparison ran, and the host-speed probe before and
     /// after it (``Disturbance``): a disturbed comparison's speedup says more about the machine.
@@ -135,8 +140,10 @@ package struct BenchmarkRunner: Sendable {
             speedup: Self.median(ratios),
             speedupLowerQuartile: Self.quantile(ratios, 0.25),
             speedupUpperQuartile: Self.quantile(ratios, 0.75),
-            subjectBytesPerOp: subjectBytes,
-            peerBytesPerOp: peerBytes,
+            subjectBytesPerOp: subjectBytes.all,
+            peerBytesPerOp: peerBytes.all,
+            subjectLibcryptoBytesPerOp: subjectBytes.libcrypto,
+            peerLibcryptoBytesPerOp: peerBytes.libcrypto,
             repetitions: repetitions,
             disturbance: disturbance
         )
@@ -165,10 +172,14 @@ package struct BenchmarkRunner: Sendable {
         }
     }
 
-    /// Bytes allocated per operation after warm-up, as the body measured them.
-    func bytesPerOperation(_ side: BenchmarkSide) -> Double {
+    /// Bytes allocated per operation after warm-up, as the body measured them, and the part of
+    /// them libcrypto allocated.
+    func bytesPerOperation(_ side: BenchmarkSide) -> (all: Double, libcrypto: Double) {
         _ = side.run(allocationOperations)
-        return Double(side.run(allocationOperations)) / Double(allocationOperations)
+        let libcryptoBefore = LibcryptoAllocations.bytes
+        let all = side.run(allocationOperations)
+        let libcrypto = LibcryptoAllocations.bytes &- libcryptoBefore
+        return (Double(all) / Double(allocationOperations), Double(libcrypto) / Double(allocationOperations))
     }
 
     /// The median (mean of the middle two for an even count); 0 for no values.

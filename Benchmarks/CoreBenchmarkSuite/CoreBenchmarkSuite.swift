@@ -13,6 +13,7 @@ package enum CoreBenchmarkSuite {
         [
             "benchmark", "subject", "peer", "subject_ns_per_op", "peer_ns_per_op", "speedup",
             "subject_bytes_per_op", "peer_bytes_per_op", "repetitions", "speedup_q1", "speedup_q3",
+            "subject_libcrypto_bytes_per_op", "peer_libcrypto_bytes_per_op",
         ] + Disturbance.probeColumns + Disturbance.columns
 
     /// The benchmarks whose subject must allocate nothing per operation (the targets).
@@ -59,6 +60,8 @@ package enum CoreBenchmarkSuite {
                     format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
                     String(result.repetitions), format(result.speedupLowerQuartile, digits: 2),
                     format(result.speedupUpperQuartile, digits: 2),
+                    format(result.subjectLibcryptoBytesPerOp, digits: 1),
+                    format(result.peerLibcryptoBytesPerOp, digits: 1),
                 ] + result.disturbance.probeFields + result.disturbance.fields
             text += fields.map(quoted).joined(separator: ",") + "\n"
         }
@@ -82,13 +85,17 @@ package enum CoreBenchmarkSuite {
 
     /// The results as an aligned, readable table.
     package static func table(_ results: [ComparisonResult]) -> String {
-        let header = ["benchmark", "subject", "peer", "ns/op", "peer ns/op", "speedup", "q1-q3", "B/op", "peer B/op"]
+        let header = [
+            "benchmark", "subject", "peer", "ns/op", "peer ns/op", "speedup", "q1-q3", "B/op", "libcrypto's",
+            "peer B/op",
+        ]
         let rows = results.map { result in
             [
                 result.benchmark, result.subject, result.peer, format(result.subjectNanosPerOp, digits: 1),
                 format(result.peerNanosPerOp, digits: 1), format(result.speedup, digits: 2) + "x",
                 format(result.speedupLowerQuartile, digits: 2) + "-" + format(result.speedupUpperQuartile, digits: 2),
-                format(result.subjectBytesPerOp, digits: 1), format(result.peerBytesPerOp, digits: 1),
+                format(result.subjectBytesPerOp, digits: 1), format(result.subjectLibcryptoBytesPerOp, digits: 1),
+                format(result.peerBytesPerOp, digits: 1),
             ]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

@@ -39,6 +39,10 @@ if arguments[.help] {
     exit(0)
 }
 if let extra = arguments.positionals.first { fail(CLIError.unexpectedArgument(extra).message) }
+if !LibcryptoAllocations.areCounted {
+    let warning = "warning: libcrypto's allocations are not counted apart (its column reads 0)\n"
+    FileHandle.standardError.write(Data(warning.utf8))
+}
 #if DEBUG
 FileHandle.standardError.write(Data("warning: a debug build; times mean little (use -c release)\n".utf8))
 #endif

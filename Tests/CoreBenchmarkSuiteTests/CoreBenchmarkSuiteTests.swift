@@ -134,8 +134,9 @@ import Testing
 @Suite struct JourneyComparisonTests {
     /// `journey` drives whole journeys through `core` with no harness around it: a row the
     /// instruction gate counts (one thread) under a name of its own. Not a zero-allocation row:
-    /// a few journeys of the default mix allocate inside the core (2.9 B per journey over the
-    /// 1,000-journey corpus).
+    /// the default mix's signed links are verified with OpenSSL 3.0's HMAC, which allocates inside
+    /// libcrypto (2.9 B per journey over the 1,000-journey corpus; see
+    /// `libcryptosBytesAreCountedApart`).
     @Test func journeyRowIsCountedUnderItsOwnName() throws {
         let comparison = try #require(
             CoreBenchmarkSuite.comparisons(corpusSize: 20).first { $0.benchmark == "journey" }
@@ -148,5 +149,26 @@ import Testing
         // More journeys than the corpus holds: the loop cycles it.
         _ = comparison.subject.run(50)
         _ = comparison.peer.run(50)
+    }
+}
+
+@Suite struct LibcryptoAllocationTests {
+    /// OpenSSL 3.0's HMAC allocates inside libcrypto: two digest contexts of 112 B per tag, counted
+    /// apart by its memory hooks. Pinned for a verified referrer; for a default-mix journey, part
+    /// of its bytes (all of them in a release build: CoreBenchmarks' `journey` row). The peers
+    /// verify nothing.
+    @Test func libcryptosBytesAreCountedApart() throws {
+        guard !Sanitizer.isActive else { return }
+        #expect(LibcryptoAllocations.areCounted)
+        let comparisons = CoreBenchmarkSuite.comparisons(corpusSize: 1_000)
+        let runner = BenchmarkRunner(repetitions: 1, sampleNanos: 100_000, allocationOperations: 1_000)
+        let verify = runner.run(try #require(comparisons.first { $0.benchmark == "referrer-verify" }))
+        #expect(verify.subjectLibcryptoBytesPerOp == 224)
+        #expect(verify.subjectLibcryptoBytesPerOp <= verify.subjectBytesPerOp)
+        #expect(verify.peerLibcryptoBytesPerOp == 0)
+        let journey = runner.run(try #require(comparisons.first { $0.benchmark == "journey" }))
+        #expect(journey.subjectLibcryptoBytesPerOp > 0)
+        #expect(journey.subjectLibcryptoBytesPerOp <= journey.subjectBytesPerOp)
+        #expect(journey.peerLibcryptoBytesPerOp == 0)
     }
 }

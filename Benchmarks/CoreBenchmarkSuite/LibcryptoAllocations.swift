@@ -1,0 +1,16 @@
+import CLibcryptoAllocations
+
+/// What OpenSSL's libcrypto allocated, counted apart (CLibcryptoAllocations hooks its memory
+/// functions when the process loads). OpenSSL 3.0's HMAC duplicates a digest context per tag
+/// inside the library, which no caller can avoid; a comparison reports those bytes in a column of
+/// their own, and what is left of its bytes per operation is ours.
+///
+/// Thread safety: any thread; each reads its own count (like jemalloc's `thread.allocated`).
+package enum LibcryptoAllocations {
+    /// Whether the hooks were installed (OpenSSL refuses them once it has allocated).
+    package static var areCounted: Bool { deeplink_libcrypto_allocations_counted() }
+
+    /// Bytes libcrypto allocated so far on the calling thread (usable sizes, as jemalloc counts
+    /// them).
+    package static var bytes: UInt64 { deeplink_libcrypto_allocated_bytes() }
+}
