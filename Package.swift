@@ -87,6 +87,11 @@ let package = Package(
         // Exact per-thread allocation counts (jemalloc's `thread.allocated`) for the harness, the
         // benchmarks and the core's tests: one counter, apart from both.
         .target(name: "AllocationCounting", dependencies: jemalloc, swiftSettings: strictSettings),
+        // Counts what OpenSSL's libcrypto allocates (its memory hooks, installed when the process
+        // loads), so that the harness and the benchmarks name the bytes no caller of OpenSSL 3.0
+        // can avoid. Not in the core or DeepLinkLinks: an app's process is not hooked.
+        // DWARF 4 for valgrind, as CRaceFiber.
+        .target(name: "CLibcryptoAllocations", dependencies: ["CCrypto"], cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // The link builder, the site association files and `HMACSHA256Authenticator` (the core's
         // `PayloadAuthenticator` over OpenSSL's libcrypto).
         .target(name: "DeepLinkLinks", dependencies: ["DeepLinkCore", "CCrypto"], swiftSettings: strictSettings),
@@ -95,6 +100,7 @@ let package = Package(
             name: "DeepLinkHarness",
             dependencies: [
                 "DeepLinkCore", "DeepLinkLinks", "AllocationCounting", "CCrypto", "CCycleCounter", "CRaceFiber",
+                "CLibcryptoAllocations",
             ]
                 + jemalloc,
             swiftSettings: strictSettings
@@ -108,17 +114,10 @@ let package = Package(
         // Speed, measured as ratios against peers in the same run: the comparisons and their runner
         // (a library, so tests can run it) and a thin executable.
         .target(name: "CThreadAffinity", path: "Benchmarks/CThreadAffinity"),
-        // Counts what OpenSSL's libcrypto allocates (its memory hooks, installed at load), so that
-        // a comparison's bytes per operation name the part no caller of OpenSSL 3.0 can avoid.
-        .target(
-            name: "CLibcryptoAllocations",
-            dependencies: ["CCrypto"],
-            path: "Benchmarks/CLibcryptoAllocations"
-        ),
         .target(
             name: "CoreBenchmarkSuite",
             dependencies: [
-                "DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks", "CThreadAffinity", "CLibcryptoAllocations",
+                "DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks", "CThreadAffinity",
             ],
             path: "Benchmarks/CoreBenchmarkSuite",
             swiftSettings: strictSettings

@@ -145,7 +145,10 @@ struct RunReader {
                     harnessNanos: try row.count("harness_ns"),
                     harnessAllocatedBytes: try row.count("harness_allocated_bytes"),
                     racingJourneys: try row.count("racing_journeys"),
-                    racingNanos: try row.count("racing_ns")
+                    racingNanos: try row.count("racing_ns"),
+                    libcryptoBytes: try row.count("libcrypto_bytes"),
+                    racingBytes: try row.count("racing_bytes"),
+                    racingLibcryptoBytes: try row.count("racing_libcrypto_bytes")
                 )
             )
         } _: { reader, fields, line throws(ReportError) in

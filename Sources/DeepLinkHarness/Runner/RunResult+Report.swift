@@ -83,7 +83,10 @@ extension RunResult {
                     harnessNanos: tally.harnessNanos,
                     harnessAllocatedBytes: tally.harnessAllocatedBytes,
                     racingJourneys: tally.racingJourneys,
-                    racingNanos: tally.racingNanos
+                    racingNanos: tally.racingNanos,
+                    libcryptoBytes: tally.libcryptoBytes,
+                    racingBytes: tally.racingBytes,
+                    racingLibcryptoBytes: tally.racingLibcryptoBytes
                 )
             )
         }

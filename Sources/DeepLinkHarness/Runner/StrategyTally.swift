@@ -22,6 +22,11 @@ package struct StrategyTally: Sendable {
     /// strategy, summed over threads.
     package var racingJourneys: UInt64 = 0
     package var racingNanos: UInt64 = 0
+    /// Of ``allocatedBytes``, what OpenSSL's libcrypto allocated (``LibcryptoAllocations``); and
+    /// the bytes of racing journeys alone, with libcrypto's part of them.
+    package var libcryptoBytes: UInt64 = 0
+    package var racingBytes: UInt64 = 0
+    package var racingLibcryptoBytes: UInt64 = 0
     /// Per-journey time inside the strategy, racing journeys (``Journey/racing``) and the others
     /// apart (latency.csv's `journey_racing` and `journey_non_racing`). The racing one shares an
     /// empty storage until its first record (a strategy may meet none).
@@ -103,6 +108,9 @@ package struct StrategyTally: Sendable {
         harnessAllocatedBytes &+= other.harnessAllocatedBytes
         racingJourneys &+= other.racingJourneys
         racingNanos &+= other.racingNanos
+        libcryptoBytes &+= other.libcryptoBytes
+        racingBytes &+= other.racingBytes
+        racingLibcryptoBytes &+= other.racingLibcryptoBytes
         racingJourneyNanos.merge(other.racingJourneyNanos)
         nonRacingJourneyNanos.merge(other.nonRacingJourneyNanos)
         racesOnTwoThreads &+= other.racesOnTwoThreads

@@ -249,13 +249,19 @@ struct Worker {
     ) -> StrategyObservation {
         var observation = StrategyObservation()
         let bytesBefore = allocations.bytes
+        let libcryptoBefore = LibcryptoAllocations.bytes
         let start = stopwatch.now()
         beacon.startReading.store(start, ordering: .releasing)
         strategy.run(journey, into: &observation, metrics: &tally.operationNanos)
         let service = stopwatch.nanos(since: start)
-        tally.allocatedBytes &+= allocations.bytes &- bytesBefore
+        let bytes = allocations.bytes &- bytesBefore
+        let libcrypto = LibcryptoAllocations.bytes &- libcryptoBefore
+        tally.allocatedBytes &+= bytes
+        tally.libcryptoBytes &+= libcrypto
         tally.strategyNanos &+= service
         if journey.racing {
+            tally.racingBytes &+= bytes
+            tally.racingLibcryptoBytes &+= libcrypto
             tally.racingJourneyNanos.record(service)
             tally.racingJourneys &+= 1
             tally.racingNanos &+= service

@@ -2,8 +2,8 @@ import CLibcryptoAllocations
 
 /// What OpenSSL's libcrypto allocated, counted apart (CLibcryptoAllocations hooks its memory
 /// functions when the process loads). OpenSSL 3.0's HMAC duplicates a digest context per tag
-/// inside the library, which no caller can avoid; a comparison reports those bytes in a column of
-/// their own, and what is left of its bytes per operation is ours.
+/// inside the library, which no caller can avoid. CoreBenchmarks and summary.csv report those
+/// bytes in columns of their own, so that what is left is what our code allocated.
 ///
 /// Thread safety: any thread; each reads its own count (like jemalloc's `thread.allocated`).
 package enum LibcryptoAllocations {
@@ -12,5 +12,6 @@ package enum LibcryptoAllocations {
 
     /// Bytes libcrypto allocated so far on the calling thread (usable sizes, as jemalloc counts
     /// them).
+    @inline(__always)
     package static var bytes: UInt64 { deeplink_libcrypto_allocated_bytes() }
 }

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 
 // Per thread, as jemalloc counts: a comparison measures on the thread that does the work.
-static _Thread_local uint64_t allocated_bytes;
+_Thread_local uint64_t deeplink_libcrypto_thread_bytes;
 static bool counted;
 
 static void count(void *pointer) {
     if (pointer != NULL) {
-        allocated_bytes += malloc_usable_size(pointer);
+        deeplink_libcrypto_thread_bytes += malloc_usable_size(pointer);
     }
 }
 
@@ -42,7 +42,3 @@ __attribute__((constructor)) static void install(void) {
 }
 
 bool deeplink_libcrypto_allocations_counted(void) { return counted; }
-
-uint64_t deeplink_libcrypto_allocated_bytes(void) {
-    return allocated_bytes;
-}
