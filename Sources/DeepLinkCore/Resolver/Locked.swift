@@ -49,8 +49,12 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
+    ///
+    /// `Result` is copyable on purpose: a `~Copyable` result kept callers in other modules from
+    /// specialising this method, and the unspecialised call looked up the value type's generic
+    /// metadata on every lock (a generic harness peer spent most of its journey there).
     @inline(__always)
-    package func withLock<Result: ~Copyable, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         // Not `withLock(_Unscheduled(), body)`: called from another module this generic method
@@ -64,7 +68,7 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     /// resolver's lock under a controlled scheduler (Docs/Scheduling.md), plain
     /// `pthread_mutex_lock` / `pthread_mutex_unlock` with ``_Unscheduled``.
     @inline(__always)
-    package func withLock<Points: _LockingSchedulePoints, Result: ~Copyable, Failure: Error>(
+    package func withLock<Points: _LockingSchedulePoints, Result, Failure: Error>(
         _ points: Points,
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {

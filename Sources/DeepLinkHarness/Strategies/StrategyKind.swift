@@ -74,8 +74,8 @@ extension StrategyKind {
         switch self {
         case .core: CoreStrategy(context: context, faults: context.coreFaults)
         case .naive: NaiveStrategy(context: context)
-        case .fingerprint: FirstLaunchPeerStrategy<FingerprintModel>(context: context)
-        case .clipboard: FirstLaunchPeerStrategy<ClipboardModel>(context: context)
+        case .fingerprint: FingerprintStrategy(context: context)
+        case .clipboard: ClipboardStrategy(context: context)
         case .exec(let name): ExecStrategy(name: name, context: context)
         }
     }
