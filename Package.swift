@@ -116,9 +116,7 @@ let package = Package(
         .target(name: "CThreadAffinity", path: "Benchmarks/CThreadAffinity"),
         .target(
             name: "CoreBenchmarkSuite",
-            dependencies: [
-                "DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks", "CThreadAffinity",
-            ],
+            dependencies: ["DeepLinkCore", "DeepLinkHarness", "DeepLinkLinks", "CThreadAffinity"],
             path: "Benchmarks/CoreBenchmarkSuite",
             swiftSettings: strictSettings
         ),

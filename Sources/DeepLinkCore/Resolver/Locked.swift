@@ -57,8 +57,8 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        // Not `withLock(_Unscheduled(), body)`: called from another module this generic method
-        // is not specialised, so delegating would add a call to every lock.
+        // Not `withLock(_Unscheduled(), body)`: wherever this method is not inlined, delegating
+        // would add a call to every lock.
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)
