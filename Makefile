@@ -33,6 +33,7 @@ bench: build-release
 	.build/release/deeplink-bench run $(BENCH_ARGS)
 
 test: deps
+	python3 Tests/Docs/check_readme.py --map-only
 	$(SWIFT) test
 
 # The C ABI (Sources/DeepLinkC/include/deeplink.h) from Python ctypes, against the shared library.
