@@ -137,6 +137,28 @@ import Testing
         #expect(try verdicts(journey: 5_000, queue: 0) == [.pass, .pass])
     }
 
+    /// Misses simulated with another instruction cache (an 8-way baseline from before the cache
+    /// became fully associative) are refused, not compared: the same binary gave 185.95 misses per
+    /// `journey` operation 8-way and 139.67 fully associative.
+    @Test func anotherSimulatedCacheIsRefused() throws {
+        let eightWay = [
+            InstructionCount.Row(
+                workload: "journey",
+                operations: 100,
+                instructions: 100_000,
+                i1Misses: 17_200,
+                i1Cache: "32768,8,64"
+            )
+        ]
+        let now = [InstructionCount.Row(workload: "journey", operations: 100, instructions: 100_000, i1Misses: 14_000)]
+        #expect(now[0].i1Cache == InstructionCount.i1Cache)
+        #expect(throws: ReportError.self) {
+            try InstructionCount.compare(baseline: eightWay, current: now, tolerance: 0.02)
+        }
+        let same = try InstructionCount.compare(baseline: now, current: now, tolerance: 0.02)
+        #expect(same.map(\.verdict) == [.pass, .pass])
+    }
+
     /// The totals come from the columns the profile's `events:` line names, in its order.
     @Test func profileTotalsAreReadByEventName() throws {
         let profile = """

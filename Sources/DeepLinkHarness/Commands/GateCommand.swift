@@ -23,7 +23,8 @@ package struct GateCommand: BenchCommand {
             Runs on different hosts (CPU model, cores, allocator) are refused unless
             --allow-host-mismatch or --hard-only (the hard checks do not depend on the machine). Writes gate.csv. Exit 0 pass, 1 regression, 2 usage or input error.
             --instructions counts instructions and level-1 instruction-cache misses per operation
-            under valgrind's callgrind (cache simulated: 32 KiB, 8-way; a fixed workload: core
+            under valgrind's callgrind (instruction cache simulated: 32 KiB, fully associative, so
+            that where the linker puts code does not move the count; a fixed workload: core
             journeys and each single-thread CoreBenchmarks subject), writes them to CURRENT (or
             --record DIR) and fails when one grew above the baseline's instructions/ by more than
             --instruction-tolerance (default 2%; I1 misses by that and one more per operation).
