@@ -138,8 +138,7 @@ import Testing
     }
 
     /// Misses simulated with another instruction cache (an 8-way baseline from before the cache
-    /// became fully associative) are refused, not compared: the same binary gave 185.95 misses per
-    /// `journey` operation 8-way and 139.67 fully associative.
+    /// became fully associative) are refused, not compared: one binary's two counts differ.
     @Test func anotherSimulatedCacheIsRefused() throws {
         let eightWay = [
             InstructionCount.Row(

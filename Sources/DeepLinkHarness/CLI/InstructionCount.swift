@@ -8,12 +8,10 @@ import Foundation
 /// The instruction cache is simulated with a fixed geometry (``i1Cache``), not the host's, so the
 /// miss count does not depend on which CPU counts it: 32 KiB (the level-1 instruction cache of this
 /// project's machine type) with 64-byte lines, *fully associative*. An 8-way cache's misses depend
-/// on which lines share a set, that is on where the linker put each function: one cold function
-/// added to DeepLinkCore, which the workload never runs, moved the 8-way count of the `journey`
-/// benchmark from 185.95 to 199.61 misses per operation (and `referrer-verify`'s from 48.10 to
-/// 61.12) with the same instructions; fully associative, 139.67 and 139.68 (0.39 and 0.39). Such a
-/// cache misses only on how many distinct lines the workload runs, and in which order, so its
-/// count moves when the hot code grows or shrinks, which is what the gate is for.
+/// on which lines share a set, that is on where the linker put each function, so a change to code
+/// the workload never runs moved them (Reports/README.md has the measurement). A fully associative
+/// cache misses only on how many distinct lines the workload runs, and in which order, so its count
+/// moves when the hot code grows or shrinks, which is what the gate is for.
 ///
 /// Workloads (one row of `instructions.csv` each):
 /// - `journey-core`: `journeys` `core` journeys (1 thread, race share 0, seed 1), counted inside
@@ -229,7 +227,7 @@ package enum InstructionCount {
     /// Two hard checks per baseline workload: fails when its instructions per operation grew by
     /// more than `tolerance` (a fraction), when its I1 misses per operation grew by more than
     /// `tolerance` and by more than ``i1MissAllowancePerOp``, or when it is missing. Different
-    /// operation counts are not comparable (exit 2).
+    /// operation counts, or misses of different simulated caches, are not comparable (exit 2).
     package static func compare(
         baseline: [Row],
         current: [Row],
