@@ -131,23 +131,24 @@ struct Worker {
         let limit = shared.configuration.violationLimit
         let beacon = shared.beacons[thread]
         var served: (nanos: UInt64, bytes: UInt64) = (0, 0)
-        for position in batch.journeys.indices {
-            let journey = batch.journeys[position]
+        // Each journey is read in place through the span: a local `let` would copy all of it.
+        let journeys = batch.journeys.span
+        for position in journeys.indices {
             serveIfAsked(into: &served)
-            guard trapped.isEmpty || !trapped.contains(journey.index) else {
+            guard trapped.isEmpty || !trapped.contains(journeys[position].index) else {
                 // It killed the process in an earlier attempt: counted, never run again.
                 tally.record(
                     .trapped,
-                    journey: journey,
+                    journey: journeys[position],
                     observation: StrategyObservation(),
                     expected: batch.expectations[position].outcome,
                     violationLimit: limit
                 )
                 continue
             }
-            beacon.journey.store(journey.index, ordering: .relaxed)
+            beacon.journey.store(journeys[position].index, ordering: .relaxed)
             let observation = measure(
-                journey,
+                journeys[position],
                 at: position < batch.lagNanos.count ? batch.lagNanos[position] : nil,
                 beacon: beacon,
                 strategy: &strategy,
@@ -157,12 +158,12 @@ struct Worker {
             let outcome = oracle.classify(
                 observation,
                 expectation: batch.expectations[position],
-                journey: journey,
+                journey: journeys[position],
                 distinctions: strategy.distinctions
             )
             tally.record(
                 outcome,
-                journey: journey,
+                journey: journeys[position],
                 observation: observation,
                 expected: batch.expectations[position].outcome,
                 violationLimit: limit
