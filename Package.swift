@@ -135,6 +135,13 @@ let package = Package(
             path: "Tests/DeepLinkCoreTestSupport",
             swiftSettings: strictSettings
         ),
+        // The traits by which a suite leaves a sanitizer run (`.startsNoThread`, `.judgesReportFiles`).
+        .target(
+            name: "SanitizerTraits",
+            dependencies: ["AllocationCounting"],
+            path: "Tests/SanitizerTraits",
+            swiftSettings: strictSettings
+        ),
         // The child process the file store's crash test kills (test support, not a product).
         .executableTarget(
             name: "handoff-crash-writer",
@@ -144,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeepLinkCoreTests",
-            dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport"],
+            dependencies: ["DeepLinkCore", "DeepLinkCoreTestSupport", "SanitizerTraits"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -164,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeepLinkHarnessTests",
-            dependencies: ["DeepLinkHarness", "DeepLinkCore"],
+            dependencies: ["DeepLinkHarness", "DeepLinkCore", "SanitizerTraits"],
             swiftSettings: strictSettings
         ),
     ] + fuzzTargets

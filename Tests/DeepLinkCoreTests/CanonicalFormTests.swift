@@ -1,9 +1,10 @@
 import DeepLinkCore
+import SanitizerTraits
 import Testing
 
 /// The canonical form of a link (RFC 3986 percent-encoding normalisation), the content rules that
 /// refuse what has no single meaning, and the policy matcher that reads the canonical form.
-@Suite struct CanonicalFormTests {
+@Suite(.startsNoThread) struct CanonicalFormTests {
     let validator = TestApp.validator
 
     func accepted(_ payload: String, _ validator: LinkValidator = TestApp.validator) -> String? {

@@ -1,5 +1,6 @@
 import DeepLinkCore
 import DeepLinkCoreTestSupport
+import SanitizerTraits
 import Testing
 
 /// A deliberately naive form parser over arrays, written straight from the WHATWG steps, to check
@@ -135,7 +136,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
     return bytes
 }
 
-@Suite struct ReferrerPropertyTests {
+@Suite(.startsNoThread) struct ReferrerPropertyTests {
     @Test func agreesWithReferenceImplementationOnRandomBytes() {
         let iterations = Sanitizer.isActive ? 20_000 : 100_000
         var generator = SeededGenerator(seed: 0x5EED_2026)

@@ -1,11 +1,12 @@
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
 /// What the gate says when it cannot judge (issue 35): why, with the noise it measured; what it
 /// judged instead; never a bare PASS; `detail` and `change_pct` of one sign; a new `--out`; and a
 /// directory of another command named as what it is.
-@Suite(.startsNoThread) struct GateDoubtTests {
+@Suite(.judgesReportFiles) struct GateDoubtTests {
     static let otherRunnable = "3.59 other runnable threads on average, 0 cores free (threshold +0.5)"
 
     static func report(disturbed: Bool = false, latencyScale: UInt64 = 1) -> RunReport {

@@ -1,11 +1,12 @@
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
 /// Issue 11's gate rows: what is not comparable, the same run twice, a directory that is neither a
 /// run nor repetitions, leftover repetitions, and reports that do not hold together are refused
 /// (exit 2, named) instead of judged.
-@Suite(.startsNoThread) struct GateRefusalTests {
+@Suite(.judgesReportFiles) struct GateRefusalTests {
     static func write(_ report: RunReport, _ directory: String) throws {
         try ReportWriter.write(report, to: directory)
     }

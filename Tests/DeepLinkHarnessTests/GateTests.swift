@@ -1,8 +1,9 @@
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
-@Suite(.startsNoThread) struct GateTests {
+@Suite(.judgesReportFiles) struct GateTests {
     struct Outcome {
         var status: Int32
         var out: String

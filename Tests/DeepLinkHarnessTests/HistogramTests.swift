@@ -1,4 +1,5 @@
 import DeepLinkHarness
+import SanitizerTraits
 import Testing
 
 /// A small deterministic generator (SplitMix64) so the random tests are reproducible.

@@ -1,10 +1,11 @@
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
 /// Issue 11's merge rows: inputs that are not one run, not disjoint, or whose sums pass 64 bits,
 /// and an output that is an input, are refused by name (exit 2) and nothing is written.
-@Suite(.startsNoThread) struct MergeRefusalTests {
+@Suite(.judgesReportFiles) struct MergeRefusalTests {
     static func merge(_ root: String, _ inputs: [String], out: String = "m") -> (status: Int32, err: String) {
         let result = RunCommandTests.bench(
             ["merge", "--no-report", "--out", root + "/" + out] + inputs.map { root + "/" + $0 }

@@ -1,8 +1,9 @@
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
-@Suite(.startsNoThread) struct MergeTests {
+@Suite(.judgesReportFiles) struct MergeTests {
     /// A report of journeys `range` whose every number derives from the journey index, so shards
     /// of an index space must merge into exactly the report of the whole space.
     /// `total` is the whole run's journey count (default: `range`'s end).

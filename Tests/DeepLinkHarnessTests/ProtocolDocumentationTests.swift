@@ -1,12 +1,13 @@
 import DeepLinkCore
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
 /// Docs/Protocol.md and Docs/Rules.md state what the code does: the harness's `hello`, the
 /// rejection table, and every example of the rules are compared with the code that applies them,
 /// so a document that drifts fails here.
-@Suite struct ProtocolDocumentationTests {
+@Suite(.startsNoThread) struct ProtocolDocumentationTests {
     static func document(_ name: String) throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

@@ -1,8 +1,9 @@
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
-@Suite(.startsNoThread) struct ReportCommandTests {
+@Suite(.judgesReportFiles) struct ReportCommandTests {
     static func bench(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
         var out = ""
         var err = ""

@@ -1,5 +1,6 @@
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
 /// Issue 35 item 5: the page (and summary.md) put the strategies under test first and the peers'

@@ -1,5 +1,6 @@
 import DeepLinkHarness
 import Foundation
+import SanitizerTraits
 import Testing
 
 @Suite(.startsNoThread) struct SVGWriterTests {
