@@ -103,7 +103,9 @@ let package = Package(
                 "CLibcryptoAllocations",
             ]
                 + jemalloc,
-            swiftSettings: strictSettings
+            // `@_addressable`: a journey (424 bytes) borrowed by the oracle is read in place, not
+            // copied to the stack so that its events' span has an address.
+            swiftSettings: strictSettings + [.enableExperimentalFeature("AddressableParameters")]
         ),
         // Thin `main` over DeepLinkHarness; jemalloc is the process allocator (linked via CJemalloc).
         .executableTarget(

@@ -70,7 +70,7 @@ package struct Oracle: Sendable {
     package func classify(
         _ observation: StrategyObservation,
         expectation: Expectation,
-        journey: Journey,
+        journey: borrowing @_addressable Journey,
         distinctions: StrategyObservation.Reasons = .all
     ) -> JourneyOutcome {
         // A capture left undecided in the strategy's queue is a lost link, whatever else routed.

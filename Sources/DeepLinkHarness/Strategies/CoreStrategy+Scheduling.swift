@@ -35,6 +35,17 @@ extension CoreStrategy {
             runOnce(journey, into: &observation, metrics: &metrics)
             return
         }
+        explore(journey, into: &observation, metrics: &metrics)
+    }
+
+    /// `exhaustive`: out of line, so that the oracle's addressable borrow of the journey is made
+    /// here and not on every journey's way through ``run(_:into:metrics:)``.
+    @inline(never)
+    mutating func explore(
+        _ journey: Journey,
+        into observation: inout StrategyObservation,
+        metrics: inout OperationHistograms
+    ) {
         // Every interleaving of the race's first points, each a fresh run of the whole journey
         // replayed from its prefix of choices; the first violating one is the journey's outcome.
         let oracle = Oracle(mix: mix)
