@@ -108,6 +108,10 @@ enum QueueComparisons {
     /// thread frees after `signal()`; ThreadSanitizer, which cannot see Swift's reference counts,
     /// reported that free against this thread's read.)
     static func twoThreads<Ring: BenchmarkRing>(_ ring: Ring, template: PendingLink, operations: Int) -> UInt64 {
+        // Both threads reach the ring unretained: held strongly, each operation retained and
+        // released it, and the two threads' writes to its reference count bounced the object's
+        // first cache line between the cores on every operation. `ring` outlives both loops.
+        let shared = Unmanaged.passUnretained(ring)
         let producerBytes = ProducerBytes()
         let unretained = Unmanaged.passUnretained(producerBytes)
         let done = DispatchSemaphore(value: 0)
@@ -120,7 +124,9 @@ enum QueueComparisons {
             _ = CPUPinning.pin(toCPU: cpus?.producer)
             var link = template
             let bytes = measuringAllocations(operations) { index in
-                notFull.retry { ring.push(&link, id: UInt64(truncatingIfNeeded: index)) }
+                notFull.retry {
+                    shared._withUnsafeGuaranteedRef { $0.push(&link, id: UInt64(truncatingIfNeeded: index)) }
+                }
                 notEmpty.wake()
             }
             unretained.takeUnretainedValue().value.store(bytes, ordering: .releasing)
@@ -130,7 +136,7 @@ enum QueueComparisons {
         var checksum: UInt64 = 0
         let consumerBytes = measuringAllocations(operations) { _ in
             notEmpty.retry {
-                guard let id = ring.popID() else { return false }
+                guard let id = shared._withUnsafeGuaranteedRef({ $0.popID() }) else { return false }
                 checksum &+= id
                 return true
             }
