@@ -29,8 +29,11 @@ struct Worker {
     let thread: Int
     /// This thread's allocation counter (made on the worker thread, in ``work()``).
     var allocations = ThreadAllocationCounter()
-    /// Where the paired worker asks this one to partner its races (nil: unpaired).
-    var raceDesk: RaceDesk?
+    /// Where the paired worker asks this one to partner its races (nil: unpaired), unretained:
+    /// read between every two journeys, a strong reference was retained and released each time,
+    /// writing the desk's reference count on a line the paired worker reads. The run's
+    /// ``SharedRunState/raceDesks`` holds every desk for the whole run.
+    var raceDesk: Unmanaged<RaceDesk>?
     /// ``OperationClock/calibration``, held (a reading is not a `swift_once` call).
     let stopwatch = OperationClock.calibration
 
@@ -42,7 +45,7 @@ struct Worker {
         context.schedule = configuration.schedule
         context.workerThreads = configuration.threads
         context.racePeering = RacePeering.of(thread, threads: configuration.threads, desks: shared.raceDesks)
-        raceDesk = context.racePeering?.own
+        raceDesk = context.racePeering.map { Unmanaged.passUnretained($0.own) }
         for adapter in configuration.execAdapters { context.execAdapters[adapter.name] = adapter }
         let oracle = Oracle(mix: configuration.mix)
         // Before this worker's own tallies exist, so that they reuse what the warm-up's freed.
@@ -77,7 +80,9 @@ struct Worker {
             oracle: oracle,
             allocations: allocations,
             start: start,
-            betweenJourneys: { served in serveIfAsked(into: &served) }
+            betweenJourneys: { [raceDesk, allocations, stopwatch] served in
+                Self.serveIfAsked(at: raceDesk, allocations: allocations, stopwatch: stopwatch, into: &served)
+            }
         ) {
             result.undecided &+= batch.undecided
             let share = Share(batch, strategies: strategies.count)
@@ -103,7 +108,7 @@ struct Worker {
             }
         }
         shared.completed.add(unreported, ordering: .relaxed)
-        raceDesk?.close()
+        raceDesk?._withUnsafeGuaranteedRef { $0.close() }
         for index in strategies.indices { strategies[index].finish() }
         result.arrivals = source.arrivals
         return result
@@ -229,10 +234,23 @@ struct Worker {
     /// `served` (a relaxed load when it did not).
     @inline(__always)
     func serveIfAsked(into served: inout (nanos: UInt64, bytes: UInt64)) {
-        guard let desk = raceDesk, desk.isAsked else { return }
+        Self.serveIfAsked(at: raceDesk, allocations: allocations, stopwatch: stopwatch, into: &served)
+    }
+
+    /// ``serveIfAsked(into:)`` from values alone (none reference-counted), for a closure that
+    /// runs between every two journeys: one that captured the worker copied it, retaining
+    /// ``SharedRunState``, an object every worker thread shares, at every call.
+    @inline(__always)
+    static func serveIfAsked(
+        at desk: Unmanaged<RaceDesk>?,
+        allocations: ThreadAllocationCounter,
+        stopwatch: OperationClock.Calibration,
+        into served: inout (nanos: UInt64, bytes: UInt64)
+    ) {
+        guard let desk, desk._withUnsafeGuaranteedRef({ $0.isAsked }) else { return }
         let bytes = allocations.bytes
         let start = stopwatch.now()
-        guard desk.serveIfAsked() else { return }
+        guard desk._withUnsafeGuaranteedRef({ $0.serveIfAsked() }) else { return }
         served.nanos &+= stopwatch.nanos(since: start)
         served.bytes &+= allocations.bytes &- bytes
     }
