@@ -1,23 +1,5 @@
-public import AllocationCounting
+import AllocationCounting
 public import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Test-only, so here and not beside `isActive` in AllocationCounting: code added to the release
-/// binary, even unused, moves the journey's hot code, and `gate --instructions` counts its I1 misses.
-extension Sanitizer {
-    /// The AddressSanitizer run (`DEEPLINK_SANITIZER=address`, set by `.ci/run`).
-    public static var isAddress: Bool { declared == "address" }
-
-    /// The ThreadSanitizer run (`DEEPLINK_SANITIZER=thread`, set by `.ci/run`).
-    public static var isThread: Bool { declared == "thread" }
-
-    private static var declared: String? {
-        getenv("DEEPLINK_SANITIZER").map { String(cString: $0) }
-    }
-}
 
 /// The traits by which a suite leaves a sanitizer run that has nothing to find in it. One place for
 /// the rule of which run keeps what: the plain `make test` run keeps every suite.
