@@ -139,7 +139,7 @@ struct Worker {
         // Each journey is read in place through the span: a local `let` would copy all of it.
         let journeys = batch.journeys.span
         for position in journeys.indices {
-            serveIfAsked(into: &served)
+            Self.serveIfAsked(at: raceDesk, allocations: allocations, stopwatch: stopwatch, into: &served)
             guard trapped.isEmpty || !trapped.contains(journeys[position].index) else {
                 // It killed the process in an earlier attempt: counted, never run again.
                 tally.record(
@@ -230,16 +230,11 @@ struct Worker {
     /// The warm-up's seed: not the run's, so that no counted journey runs during the warm-up.
     static func warmupSeed(_ seed: UInt64) -> UInt64 { seed ^ 0x9E37_79B9_7F4A_7C15 }
 
-    /// Runs the paired worker's race partner if it asked for one, adding its time and bytes to
-    /// `served` (a relaxed load when it did not).
-    @inline(__always)
-    func serveIfAsked(into served: inout (nanos: UInt64, bytes: UInt64)) {
-        Self.serveIfAsked(at: raceDesk, allocations: allocations, stopwatch: stopwatch, into: &served)
-    }
-
-    /// ``serveIfAsked(into:)`` from values alone (none reference-counted), for a closure that
-    /// runs between every two journeys: one that captured the worker copied it, retaining
-    /// ``SharedRunState``, an object every worker thread shares, at every call.
+    /// Runs the paired worker's race partner if it asked for one at `desk`, adding its time and
+    /// bytes to `served` (a relaxed load when it did not). From values alone (none
+    /// reference-counted): it runs between every two journeys, and a closure that captured the
+    /// worker copied it, retaining ``SharedRunState``, an object every worker thread shares, at
+    /// every call.
     @inline(__always)
     static func serveIfAsked(
         at desk: Unmanaged<RaceDesk>?,
