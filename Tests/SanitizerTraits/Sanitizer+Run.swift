@@ -7,9 +7,6 @@ import Glibc
 /// Test-only, so here and not beside `isActive` in AllocationCounting: code added to the release
 /// binary, even unused, moves the journey's hot code, and `gate --instructions` counts its I1 misses.
 extension Sanitizer {
-    /// The AddressSanitizer run (`DEEPLINK_SANITIZER=address`, set by `.ci/run`).
-    public static var isAddress: Bool { declared == "address" }
-
     /// The ThreadSanitizer run (`DEEPLINK_SANITIZER=thread`, set by `.ci/run`).
     public static var isThread: Bool { declared == "thread" }
 
