@@ -88,8 +88,8 @@ let package = Package(
         // benchmarks and the core's tests: one counter, apart from both.
         .target(name: "AllocationCounting", dependencies: jemalloc, swiftSettings: strictSettings),
         // Counts what OpenSSL's libcrypto allocates (its memory hooks, installed when the process
-        // loads), so that the harness and the benchmarks name the bytes no caller of OpenSSL 3.0
-        // can avoid. Not in the core or DeepLinkLinks: an app's process is not hooked.
+        // loads), so that the harness and the benchmarks name its bytes apart: the signing path
+        // must keep them at 0. Not in the core or DeepLinkLinks: an app's process is not hooked.
         // DWARF 4 for valgrind, as CRaceFiber.
         .target(name: "CLibcryptoAllocations", dependencies: ["CCrypto"], cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // The link builder, the site association files and `HMACSHA256Authenticator` (the core's

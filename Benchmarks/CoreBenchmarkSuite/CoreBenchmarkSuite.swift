@@ -19,7 +19,8 @@ package enum CoreBenchmarkSuite {
     /// The benchmarks whose subject must allocate nothing per operation (the targets).
     package static let zeroAllocationBenchmarks: Set<String> = [
         "referrer-parse", "referrer-parse-strings", "link-validate", "queue-1thread", "queue-1thread-pthread",
-        "queue-2threads", "queue-2threads-pthread", "resolver-route", "resolver-route-bare",
+        "queue-2threads", "queue-2threads-pthread", "resolver-route", "resolver-route-bare", "referrer-verify",
+        "journey",
     ]
 
     /// Every comparison, over corpora of `corpusSize` inputs.

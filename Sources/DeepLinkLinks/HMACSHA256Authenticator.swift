@@ -1,13 +1,15 @@
 internal import CCrypto
 public import DeepLinkCore
 
-/// HMAC-SHA256 over OpenSSL's libcrypto (`EVP_MAC` "HMAC" with digest "SHA256"): checks signed
+/// HMAC-SHA256 over OpenSSL's libcrypto (`HMAC_*` over OpenSSL's SHA-256): checks signed
 /// links' tags for a ``SignedLinkVerifier`` and makes them for the link builder. Several keys by
 /// id (rotation: old keys keep verifying the links they signed), one of them active for minting.
 /// Tags are compared with `CRYPTO_memcmp` (constant time).
 ///
-/// Each key keeps one OpenSSL MAC context, set up with its secret once here and re-initialised
-/// (same key) per tag under its own lock.
+/// Each key keeps one OpenSSL HMAC context, set up with its secret once here and re-initialised
+/// (same key) per tag under its own lock. A tag allocates nothing, in libcrypto either
+/// (``MACContext``): the digest is OpenSSL's SHA-256 method table, not a provider's, so a
+/// FIPS-only provider configuration does not apply to it.
 ///
 /// Thread safety: every member may be called from any thread at once; each key's context is behind
 /// its own lock (`Locked`, visible to ThreadSanitizer).
@@ -94,45 +96,36 @@ public final class HMACSHA256Authenticator: PayloadAuthenticator {
     }
 }
 
-/// One key's OpenSSL HMAC-SHA256 context (freed with it).
+/// One key's OpenSSL HMAC-SHA256 state (freed with it), which makes tags without allocating
+/// (`deeplink_hmac_sha256` in CCrypto's shim says how, and what it costs).
 ///
 /// Thread safety: not thread-safe; kept behind a lock.
 struct MACContext: ~Copyable {
-    let context: OpaquePointer
+    /// Mutable through a pointer only: OpenSSL writes the state it points to.
+    private let state: UnsafeMutablePointer<deeplink_hmac_sha256>
 
     init(secret: [UInt8]) throws(SigningKeyError) {
-        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil) else { throw .cryptoUnavailable("EVP_MAC_fetch(HMAC)") }
-        defer { EVP_MAC_free(mac) }
-        guard let context = EVP_MAC_CTX_new(mac) else { throw .cryptoUnavailable("EVP_MAC_CTX_new") }
-        let initialised = withUnsafeTemporaryAllocation(of: OSSL_PARAM.self, capacity: 2) { params in
-            deeplink_hmac_sha256_params(params.baseAddress)
-            return secret.withUnsafeBufferPointer { secret in
-                EVP_MAC_init(context, secret.baseAddress, secret.count, params.baseAddress) == 1
-            }
-        }
+        // OpenSSL takes the key's length as an `int`.
+        guard let length = Int32(exactly: secret.count) else { throw .cryptoUnavailable("HMAC key longer than 2 GiB") }
+        let state = UnsafeMutablePointer<deeplink_hmac_sha256>.allocate(capacity: 1)
+        let initialised = secret.withUnsafeBytes { deeplink_hmac_sha256_init(state, $0.baseAddress, length) == 1 }
         guard initialised else {
-            EVP_MAC_CTX_free(context)
-            throw .cryptoUnavailable("EVP_MAC_init(HMAC, SHA256)")
+            state.deallocate()
+            throw .cryptoUnavailable("HMAC_Init_ex(SHA256)")
         }
-        self.context = context
+        self.state = state
     }
 
-    deinit { EVP_MAC_CTX_free(context) }
+    deinit {
+        deeplink_hmac_sha256_free(state)
+        state.deallocate()
+    }
 
     /// Writes the tag of `message` into `output` (``LinkSignature/tagByteCount`` bytes); false when
     /// OpenSSL fails.
     func tag(of message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
-        // A nil key re-initialises the context with the key it was set up with.
-        guard EVP_MAC_init(context, nil, 0, nil) == 1 else { return false }
-        if !message.isEmpty {
-            guard EVP_MAC_update(context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count) == 1
-            else {
-                return false
-            }
-        }
-        var written = 0
-        let out = output.bindMemory(to: UInt8.self)
-        return EVP_MAC_final(context, out.baseAddress, &written, out.count) == 1
-            && written == LinkSignature.tagByteCount
+        guard output.count >= LinkSignature.tagByteCount, let out = output.baseAddress else { return false }
+        let tag = out.assumingMemoryBound(to: UInt8.self)
+        return deeplink_hmac_sha256_tag(state, message.baseAddress, message.count, tag) == 1
     }
 }

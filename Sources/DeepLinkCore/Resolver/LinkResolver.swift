@@ -213,7 +213,11 @@ public final class LinkResolver: Sendable {
         self.drainScratch = UnsafeMutablePointer<PendingLink>.allocate(capacity: 1)
         self.drainScratch.initialize(to: .placeholder)
         self.launchBuffer = UnsafeMutablePointer<[PendingLink]>.allocate(capacity: 1)
-        self.launchBuffer.initialize(to: [])
+        // Room for a full pending set from the start: a launch that loads no more than that
+        // allocates nothing, the first included.
+        var launchBuffer: [PendingLink] = []
+        launchBuffer.reserveCapacity(max(0, configuration.pendingCapacity))
+        self.launchBuffer.initialize(to: launchBuffer)
     }
 
     deinit {

@@ -90,10 +90,15 @@ final class ControlledRace: @unchecked Sendable {
     /// With `peering`, a two-input race asks the paired worker to run its partner's logical thread
     /// (``RaceDesk``), and starts a partner thread only when the peer does not answer. With
     /// `spareCore` (fewer workers than cores), partner threads spin between races
-    /// (``RacePartner/spinNanos``) and for their turn; without, they park at once.
-    init(peering: RacePeering? = nil, spareCore: Bool = false) {
+    /// (``RacePartner/spinNanos``) and for their turn; without, they park at once. With the
+    /// `schedule` its races will run under, one that runs on fibers gets them now rather than in
+    /// the first race.
+    init(peering: RacePeering? = nil, spareCore: Bool = false, schedule: ScheduleMode? = nil) {
         self.peering = peering
         self.spareCore = spareCore
+        if let schedule, schedule.isControlled, RaceFibers.available {
+            fibers = RaceFibers(count: RaceTurns.maximumThreads)
+        }
         // A trap on a partner's logical thread is the owning worker's journey.
         ownerBeacon = UInt(bitPattern: TrapHandler.currentBeacon())
         inputs.reserveCapacity(RaceTurns.maximumThreads)

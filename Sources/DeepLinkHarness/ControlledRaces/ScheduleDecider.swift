@@ -23,6 +23,8 @@ struct ScheduleDecider: Sendable {
     init(mode: ScheduleMode, seed: UInt64, threads: Int) {
         self.mode = mode
         random = SplitMix64(seed: 0, index: 0)
+        // Room for the most change points any pct depth has, so that no race's restart grows it.
+        changePoints.reserveCapacity(ScheduleMode.maximumDepth - 1)
         restart(mode: mode, seed: seed, threads: threads)
     }
 

@@ -1,9 +1,10 @@
 import CLibcryptoAllocations
 
 /// What OpenSSL's libcrypto allocated, counted apart (CLibcryptoAllocations hooks its memory
-/// functions when the process loads). OpenSSL 3.0's HMAC duplicates a digest context per tag
-/// inside the library, which no caller can avoid. CoreBenchmarks and summary.csv report those
-/// bytes in columns of their own, so that what is left is what our code allocated.
+/// functions when the process loads). CoreBenchmarks and summary.csv report those bytes in columns
+/// of their own. They are 0 on the signing path (``HMACSHA256Authenticator``'s HMAC copies its
+/// digest contexts in place; OpenSSL 3.0's provider HMAC duplicates two per tag), and these
+/// columns are what would show it if a change or another OpenSSL brought that back.
 ///
 /// Thread safety: any thread; each reads its own count (like jemalloc's `thread.allocated`).
 package enum LibcryptoAllocations {

@@ -1,8 +1,8 @@
 /// Where one strategy's journeys spent thread time and bytes, as summary.csv reports it: inside
 /// the strategy, or in the harness around it (generating and judging journeys, tallying), and the
 /// strategy's time on racing journeys apart from the rest (``Journey/racing``), and the strategy's
-/// bytes that OpenSSL's libcrypto allocated (``LibcryptoAllocations``: OpenSSL 3.0's HMAC
-/// allocates per tag, inside the library), over all journeys and over racing ones.
+/// bytes that OpenSSL's libcrypto allocated (``LibcryptoAllocations``; 0 for `core`, whose
+/// authenticator keeps OpenSSL's HMAC from allocating), over all journeys and over racing ones.
 ///
 /// The raw sums (`strategy_ns`, `harness_ns`, `harness_allocated_bytes`, `racing_journeys`,
 /// `racing_ns`, `libcrypto_bytes`, `racing_bytes`, `racing_libcrypto_bytes`) are thread time and

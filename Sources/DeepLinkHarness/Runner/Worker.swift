@@ -44,6 +44,7 @@ struct Worker {
         context.coreFaults = configuration.coreFaults
         context.schedule = configuration.schedule
         context.workerThreads = configuration.threads
+        context.races = configuration.raceShare > 0
         context.racePeering = RacePeering.of(thread, threads: configuration.threads, desks: shared.raceDesks)
         raceDesk = context.racePeering.map { Unmanaged.passUnretained($0.own) }
         for adapter in configuration.execAdapters { context.execAdapters[adapter.name] = adapter }

@@ -30,8 +30,9 @@ package struct CoreStrategy: Strategy {
     /// The resolver reports every reason (through its observer) and the parser every placeholder.
     package var distinctions: StrategyObservation.Reasons { .all }
     let configuration: LinkResolver.Configuration
-    /// The example app's capture calls.
-    let capture = ExampleAppCapture()
+    /// The example app's capture calls: the instance racing bursts capture through too, made with
+    /// the first strategy (not in its first racing journey).
+    let capture = ExampleAppCapture.shared
     let faults: Faults
     let hooks: FaultHooks
     let clock = ManualClock()
@@ -53,7 +54,8 @@ package struct CoreStrategy: Strategy {
     /// The current install's state.
     var install = Install()
     var partner: RacePartner?
-    /// How racing journeys interleave, and the controlled races' threads (created on first use).
+    /// How racing journeys interleave, and the controlled races' threads (made with the strategy
+    /// when the run races, ``StrategyContext/races``; else on first use).
     let schedule: ScheduleMode
     var controlled: ControlledRace?
     /// The worker paired with this one as its races' partner (``RaceDesk``), if any.
@@ -140,6 +142,9 @@ package struct CoreStrategy: Strategy {
             )
         )
         self.resolver = resolvers.wide
+        if context.races, RaceDelivery.controls(schedule, faults: plantedCoreFaults, spareCore: raceSpareCore) {
+            controlled = ControlledRace(peering: racePeering, spareCore: raceSpareCore, schedule: schedule)
+        }
     }
 
     package mutating func finish() {

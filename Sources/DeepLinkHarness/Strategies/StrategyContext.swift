@@ -18,6 +18,10 @@ package struct StrategyContext: Sendable {
     var workerThreads = 1
     /// The worker paired with this one to partner each other's controlled races (``RaceDesk``).
     var racePeering: RacePeering?
+    /// Whether the run has racing journeys (``RunConfiguration/raceShare`` above 0): a strategy
+    /// then sets up its race machinery when it is made, before the run is timed, rather than in its
+    /// first racing journey.
+    var races = false
 
     package init(mix: ScenarioMix) {
         self.mix = mix
