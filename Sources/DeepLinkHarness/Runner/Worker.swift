@@ -36,9 +36,14 @@ struct Worker {
     var raceDesk: Unmanaged<RaceDesk>?
     /// ``OperationClock/calibration``, held (a reading is not a `swift_once` call).
     let stopwatch = OperationClock.calibration
+    /// A pass's observations, judged after the strategy has run every journey of the batch
+    /// (``run(_:trapped:strategy:tally:corrected:preparation:oracle:)``); reused, so a pass
+    /// allocates nothing for them.
+    var observations: [StrategyObservation] = []
 
     mutating func work() -> WorkerResult {
         allocations = ThreadAllocationCounter()
+        observations.reserveCapacity(Runner.chunkSize)
         let configuration = shared.configuration
         var context = StrategyContext(mix: configuration.mix)
         context.coreFaults = configuration.coreFaults
@@ -115,10 +120,14 @@ struct Worker {
         return result
     }
 
-    /// One strategy's pass over a batch: each journey through the measurement step, the pass's
-    /// remaining time and bytes (and its `preparation` share) to the harness. Generic, so the
-    /// strategy's existential is opened once per pass rather than projected once per journey.
-    func run<S: Strategy>(
+    /// One strategy's pass over a batch: each journey through the measurement step, then each
+    /// observation judged against the oracle and tallied; the pass's remaining time and bytes (and
+    /// its `preparation` share) to the harness. Generic, so the strategy's existential is opened
+    /// once per pass rather than projected once per journey.
+    ///
+    /// Two loops, not one: judged between every two journeys, the harness's code and the
+    /// strategy's evicted each other from the instruction cache, and each paid the misses.
+    mutating func run<S: Strategy>(
         _ batch: JourneyBatch,
         trapped: Set<UInt64>,
         strategy: inout S,
@@ -139,38 +148,39 @@ struct Worker {
         var served: (nanos: UInt64, bytes: UInt64) = (0, 0)
         // Each journey is read in place through the span: a local `let` would copy all of it.
         let journeys = batch.journeys.span
+        observations.removeAll(keepingCapacity: true)
         for position in journeys.indices {
             Self.serveIfAsked(at: raceDesk, allocations: allocations, stopwatch: stopwatch, into: &served)
+            // A journey that killed the process in an earlier attempt is counted, never run again.
             guard trapped.isEmpty || !trapped.contains(journeys[position].index) else {
-                // It killed the process in an earlier attempt: counted, never run again.
-                tally.record(
-                    .trapped,
-                    journey: journeys[position],
-                    observation: StrategyObservation(),
-                    expected: batch.expectations[position].outcome,
-                    violationLimit: limit
-                )
+                observations.append(StrategyObservation())
                 continue
             }
             beacon.journey.store(journeys[position].index, ordering: .relaxed)
-            let observation = measure(
-                journeys[position],
-                at: position < batch.lagNanos.count ? batch.lagNanos[position] : nil,
-                beacon: beacon,
-                strategy: &strategy,
-                tally: &tally,
-                corrected: &corrected
+            observations.append(
+                measure(
+                    journeys[position],
+                    at: position < batch.lagNanos.count ? batch.lagNanos[position] : nil,
+                    beacon: beacon,
+                    strategy: &strategy,
+                    tally: &tally,
+                    corrected: &corrected
+                )
             )
-            let outcome = oracle.classify(
-                observation,
-                expectation: batch.expectations[position],
-                journey: journeys[position],
-                distinctions: strategy.distinctions
-            )
+        }
+        for position in journeys.indices {
+            let outcome =
+                trapped.isEmpty || !trapped.contains(journeys[position].index)
+                ? oracle.classify(
+                    observations[position],
+                    expectation: batch.expectations[position],
+                    journey: journeys[position],
+                    distinctions: strategy.distinctions
+                ) : .trapped
             tally.record(
                 outcome,
                 journey: journeys[position],
-                observation: observation,
+                observation: observations[position],
                 expected: batch.expectations[position].outcome,
                 violationLimit: limit
             )
