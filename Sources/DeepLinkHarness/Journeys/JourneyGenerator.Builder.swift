@@ -112,6 +112,8 @@ extension JourneyGenerator {
 
         /// Which `count` perturbations to compose on top of the journey's own (fewer when fewer apply).
         mutating func chooseExtras(count: Int) {
+            // Most journeys compose none: no candidate list to build then.
+            guard count > 0 else { return }
             var candidates = ExtraPerturbations.Candidates(platform: platform, perturbation: perturbation)
             var count = count
             while count > 0, candidates.count > 0 {
