@@ -49,7 +49,7 @@ import Testing
         let judged = GateTests.gate(["--baseline", root + "/b", "--current", root + "/c", "--no-report"])
         #expect(judged.status == 0, "\(judged.out)")
         #expect(!judged.out.contains("inconclusive:") && !judged.out.contains("judged instead"), "\(judged.out)")
-        #expect(judged.out.contains("gate: PASS (") && judged.out.contains("gate: PASS (25 checks; baseline: 3"))
+        #expect(judged.out.contains("gate: PASS (") && judged.out.contains("gate: PASS (26 checks; baseline: 3"))
     }
 
     @Test func theVerdictWordSaysWhatItRestsOn() {

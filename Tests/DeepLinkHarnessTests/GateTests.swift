@@ -71,6 +71,31 @@ import Testing
         #expect(result.out.contains("gate: FAIL: core violations"))
     }
 
+    /// core's racing journeys allocate nothing (the race machinery is set up before the run): one
+    /// byte fails the hard gate, whatever the baseline allocated.
+    @Test func aRacingByteOfCoreFails() throws {
+        let root = ReportFixtures.temporaryDirectory("gate-racing-bytes")
+        defer { ReportFixtures.remove(root) }
+        var baseline = Self.standardReport()
+        baseline.strategies[0].costs.racingJourneys = 200
+        baseline.strategies[0].costs.racingBytes = 4_000
+        var current = Self.standardReport()
+        current.strategies[0].costs.racingJourneys = 200
+        current.strategies[0].costs.racingBytes = 1
+        try ReportWriter.write(baseline, to: root + "/base")
+        try ReportWriter.write(current, to: root + "/cur")
+        let result = Self.gate(["--baseline", root + "/base", "--current", root + "/cur", "--hard-only"])
+        #expect(result.status == 1)
+        #expect(result.out.contains("gate: FAIL: core racing_bytes"))
+        current.strategies[0].costs.racingBytes = 0
+        try ReportWriter.write(current, to: root + "/zero")
+        let zero = Self.gate(["--baseline", root + "/base", "--current", root + "/zero", "--hard-only"])
+        #expect(zero.status == 0, "\(zero.out)\(zero.err)")
+        let csv = try ReportFixtures.read(root + "/zero", "gate.csv")
+        let check = csv.records.first { $0["strategy"] == "core" && $0["metric"] == "racing_bytes" }
+        #expect(check?["verdict"] == "pass")
+    }
+
     @Test func aDoctoredViolationCountIsRefusedNotMasked() throws {
         let root = ReportFixtures.temporaryDirectory("gate-doctored")
         defer { ReportFixtures.remove(root) }

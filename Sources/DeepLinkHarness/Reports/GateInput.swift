@@ -127,9 +127,9 @@ package enum GateInput {
         values(of: try ReportReader.read(directory))
     }
 
-    /// The numbers the gate compares: per strategy `journeys_per_s`, `bytes_per_journey` and
-    /// `violations` as summary.csv has them, and the judged latency percentiles of every histogram
-    /// as latency.csv has them.
+    /// The numbers the gate compares: per strategy `journeys_per_s`, `bytes_per_journey`,
+    /// `violations` and `racing_bytes` as summary.csv has them, and the judged latency percentiles
+    /// of every histogram as latency.csv has them.
     package static func values(of report: RunReport) -> RegressionGate.RunValues {
         var values = RegressionGate.RunValues()
         if let disturbance = report.manifest.disturbance, disturbance.disturbed {
@@ -145,6 +145,7 @@ package enum GateInput {
                 "journeys_per_s": written(strategy.journeysPerSecond, digits: 0),
                 "bytes_per_journey": written(strategy.bytesPerJourney, digits: 2),
                 "violations": Double(strategy.violationCount),
+                "racing_bytes": Double(strategy.costs.racingBytes),
             ]
             for (metric, histogram) in strategy.histograms {
                 for percentile in RegressionGate.judgedPercentiles {

@@ -1,7 +1,8 @@
 /// Compares a run (one or more repetitions) with a baseline and gives a verdict per check.
 ///
 /// Hard checks are deterministic and fail outright: any violation of `core` (misrouted,
-/// duplicated, premature or lost), `bytes_per_journey` of any strategy above the baseline (by more
+/// duplicated, premature or lost), any byte `core`'s racing journeys allocate (`racing_bytes`: its
+/// race machinery is set up before the run, so a race allocates nothing), `bytes_per_journey` of any strategy above the baseline (by more
 /// than ``allocationSlackBytesPerJourney``, the jitter of racing delivery's partner threads), a
 /// strategy of the baseline missing from the run. Timing checks (`journeys_per_s`, and p50/p99
 /// of every latency metric) are noise-aware: with at least two repetitions on each side a
@@ -108,7 +109,7 @@ package struct RegressionGate: Sendable {
     package struct RunValues: Sendable, Equatable {
         /// Strategy names in report order.
         package var strategies: [String] = []
-        /// Per strategy: `journeys_per_s`, `bytes_per_journey`, `violations`.
+        /// Per strategy: `journeys_per_s`, `bytes_per_journey`, `violations`, `racing_bytes`.
         package var summary: [String: [String: Double]] = [:]
         /// Per strategy, per `metric/pN` (e.g. `journey/p99`): nanoseconds.
         package var latency: [String: [String: Double]] = [:]
@@ -176,6 +177,19 @@ package struct RegressionGate: Sendable {
                         current: worst,
                         verdict: worst > 0 ? .fail : .pass,
                         detail: worst > 0 ? "core must have zero violations" : "no violations"
+                    )
+                )
+                let racingBytes = current.compactMap { $0.summary[strategy]?["racing_bytes"] }.max() ?? 0
+                checks.append(
+                    Check(
+                        strategy: strategy,
+                        metric: "racing_bytes",
+                        kind: .hard,
+                        baseline: Self.median(baseline.compactMap { $0.summary[strategy]?["racing_bytes"] }),
+                        current: racingBytes,
+                        verdict: racingBytes > 0 ? .fail : .pass,
+                        detail: racingBytes > 0
+                            ? "core's racing journeys must allocate nothing" : "racing allocates nothing"
                     )
                 )
             }
