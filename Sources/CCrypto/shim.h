@@ -10,7 +10,8 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
-// One key's HMAC-SHA256 state that makes tags without allocating.
+// One key's HMAC-SHA256 state that makes tags without allocating: two pointers, passed by value
+// (OpenSSL writes what they point to, never the pointers).
 //
 // OpenSSL 3.0's provider digests cannot be copied in place: `EVP_MD_CTX_copy_ex` frees and
 // duplicates the digest's context, so `EVP_MAC` (and `HMAC_*` over a fetched or built-in
@@ -49,20 +50,20 @@ static inline int deeplink_hmac_sha256_init(deeplink_hmac_sha256 *hmac, const vo
 
 /// Writes the tag of `message` into `tag` (32 bytes); 1 on success. Allocates nothing.
 static inline int deeplink_hmac_sha256_tag(
-    deeplink_hmac_sha256 *hmac, const void *message, size_t length, unsigned char *tag
+    deeplink_hmac_sha256 hmac, const void *message, size_t length, unsigned char *tag
 ) {
     unsigned int written = 0;
     // A NULL key re-initialises the context with the key it was set up with.
-    return HMAC_Init_ex(hmac->context, NULL, 0, NULL, NULL) == 1
-        && (length == 0 || HMAC_Update(hmac->context, (const unsigned char *)message, length) == 1)
-        && HMAC_Final(hmac->context, tag, &written) == 1
+    return HMAC_Init_ex(hmac.context, NULL, 0, NULL, NULL) == 1
+        && (length == 0 || HMAC_Update(hmac.context, (const unsigned char *)message, length) == 1)
+        && HMAC_Final(hmac.context, tag, &written) == 1
         && written == SHA256_DIGEST_LENGTH;
 }
 
 /// Frees what ``deeplink_hmac_sha256_init`` set up.
-static inline void deeplink_hmac_sha256_free(deeplink_hmac_sha256 *hmac) {
-    HMAC_CTX_free(hmac->context);
-    EVP_MD_meth_free(hmac->digest);
+static inline void deeplink_hmac_sha256_free(deeplink_hmac_sha256 hmac) {
+    HMAC_CTX_free(hmac.context);
+    EVP_MD_meth_free(hmac.digest);
 }
 
 #pragma clang diagnostic pop

@@ -101,25 +101,18 @@ public final class HMACSHA256Authenticator: PayloadAuthenticator {
 ///
 /// Thread safety: not thread-safe; kept behind a lock.
 struct MACContext: ~Copyable {
-    /// Mutable through a pointer only: OpenSSL writes the state it points to.
-    private let state: UnsafeMutablePointer<deeplink_hmac_sha256>
+    private let state: deeplink_hmac_sha256
 
     init(secret: [UInt8]) throws(SigningKeyError) {
         // OpenSSL takes the key's length as an `int`.
         guard let length = Int32(exactly: secret.count) else { throw .cryptoUnavailable("HMAC key longer than 2 GiB") }
-        let state = UnsafeMutablePointer<deeplink_hmac_sha256>.allocate(capacity: 1)
-        let initialised = secret.withUnsafeBytes { deeplink_hmac_sha256_init(state, $0.baseAddress, length) == 1 }
-        guard initialised else {
-            state.deallocate()
-            throw .cryptoUnavailable("HMAC_Init_ex(SHA256)")
-        }
+        var state = deeplink_hmac_sha256()
+        let initialised = secret.withUnsafeBytes { deeplink_hmac_sha256_init(&state, $0.baseAddress, length) == 1 }
+        guard initialised else { throw .cryptoUnavailable("HMAC_Init_ex(SHA256)") }
         self.state = state
     }
 
-    deinit {
-        deeplink_hmac_sha256_free(state)
-        state.deallocate()
-    }
+    deinit { deeplink_hmac_sha256_free(state) }
 
     /// Writes the tag of `message` into `output` (``LinkSignature/tagByteCount`` bytes); false when
     /// OpenSSL fails.
