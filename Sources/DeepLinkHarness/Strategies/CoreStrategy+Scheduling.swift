@@ -93,9 +93,7 @@ extension CoreStrategy {
             lastRace = RaceRecord(raceStep: racedAt, threads: partner.lastRaceThreads)
             return
         }
-        if controlled == nil {
-            controlled = ControlledRace(peering: racePeering, spareCore: raceSpareCore)
-        }
+        if controlled == nil { controlled = makeControlledRace() }
         guard let controlled else { return }
         controlled.run(
             on: resolver,
@@ -115,6 +113,12 @@ extension CoreStrategy {
             raceStep: racedAt,
             threads: controlled.lastRaceThreads
         )
+    }
+
+    /// This strategy's controlled races: with its peer and core to spare, fibers set up for its
+    /// schedule.
+    func makeControlledRace() -> ControlledRace {
+        ControlledRace(peering: racePeering, spareCore: raceSpareCore, schedule: schedule)
     }
 
     /// The core's concurrency faults this strategy plants, as `ConcurrencyFault` bits.

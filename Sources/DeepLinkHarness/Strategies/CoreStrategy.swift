@@ -143,7 +143,7 @@ package struct CoreStrategy: Strategy {
         )
         self.resolver = resolvers.wide
         if context.races, RaceDelivery.controls(schedule, faults: plantedCoreFaults, spareCore: raceSpareCore) {
-            controlled = ControlledRace(peering: racePeering, spareCore: raceSpareCore, schedule: schedule)
+            controlled = makeControlledRace()
         }
     }
 
