@@ -2,7 +2,8 @@
 ///
 /// Hard checks are deterministic and fail outright: any violation of `core` (misrouted,
 /// duplicated, premature or lost), any byte `core`'s racing journeys allocate (`racing_bytes`: its
-/// race machinery is set up before the run, so a race allocates nothing), `bytes_per_journey` of any strategy above the baseline (by more
+/// race machinery is set up before the run, so a race allocates nothing), `bytes_per_journey` of
+/// any strategy above the baseline (by more
 /// than ``allocationSlackBytesPerJourney``, the jitter of racing delivery's partner threads), a
 /// strategy of the baseline missing from the run. Timing checks (`journeys_per_s`, and p50/p99
 /// of every latency metric) are noise-aware: with at least two repetitions on each side a

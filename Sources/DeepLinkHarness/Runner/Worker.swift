@@ -151,8 +151,7 @@ struct Worker {
         observations.removeAll(keepingCapacity: true)
         for position in journeys.indices {
             Self.serveIfAsked(at: raceDesk, allocations: allocations, stopwatch: stopwatch, into: &served)
-            // A journey that killed the process in an earlier attempt is counted, never run again.
-            guard trapped.isEmpty || !trapped.contains(journeys[position].index) else {
+            guard !Self.killed(journeys[position].index, earlierIn: trapped) else {
                 observations.append(StrategyObservation())
                 continue
             }
@@ -170,13 +169,14 @@ struct Worker {
         }
         for position in journeys.indices {
             let outcome =
-                trapped.isEmpty || !trapped.contains(journeys[position].index)
-                ? oracle.classify(
+                Self.killed(journeys[position].index, earlierIn: trapped)
+                ? .trapped
+                : oracle.classify(
                     observations[position],
                     expectation: batch.expectations[position],
                     journey: journeys[position],
                     distinctions: strategy.distinctions
-                ) : .trapped
+                )
             tally.record(
                 outcome,
                 journey: journeys[position],
@@ -236,6 +236,13 @@ struct Worker {
             }
         }
         for index in strategies.indices { strategies[index].finish() }
+    }
+
+    /// Whether the journey of index `journey` killed the process in an earlier attempt
+    /// (`trapped`): it is counted as trapped, never run again.
+    @inline(__always)
+    static func killed(_ journey: UInt64, earlierIn trapped: Set<UInt64>) -> Bool {
+        !trapped.isEmpty && trapped.contains(journey)
     }
 
     /// The warm-up's seed: not the run's, so that no counted journey runs during the warm-up.
