@@ -54,7 +54,10 @@ let package = Package(
     ] + fuzzProducts,
     targets: [
         // The embeddable core: no Foundation in hot paths, no jemalloc.
-        .target(name: "DeepLinkCore", swiftSettings: strictSettings),
+        .target(name: "DeepLinkCore", dependencies: ["CLaneMask"], swiftSettings: strictSettings),
+        // A sixteen-lane comparison's mask as one instruction (SSE2's movemask; header-only C, which
+        // Swift inlines) for the core's referrer scan and form decoding.
+        .target(name: "CLaneMask"),
         // `include/deeplink.h` over the core: `@_cdecl` functions on an opaque handle.
         .target(
             name: "DeepLinkC",

@@ -227,16 +227,13 @@ package enum FormDecoding {
         return (index, written)
     }
 
-    /// Bit `i` set where byte `i` of `block` is `%` or `+`.
-    ///
-    /// Two vector comparisons (portable SIMD: `pcmpeqb` on x86-64, `cmeq` on arm64); each matching
-    /// lane keeps its own bit of a byte, so the lanes of each half, summed by one multiplication,
-    /// give that half's eight bits.
+    /// Bit `i` set where byte `i` of `block` is `%` or `+`: two vector comparisons (portable SIMD:
+    /// `pcmpeqb` on x86-64, `cmeq` on arm64) and their ``_laneMask(_:)``.
     @inline(__always)
     internal static func _escapeMarks(_ block: SIMD16<UInt8>) -> UInt32 {
         let percents = SIMD16<UInt8>(repeating: UInt8(ascii: "%"))
         let pluses = SIMD16<UInt8>(repeating: UInt8(ascii: "+"))
-        return _laneBits(_laneWords((block .== percents) .| (block .== pluses)))
+        return _laneMask((block .== percents) .| (block .== pluses))
     }
 
     /// Copies `count` bytes with sixteen-byte loads and stores (the last one overlapping the one

@@ -1,5 +1,9 @@
 // The word-at-a-time (SWAR) and SIMD pieces of the referrer scan (``_scanReferrer``).
 
+#if arch(x86_64)
+internal import CLaneMask
+#endif
+
 let _ampersands: UInt64 = 0x2626_2626_2626_2626
 let _equalSigns: UInt64 = 0x3D3D_3D3D_3D3D_3D3D
 
@@ -85,6 +89,20 @@ internal struct _PieceTally {
     }
 }
 
+/// Bit `i` set where lane `i` of `lanes` is true.
+///
+/// On x86-64 it is SSE2's `pmovmskb` (through CLaneMask: portable Swift SIMD has no such
+/// operation), the instruction that also tests the comparison. Elsewhere, ``_laneWords(_:)`` and
+/// ``_laneBits(_:)``.
+@inline(__always)
+internal func _laneMask(_ lanes: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+    #if arch(x86_64)
+    return deeplink_lane_mask(unsafeBitCast(lanes, to: SIMD16<Int8>.self))
+    #else
+    return _laneBits(_laneWords(lanes))
+    #endif
+}
+
 /// The sixteen lanes as two words whose bytes are zero or, for a true lane, that lane's bit in its
 /// half (1, 2, …, 128): nonzero exactly when a lane is true; ``_laneBits(_:)`` of them is the
 /// mask.
@@ -108,12 +126,12 @@ internal func _laneBits(_ words: (UInt64, UInt64)) -> UInt32 {
     return low | high &<< 8
 }
 
-/// The `&`s among the sixteen bytes at `pointer`, as ``_laneWords(_:)``: one vector comparison
+/// The `&`s among the sixteen bytes at `pointer`, as ``_laneMask(_:)``: one vector comparison
 /// (portable SIMD: `pcmpeqb` on x86-64, `cmeq` on arm64).
 @inline(__always)
-internal func _ampersandMarks(_ pointer: UnsafeRawPointer) -> (UInt64, UInt64) {
+internal func _ampersandMask(_ pointer: UnsafeRawPointer) -> UInt32 {
     let ampersands = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
-    return _laneWords(pointer.loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
+    return _laneMask(pointer.loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
 }
 
 /// The bounds of every `&`-separated piece of the `count` bytes at `base`, empty ones included,

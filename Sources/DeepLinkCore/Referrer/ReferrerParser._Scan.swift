@@ -76,10 +76,9 @@ internal struct _ReferrerScan {
         var index = 0
         let ampersands = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
         while index &+ 16 <= count {
-            // The comparison is tested as it is (one `pmovmskb` on x86-64); its lanes are turned
-            // into bits only in a block that holds an `&`.
-            let lanes = (base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands
-            if any(lanes) { tally.add(_laneBits(_laneWords(lanes)), at: index, base) }
+            // On x86-64 the mask is the comparison's one `pmovmskb`, tested as it is.
+            let marks = _laneMask((base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
+            if marks != 0 { tally.add(marks, at: index, base) }
             index &+= 16
         }
         if index < count {
@@ -87,7 +86,7 @@ internal struct _ReferrerScan {
             // or, in an input shorter than sixteen, its bytes one by one.
             var marks: UInt32 = 0
             if count >= 16 {
-                marks = _laneBits(_ampersandMarks(base + (count &- 16))) &>> (16 &- (count &- index))
+                marks = _ampersandMask(base + (count &- 16)) &>> (16 &- (count &- index))
             } else {
                 for offset in 0..<count where base.load(fromByteOffset: offset, as: UInt8.self) == UInt8(ascii: "&") {
                     marks |= 1 &<< offset
