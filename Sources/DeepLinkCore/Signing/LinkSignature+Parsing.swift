@@ -27,15 +27,16 @@ extension LinkSignature {
     ///
     /// - Complexity: O(n) in the link's length; no allocation.
     internal static func _parse(_ bytes: UnsafeRawBufferPointer, pathCount: Int) -> _SignatureParse {
-        guard _hasTagField(bytes, pathCount: pathCount) else { return .missing }
         let count = bytes.count
         let tagDigits = 2 * tagByteCount
         // From the end: `&dl_sig=` and the tag, `&dl_nonce=` and the nonce, `&dl_exp=` and the
-        // expiry, then `?dl_kid=` or `&dl_kid=` and the key id, all inside the query.
+        // expiry, then `?dl_kid=` or `&dl_kid=` and the key id, all inside the query. A link whose
+        // tag is in place has a `dl_sig` field (that one); only one whose tag is not is searched
+        // for the field, which tells a missing signature from a malformed one.
         let tagStart = count - tagDigits
         guard tagStart - 8 > pathCount, _matches(bytes, at: tagStart - 8, "&dl_sig="),
             _isLowercaseHex(bytes, tagStart..<count)
-        else { return .malformed }
+        else { return _hasTagField(bytes, pathCount: pathCount) ? .malformed : .missing }
         let nonceStart = tagStart - 8 - nonceHexDigits
         guard nonceStart - 10 > pathCount, _matches(bytes, at: nonceStart - 10, "&dl_nonce="),
             _isLowercaseHex(bytes, nonceStart..<tagStart - 8)
@@ -61,8 +62,9 @@ extension LinkSignature {
         else { return .malformed }
         var expiry: UInt64 = 0
         for index in expiryStart..<expiryEnd { expiry = expiry * 10 + UInt64(bytes[index] - UInt8(ascii: "0")) }
-        var nonce: UInt64 = 0
-        for index in nonceStart..<tagStart - 8 { nonce = nonce << 4 | UInt64(Hex.digitValue(bytes[index])) }
+        // Sixteen lowercase hex digits (checked above), the first the most significant.
+        let nonceHigh = UInt64(_hexWordValue(bytes, at: nonceStart))
+        let nonce = nonceHigh << 32 | UInt64(_hexWordValue(bytes, at: nonceStart + 8))
         return .block(
             _SignatureBlock(
                 messageEnd: tagStart - 8,
@@ -101,14 +103,57 @@ extension LinkSignature {
         }
     }
 
+    /// Whether every byte of `bytes[range]` is a lowercase hex digit: eight at a time
+    /// (``_isLowercaseHexWord(_:)``), the last eight overlapping those before when the count is no
+    /// multiple of 8, byte by byte under eight.
     internal static func _isLowercaseHex(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
-        guard range.lowerBound >= 0 else { return false }
-        for index in range {
-            let byte = bytes[index]
-            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")
-            guard isDigit || isLetter else { return false }
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, let base = bytes.baseAddress else {
+            return range.isEmpty && range.lowerBound >= 0
+        }
+        guard range.count >= 8 else {
+            // Each byte as the lowest of a word whose other bytes are `0`s.
+            return range.allSatisfy { _isLowercaseHexWord(0x3030_3030_3030_3000 | UInt64(bytes[$0])) }
+        }
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let start = Swift.min(offset, range.upperBound - 8)
+            guard _isLowercaseHexWord(_word(base, start)) else { return false }
+            offset += 8
         }
         return true
+    }
+
+    /// Whether each of the eight bytes of `word` is a lowercase hex digit (`0`–`9`, `a`–`f`).
+    ///
+    /// With every byte below 0x80, adding `0x80 - c` to a byte sets its high bit exactly when the
+    /// byte is at least `c`, and carries into no other byte: a byte is a digit when it is at least
+    /// `0` and not at least `:`, a letter when at least `a` and not at least `g`.
+    @inline(__always)
+    internal static func _isLowercaseHexWord(_ word: UInt64) -> Bool {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        guard word & highs == 0 else { return false }
+        let atLeastZero = word &+ ones &* (0x80 - 0x30)
+        let atLeastColon = word &+ ones &* (0x80 - 0x3A)
+        let atLeastA = word &+ ones &* (0x80 - 0x61)
+        let atLeastG = word &+ ones &* (0x80 - 0x67)
+        return (atLeastZero & ~atLeastColon | atLeastA & ~atLeastG) & highs == highs
+    }
+
+    /// The eight lowercase hex digits at `bytes[offset...]` (checked by the caller) as the four
+    /// bytes they spell, the first digit the most significant: `"0123abcd"` is `0x0123_ABCD`.
+    ///
+    /// A digit's value is its low four bits, plus 9 for a letter (bit 6 set); each byte pair is
+    /// joined in its 16-bit lane, and the four lanes' bytes are packed together.
+    @inline(__always)
+    internal static func _hexWordValue(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+        precondition(offset >= 0 && offset + 8 <= bytes.count, "eight hex digits inside the link")
+        let word = _word(bytes.baseAddress!, offset)
+        let values = word & 0x0F0F_0F0F_0F0F_0F0F &+ (word &>> 6 & 0x0101_0101_0101_0101) &* 9
+        let pairs = (values & 0x00FF_00FF_00FF_00FF) &<< 4 | values &>> 8 & 0x00FF_00FF_00FF_00FF
+        let lanes = (pairs | pairs &>> 8) & 0x0000_FFFF_0000_FFFF
+        // In memory order: the first digit pair is the lowest byte.
+        let spelled = UInt32(truncatingIfNeeded: lanes | lanes &>> 16)
+        return spelled.byteSwapped
     }
 }

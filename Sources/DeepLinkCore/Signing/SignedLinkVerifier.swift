@@ -109,10 +109,10 @@ public struct SignedLinkVerifier: Sendable {
                 byteCount: LinkSignature.tagByteCount,
                 alignment: 1
             ) { tag -> PayloadAuthenticity in
-                for index in 0..<LinkSignature.tagByteCount {
-                    let high = Hex.digitValue(bytes[block.tagStart + 2 * index])
-                    let low = Hex.digitValue(bytes[block.tagStart + 2 * index + 1])
-                    tag[index] = high << 4 | low
+                // Eight digits (four bytes) at a time: the parse checked that all are lowercase hex.
+                for index in 0..<LinkSignature.tagByteCount / 4 {
+                    let value = LinkSignature._hexWordValue(bytes, at: block.tagStart + 8 * index)
+                    tag.storeBytes(of: value.bigEndian, toByteOffset: 4 * index, as: UInt32.self)
                 }
                 return state.authenticator.authenticity(
                     ofTag: UnsafeRawBufferPointer(tag),
