@@ -4,7 +4,6 @@
 internal import CLaneMask
 #endif
 
-let _ampersands: UInt64 = 0x2626_2626_2626_2626
 let _equalSigns: UInt64 = 0x3D3D_3D3D_3D3D_3D3D
 
 /// Nonzero when `word` has a zero byte, and then its lowest set bit is the high bit of the first
@@ -137,10 +136,10 @@ internal func _ampersandMask(_ pointer: UnsafeRawPointer) -> UInt32 {
 /// The bounds of every `&`-separated piece of the `count` bytes at `base`, empty ones included,
 /// in order (a cursor, not a closure: closures that capture state allocate in debug builds).
 ///
-/// Sixteen bytes are compared at a time with one vector comparison (portable SIMD; `pcmpeqb` on
-/// x86-64): the lanes that hold an `&` get their high bit, which read as two words is the exact
-/// mask of them. The last few bytes are read as the input's last word, without those already
-/// scanned.
+/// Sixteen bytes are compared at a time with one vector comparison, as the parser's scan does
+/// (``_ampersandMask(_:)``: one `pcmpeqb` and one `pmovmskb` on x86-64); the last few bytes are
+/// read as the input's last sixteen, without those already compared, and an input under sixteen
+/// bytes byte by byte.
 internal struct _Pieces {
     internal let base: UnsafeRawPointer
     internal let count: Int
@@ -151,10 +150,8 @@ internal struct _Pieces {
     /// The next byte not yet compared.
     private var index = 0
 
-    /// The `&`s found but not yet handed out: high bits of the bytes at `marksOffset` and, in
-    /// `laterMarks`, of the eight after them.
-    private var marks: UInt64 = 0
-    private var laterMarks: UInt64 = 0
+    /// The `&`s found but not yet handed out: bit `i` for the byte at `marksOffset + i`.
+    private var marks: UInt32 = 0
     private var marksOffset = 0
     private var isFinished = false
 
@@ -172,45 +169,29 @@ internal struct _Pieces {
     internal mutating func next() -> (start: Int, end: Int)? {
         while true {
             if marks != 0 {
-                let end = marksOffset &+ marks.trailingZeroBitCount &>> 3
+                let end = marksOffset &+ marks.trailingZeroBitCount
                 marks &= marks &- 1
                 let start = pieceStart
                 pieceStart = end &+ 1
                 return (start, end)
             }
-            if laterMarks != 0 {
-                (marks, laterMarks, marksOffset) = (laterMarks, 0, marksOffset &+ 8)
-                continue
-            }
-            if index &+ 16 <= count {
-                let lanes = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
-                let isAmpersand = (base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== lanes
-                let found = unsafeBitCast(
-                    SIMD16<UInt8>().replacing(with: 0x80, where: isAmpersand),
-                    to: (UInt64, UInt64).self
-                )
-                (marks, laterMarks, marksOffset) = (UInt64(littleEndian: found.0), UInt64(littleEndian: found.1), index)
-                index &+= 16
-                continue
-            }
-            if index &+ 8 <= count {
-                (marks, marksOffset) = (_exactZeroBytes(_word(base, index) ^ _ampersands), index)
-                index &+= 8
-                continue
-            }
             if index < count {
-                if count >= 8 {
-                    // index > count - 8 here: between 1 and 7 bytes of the last word are scanned.
-                    let scanned = index &- (count &- 8)
-                    marks = _exactZeroBytes(_word(base, count &- 8) ^ _ampersands) &>> (scanned &<< 3)
+                marksOffset = index
+                if index &+ 16 <= count {
+                    marks = _ampersandMask(base + index)
+                    index &+= 16
+                } else if count >= 16 {
+                    // Fewer than sixteen bytes are left: the input's last sixteen, shifted past
+                    // those already compared.
+                    marks = _ampersandMask(base + (count &- 16)) &>> (16 &- (count &- index))
+                    index = count
                 } else {
                     for offset in 0..<(count &- index)
                     where base.load(fromByteOffset: index &+ offset, as: UInt8.self) == UInt8(ascii: "&") {
-                        marks |= 0x80 &<< (offset &<< 3)
+                        marks |= 1 &<< offset
                     }
+                    index = count
                 }
-                marksOffset = index
-                index = count
                 continue
             }
             guard !isFinished else { return nil }
