@@ -133,13 +133,27 @@ internal func _ampersandMask(_ pointer: UnsafeRawPointer) -> UInt32 {
     return _laneMask(pointer.loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
 }
 
+/// The `&`s among the last bytes of the `count` at `base`, from `index` on (fewer than sixteen),
+/// bit `i` for the byte at `index + i`: the input's last sixteen, shifted past those before
+/// `index`, or, in an input shorter than sixteen, its bytes one by one.
+@inline(__always)
+internal func _ampersandTailMask(_ base: UnsafeRawPointer, from index: Int, count: Int) -> UInt32 {
+    assert(index < count && count &- index < 16, "a tail of fewer than sixteen bytes")
+    if count >= 16 { return _ampersandMask(base + (count &- 16)) &>> (16 &- (count &- index)) }
+    var marks: UInt32 = 0
+    for offset in 0..<(count &- index)
+    where base.load(fromByteOffset: index &+ offset, as: UInt8.self) == UInt8(ascii: "&") {
+        marks |= 1 &<< offset
+    }
+    return marks
+}
+
 /// The bounds of every `&`-separated piece of the `count` bytes at `base`, empty ones included,
 /// in order (a cursor, not a closure: closures that capture state allocate in debug builds).
 ///
 /// Sixteen bytes are compared at a time with one vector comparison, as the parser's scan does
-/// (``_ampersandMask(_:)``: one `pcmpeqb` and one `pmovmskb` on x86-64); the last few bytes are
-/// read as the input's last sixteen, without those already compared, and an input under sixteen
-/// bytes byte by byte.
+/// (``_ampersandMask(_:)``: one `pcmpeqb` and one `pmovmskb` on x86-64), the last few as
+/// ``_ampersandTailMask(_:from:count:)``.
 internal struct _Pieces {
     internal let base: UnsafeRawPointer
     internal let count: Int
@@ -180,16 +194,8 @@ internal struct _Pieces {
                 if index &+ 16 <= count {
                     marks = _ampersandMask(base + index)
                     index &+= 16
-                } else if count >= 16 {
-                    // Fewer than sixteen bytes are left: the input's last sixteen, shifted past
-                    // those already compared.
-                    marks = _ampersandMask(base + (count &- 16)) &>> (16 &- (count &- index))
-                    index = count
                 } else {
-                    for offset in 0..<(count &- index)
-                    where base.load(fromByteOffset: index &+ offset, as: UInt8.self) == UInt8(ascii: "&") {
-                        marks |= 1 &<< offset
-                    }
+                    marks = _ampersandTailMask(base, from: index, count: count)
                     index = count
                 }
                 continue

@@ -81,19 +81,7 @@ internal struct _ReferrerScan {
             if marks != 0 { tally.add(marks, at: index, base) }
             index &+= 16
         }
-        if index < count {
-            // Fewer than sixteen bytes are left: the input's last sixteen, without those scanned,
-            // or, in an input shorter than sixteen, its bytes one by one.
-            var marks: UInt32 = 0
-            if count >= 16 {
-                marks = _ampersandMask(base + (count &- 16)) &>> (16 &- (count &- index))
-            } else {
-                for offset in 0..<count where base.load(fromByteOffset: offset, as: UInt8.self) == UInt8(ascii: "&") {
-                    marks |= 1 &<< offset
-                }
-            }
-            tally.add(marks, at: index, base)
-        }
+        if index < count { tally.add(_ampersandTailMask(base, from: index, count: count), at: index, base) }
         tally.addPiece(base, to: count)
         // A referrer with an `&` has a raw separator; one without is a single piece that may still
         // hold an `=`.
