@@ -169,8 +169,8 @@ package struct GateCommand: BenchCommand {
         }
         if !differences.isEmpty {
             let list = JSONString.escaped(differences.joined(separator: "; "))
-            // The hard checks (violations, racing bytes, bytes per journey) do not depend on the machine; only
-            // timing verdicts need the baseline's machine type.
+            // The hard checks (violations, racing bytes, bytes per journey) do not depend on the
+            // machine; only timing verdicts need the baseline's machine type.
             if hardOnly {
                 io.out("note: host differs from the baseline (\(list)); hard checks only, no timing verdicts\n")
             } else if !allowHostMismatch {

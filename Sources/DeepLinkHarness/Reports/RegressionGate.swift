@@ -1,23 +1,22 @@
 /// Compares a run (one or more repetitions) with a baseline and gives a verdict per check.
 ///
-/// Hard checks are deterministic and fail outright: any violation of `core` (misrouted,
-/// duplicated, premature or lost), any byte `core`'s racing journeys allocate (`racing_bytes`: its
-/// race machinery is set up before the run, so a race allocates nothing), `bytes_per_journey` of
-/// any strategy above the baseline (by more
-/// than ``allocationSlackBytesPerJourney``, the jitter of racing delivery's partner threads), a
-/// strategy of the baseline missing from the run. Timing checks (`journeys_per_s`, and p50/p99
-/// of every latency metric) are noise-aware: with at least two repetitions on each side a
-/// percentile-bootstrap 95 % confidence interval of the regression (relative change of the
-/// medians, positive = worse) decides: *fail* when the whole interval lies above the tolerance,
-/// *pass* when it lies at or below it, *inconclusive* otherwise. With a single run on either side
-/// there is no noise estimate, so every timing verdict is *inconclusive* (the detail says whether
-/// the observed change is within the tolerance). A run whose machine disturbed it (its manifest's
-/// ``Disturbance/disturbed``) makes every timing verdict *inconclusive*: its timings say more about
-/// the machine than about the code. So does a run on a machine of another speed than the
-/// baseline's: when the two sides' host-speed probes (``HostSpeedProbe``, in the manifests) differ
-/// by more than ``hostSpeedRatio``, every timing verdict is inconclusive too (the same CPU model
-/// can run 2–3x slower on a shared VM, which the host comparison cannot see). Inconclusive
-/// verdicts are reported and never fail the gate.
+/// Hard checks are deterministic and fail outright: any violation of `core` (misrouted, duplicated,
+/// premature or lost), any byte `core`'s racing journeys allocate (`racing_bytes`: its race
+/// machinery is set up before the run, so a race allocates nothing), `bytes_per_journey` of any
+/// strategy above the baseline (by more than ``allocationSlackBytesPerJourney``, the jitter of
+/// racing delivery's partner threads), a strategy of the baseline missing from the run. Timing
+/// checks (`journeys_per_s`, and p50/p99 of every latency metric) are noise-aware: with at least
+/// two repetitions on each side a percentile-bootstrap 95 % confidence interval of the regression
+/// (relative change of the medians, positive = worse) decides: *fail* when the whole interval lies
+/// above the tolerance, *pass* when it lies at or below it, *inconclusive* otherwise. With a single
+/// run on either side there is no noise estimate, so every timing verdict is *inconclusive* (the
+/// detail says whether the observed change is within the tolerance). A run whose machine disturbed
+/// it (its manifest's ``Disturbance/disturbed``) makes every timing verdict *inconclusive*: its
+/// timings say more about the machine than about the code. So does a run on a machine of another
+/// speed than the baseline's: when the two sides' host-speed probes (``HostSpeedProbe``, in the
+/// manifests) differ by more than ``hostSpeedRatio``, every timing verdict is inconclusive too (the
+/// same CPU model can run 2–3x slower on a shared VM, which the host comparison cannot see).
+/// Inconclusive verdicts are reported and never fail the gate.
 ///
 /// Thread safety: a value type; ``evaluate(baseline:current:)`` is a pure function of its input.
 package struct RegressionGate: Sendable {
