@@ -22,8 +22,11 @@ package import Darwin
 package enum ScheduleHook {
     /// Whether a controller is installed; never cleared.
     package static let isInstalled = Atomic<Bool>(false)
-    /// Written once, before ``isInstalled`` is set; read only after it is seen set.
-    nonisolated(unsafe) private static var installed: (any ScheduleController)?
+    /// Written once, before ``isInstalled`` is set; read only after it is seen set. Retained once
+    /// and never released (a controller is installed for the rest of the process), so a point
+    /// reaches it without a retain and a release: loaded as an existential, it paid both, with
+    /// their atomic read-modify-writes, at every point.
+    nonisolated(unsafe) private static var installed: Unmanaged<_Installed>?
     /// Serialises installs (the first one wins).
     private static let installLock = Locked(())
 
@@ -32,31 +35,32 @@ package enum ScheduleHook {
     @discardableResult
     package static func install(_ controller: any ScheduleController) -> any ScheduleController {
         installLock.withLock { _ in
-            if let current = Self.controller { return current }
-            installed = controller
+            if isInstalled.load(ordering: .acquiring), let current = installed {
+                return current.takeUnretainedValue().controller
+            }
+            installed = .passRetained(_Installed(controller))
             isInstalled.store(true, ordering: .releasing)
             return controller
         }
     }
 
-    /// The installed controller, if any.
+    /// `body` with the installed controller, borrowed; `nil` without one.
     @inline(__always)
-    package static var controller: (any ScheduleController)? {
-        guard _slowPath(isInstalled.load(ordering: .acquiring)) else { return nil }
-        return installed
+    static func withController<Result>(_ body: (any ScheduleController) -> Result) -> Result? {
+        guard _slowPath(isInstalled.load(ordering: .acquiring)), let installed else { return nil }
+        return installed._withUnsafeGuaranteedRef { body($0.controller) }
     }
 
     /// The calling thread reached `point`.
     @inline(__always)
     package static func reach(_ point: SchedulePoint) {
-        if let controller { controller.reach(point) }
+        withController { $0.reach(point) }
     }
 
     /// Whether `fault` is planted for the calling thread (never without a controller).
     @inline(__always)
     package static func plants(_ fault: ConcurrencyFault) -> Bool {
-        if let controller { return controller.plants(fault) }
-        return false
+        withController { $0.plants(fault) } ?? false
     }
 }
 
@@ -114,10 +118,10 @@ package struct _Scheduled: _SchedulePoints {
 extension _Scheduled: _LockingSchedulePoints {
     @inline(__always)
     package func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-        if let controller = ScheduleHook.controller { controller.lock(mutex) } else { pthread_mutex_lock(mutex) }
+        if ScheduleHook.withController({ $0.lock(mutex) }) == nil { pthread_mutex_lock(mutex) }
     }
     @inline(__always)
     package func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-        if let controller = ScheduleHook.controller { controller.unlock(mutex) } else { pthread_mutex_unlock(mutex) }
+        if ScheduleHook.withController({ $0.unlock(mutex) }) == nil { pthread_mutex_unlock(mutex) }
     }
 }
