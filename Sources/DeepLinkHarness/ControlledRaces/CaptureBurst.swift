@@ -29,7 +29,11 @@ struct CaptureBurst: @unchecked Sendable {
     /// Where the first copy's verdict goes (a link's rejection as ``ReferrerVerdict/rejected(_:)``,
     /// its capture as ``ReferrerVerdict/link``), for the thread that owns the journey to note after
     /// the race; `nil`: nowhere.
-    var firstVerdict: Locked<ReferrerVerdict?>?
+    ///
+    /// Unretained: its owner, the strategy, outlives every race it delivers (a race ends before the
+    /// strategy's `race` returns). Held strongly, it made a race's inputs reference-counted: each
+    /// of their dozen copies on the way to the race's threads retained and released it.
+    var firstVerdict: Unmanaged<Locked<ReferrerVerdict?>>?
 
     func deliver(to resolver: LinkResolver) {
         let app = ExampleAppCapture.shared
@@ -56,7 +60,7 @@ struct CaptureBurst: @unchecked Sendable {
                     installBeginTimestamp: installBeginTimestamp
                 )
             }
-            if index == 0, let firstVerdict { firstVerdict.withLock { $0 = verdict } }
+            if index == 0, let firstVerdict { firstVerdict._withUnsafeGuaranteedRef { $0.withLock { $0 = verdict } } }
         }
     }
 }

@@ -12,7 +12,7 @@ extension CoreStrategy {
         mine.copies = Self.burstCopies
         var theirs = mine
         theirs.idOffset = 500
-        mine.firstVerdict = racedVerdict
+        mine.firstVerdict = Unmanaged.passUnretained(racedVerdict)
         racedVerdict.withLock { $0 = nil }
         if journey.index & 2 == 0 {
             // The capture races the gate signal; a second capture source (clip and referrer,
