@@ -1,3 +1,4 @@
+import CRaceFiber
 import DeepLinkCore
 
 #if canImport(Glibc)
@@ -5,11 +6,10 @@ import Glibc
 #endif
 
 /// The harness's ``ScheduleController``, installed once per process: it finds the calling
-/// thread's ``ControlledRace`` through a thread-specific key and forwards the core's schedule
-/// points to it; threads outside a race pass straight through.
+/// thread's ``ControlledRace`` in a C thread-local (`deeplink_race_current`) and forwards the
+/// core's schedule points to it; threads outside a race pass straight through.
 ///
-/// Thread safety: stateless apart from the thread-specific key, which each thread sets for
-/// itself.
+/// Thread safety: stateless apart from the thread-local, which each thread sets for itself.
 final class ControlledScheduling: ScheduleController {
     /// The one instance, installed on first use.
     static let shared: ControlledScheduling = {
@@ -18,25 +18,18 @@ final class ControlledScheduling: ScheduleController {
         return scheduling
     }()
 
-    private let key: pthread_key_t
-
-    private init() {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        self.key = key
-    }
+    private init() {}
 
     /// Makes the calling thread logical thread `thread` of `race` (`nil`: no race), until the
     /// next call. The race must outlive the setting.
     func enter(_ race: ControlledRace?, as thread: Int) {
         guard let race else {
-            pthread_setspecific(key, nil)
+            deeplink_race_current_set(nil)
             return
         }
         let raw = UnsafeMutableRawPointer(Unmanaged.passUnretained(race).toOpaque())
         // The low bits of an object address are zero: the logical thread rides in them.
-        pthread_setspecific(key, raw + thread)
+        deeplink_race_current_set(raw + thread)
     }
 
     /// The calling thread's race and its logical thread; `nil` outside a race. Unretained (the race
@@ -44,7 +37,7 @@ final class ControlledScheduling: ScheduleController {
     /// point pays a retain and a release of it.
     @inline(__always)
     private func current() -> (race: Unmanaged<ControlledRace>, thread: Int)? {
-        guard let raw = pthread_getspecific(key) else { return nil }
+        guard let raw = deeplink_race_current_get() else { return nil }
         let thread = Int(bitPattern: UInt(bitPattern: raw) & 7)
         return (Unmanaged<ControlledRace>.fromOpaque(raw - thread), thread)
     }
