@@ -151,37 +151,38 @@ struct Worker {
         observations.removeAll(keepingCapacity: true)
         for position in journeys.indices {
             Self.serveIfAsked(at: raceDesk, allocations: allocations, stopwatch: stopwatch, into: &served)
-            guard !Self.killed(journeys[position].index, earlierIn: trapped) else {
-                observations.append(StrategyObservation())
-                continue
-            }
+            // Observed in place: returned, an observation was copied into the array. The judging loop
+            // below reads observations and expectations through spans, in place too.
+            observations.append(StrategyObservation())
+            guard !Self.killed(journeys[position].index, earlierIn: trapped) else { continue }
             beacon.journey.store(journeys[position].index, ordering: .relaxed)
-            observations.append(
-                measure(
-                    journeys[position],
-                    at: position < batch.lagNanos.count ? batch.lagNanos[position] : nil,
-                    beacon: beacon,
-                    strategy: &strategy,
-                    tally: &tally,
-                    corrected: &corrected
-                )
+            measure(
+                journeys[position],
+                at: position < batch.lagNanos.count ? batch.lagNanos[position] : nil,
+                beacon: beacon,
+                strategy: &strategy,
+                into: &observations[position],
+                tally: &tally,
+                corrected: &corrected
             )
         }
+        let observed = observations.span
+        let expectations = batch.expectations.span
         for position in journeys.indices {
             let outcome =
                 Self.killed(journeys[position].index, earlierIn: trapped)
                 ? .trapped
                 : oracle.classify(
-                    observations[position],
-                    expectation: batch.expectations[position],
+                    observed[position],
+                    expectation: expectations[position],
                     journey: journeys[position],
                     distinctions: strategy.distinctions
                 )
             tally.record(
                 outcome,
                 journey: journeys[position],
-                observation: observations[position],
-                expected: batch.expectations[position].outcome,
+                observation: observed[position],
+                expected: expectations[position].outcome,
                 violationLimit: limit
             )
         }
@@ -268,18 +269,19 @@ struct Worker {
         served.bytes &+= allocations.bytes &- bytes
     }
 
-    /// The measurement step: runs one journey through the strategy, timing it and counting its
-    /// allocations (and, open loop, its latency from the intended start, `lag` earlier).
+    /// The measurement step: runs one journey through the strategy into `observation`, timing it
+    /// and counting its allocations (and, open loop, its latency from the intended start, `lag`
+    /// earlier).
     @inline(__always)
     func measure<S: Strategy>(
         _ journey: Journey,
         at lag: UInt64?,
         beacon: WorkerBeacon,
         strategy: inout S,
+        into observation: inout StrategyObservation,
         tally: inout StrategyTally,
         corrected: inout Histogram
-    ) -> StrategyObservation {
-        var observation = StrategyObservation()
+    ) {
         let bytesBefore = allocations.bytes
         let libcryptoBefore = LibcryptoAllocations.bytes
         let start = stopwatch.now()
@@ -302,6 +304,5 @@ struct Worker {
             tally.nonRacingJourneyNanos.record(service)
         }
         if let lag { corrected.record(lag &+ service) }
-        return observation
     }
 }
