@@ -35,9 +35,7 @@ package enum ScheduleHook {
     @discardableResult
     package static func install(_ controller: any ScheduleController) -> any ScheduleController {
         installLock.withLock { _ in
-            if isInstalled.load(ordering: .acquiring), let current = installed {
-                return current.takeUnretainedValue().controller
-            }
+            if let current = installed { return current.takeUnretainedValue().controller }
             installed = .passRetained(_Installed(controller))
             isInstalled.store(true, ordering: .releasing)
             return controller
