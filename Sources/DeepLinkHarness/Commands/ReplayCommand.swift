@@ -59,6 +59,7 @@ package struct ReplayCommand: BenchCommand {
         var context = StrategyContext(mix: mix)
         context.schedule = schedule
         context.coreFaults = coreFaults
+        context.recordsRaceTraces = true
         var actual: [(StrategyKind, JourneyOutcome, StrategyObservation)] = []
         var race: RaceRecord?
         for kind in strategies {

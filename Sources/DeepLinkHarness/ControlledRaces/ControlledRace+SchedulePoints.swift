@@ -9,11 +9,36 @@ import Glibc
 extension ControlledRace {
     func plants(_ fault: ConcurrencyFault) -> Bool { faults & (1 << fault.rawValue) != 0 }
 
+    @inline(__always)  // into ControlledScheduling's point: one call per point
     func reach(_ point: SchedulePoint, thread: Int) {
+        if onFibers { reachOnFiber(point, thread: thread) } else { reachOnThread(point, thread: thread) }
+    }
+
+    /// ``reach(_:thread:)`` on a fiber: the race's logical threads take turns on this OS thread, so
+    /// there is no lock to take and nobody to wake, and most points just proceed.
+    @inline(__always)
+    private func reachOnFiber(_ point: SchedulePoint, thread: Int) {
+        switch turns.reach(point, by: thread) {
+        case .runUnscheduled, .proceed, .runFree:
+            return
+        case .passTurn, .abandon:
+            yieldTurn(thread)
+        }
+    }
+
+    /// ``awaitTurn(_:)`` out of line: most points proceed, and do not pay for its frame.
+    @inline(never)
+    private func yieldTurn(_ thread: Int) {
+        awaitTurn(thread)
+    }
+
+    /// ``reach(_:thread:)`` on an OS thread, under the race's lock.
+    @inline(never)
+    private func reachOnThread(_ point: SchedulePoint, thread: Int) {
         acquire()
         defer { release() }
         let action = turns.reach(point, by: thread)
-        if action != .runUnscheduled, !onFibers { progress.add(1, ordering: .relaxed) }
+        if action != .runUnscheduled { progress.add(1, ordering: .relaxed) }
         switch action {
         case .runUnscheduled, .proceed:
             return

@@ -59,6 +59,8 @@ final class ControlledRace: @unchecked Sendable {
     let ownerBeacon: UInt
     /// Whether the run leaves a core to spare for the race's partner threads.
     let spareCore: Bool
+    /// Whether each race keeps its steps in ``trace`` (``RaceTurns/recordsTrace``).
+    let recordsTraces: Bool
     /// Whether spinning pays on this machine now: spins that caught their turn add a credit, spins
     /// that ran out (and asks the peer did not answer) take ``spinMissCost``; at zero the races'
     /// threads park at once, as two threads that must take turns on one core do best, and every
@@ -92,10 +94,16 @@ final class ControlledRace: @unchecked Sendable {
     /// `spareCore` (fewer workers than cores), partner threads spin between races
     /// (``RacePartner/spinNanos``) and for their turn; without, they park at once. With the
     /// `schedule` its races will run under, one that runs on fibers gets them now rather than in
-    /// the first race.
-    init(peering: RacePeering? = nil, spareCore: Bool = false, schedule: ScheduleMode? = nil) {
+    /// the first race. With `recordsTraces`, each race keeps its steps in ``trace``.
+    init(
+        peering: RacePeering? = nil,
+        spareCore: Bool = false,
+        schedule: ScheduleMode? = nil,
+        recordsTraces: Bool = false
+    ) {
         self.peering = peering
         self.spareCore = spareCore
+        self.recordsTraces = recordsTraces
         if let schedule, schedule.isControlled, RaceFibers.available {
             fibers = RaceFibers(count: RaceTurns.maximumThreads)
         }
@@ -107,7 +115,8 @@ final class ControlledRace: @unchecked Sendable {
 
     /// Schedule points the last race passed.
     var steps: Int { turns.steps }
-    /// The last race's steps, in order (the first ``RaceTurns/traceCapacity``).
+    /// The last race's steps, in order (the first ``RaceTurns/traceCapacity``; none without
+    /// ``recordsTraces``).
     var trace: [ScheduleStep] { turns.trace }
     /// How the last race hung, if it did.
     var hang: ScheduleHang? { turns.hang }
@@ -194,7 +203,8 @@ final class ControlledRace: @unchecked Sendable {
             seed: request.seed,
             threads: request.count,
             prefix: request.prefix,
-            onFibers: onFibers
+            onFibers: onFibers,
+            recordingTrace: recordsTraces
         )
     }
 

@@ -75,6 +75,9 @@ struct RaceTurns {
     private var onFibers = false
     private(set) var decider = ScheduleDecider(mode: .os, seed: 0, threads: 1)
     private(set) var steps = 0
+    /// Whether ``trace`` records this race's steps: `replay` prints them; a run has no reader for
+    /// them, and appending one at every schedule point was a quarter of a point's cost.
+    private(set) var recordsTrace = true
     private(set) var trace: [ScheduleStep] = []
     private(set) var hang: ScheduleHang?
     /// Schedule points reached and pairs interleaved (a thread parked before one point let
@@ -110,8 +113,16 @@ struct RaceTurns {
     }
 
     /// Starts a race of `count` logical threads under `schedule` (seeded with `seed`; exhaustive
-    /// replays `prefix` first), reusing the storage of the last one.
-    mutating func start(schedule: ScheduleMode, seed: UInt64, threads count: Int, prefix: [UInt8], onFibers: Bool) {
+    /// replays `prefix` first), reusing the storage of the last one; `recordingTrace` keeps its
+    /// steps in ``trace``.
+    mutating func start(
+        schedule: ScheduleMode,
+        seed: UInt64,
+        threads count: Int,
+        prefix: [UInt8],
+        onFibers: Bool,
+        recordingTrace: Bool = true
+    ) {
         threadCount = count
         finishedCount = 0
         runnable = (1 << UInt32(count)) - 1
@@ -122,7 +133,10 @@ struct RaceTurns {
         self.onFibers = onFibers
         decider.restart(mode: schedule, seed: seed, threads: count, prefix: prefix)
         steps = 0
-        trace.removeAll(keepingCapacity: true)
+        recordsTrace = recordingTrace
+        // Only when there is something to remove: on an empty array, even that call is dear next to
+        // a race.
+        if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
         hang = nil
         coverage = ScheduleCoverage()
         state =
@@ -132,13 +146,16 @@ struct RaceTurns {
 
     /// `thread`, holding the token, is about to pass `point`: the step is recorded, and the
     /// decider (or, past ``stepBound`` on fibers, the order) picks who runs next.
+    @inline(__always)  // into the fiber's and the OS thread's schedule point: the point's whole cost
     mutating func reach(_ point: SchedulePoint, by thread: Int) -> Action {
         switch state {
         case .decided, .roundRobin: break
         case .idle, .free, .abandoned: return .runUnscheduled
         }
         steps += 1
-        if trace.count < Self.traceCapacity { trace.append(ScheduleStep(thread: UInt8(thread), point: point)) }
+        if recordsTrace, trace.count < Self.traceCapacity {
+            trace.append(ScheduleStep(thread: UInt8(thread), point: point))
+        }
         coverage.reach(point)
         var abandoning = false
         if steps > Self.stepBound {

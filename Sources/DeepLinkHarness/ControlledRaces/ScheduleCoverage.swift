@@ -24,6 +24,7 @@ package struct ScheduleCoverage: Sendable {
     /// Whether the race reached no point (no controlled race, or an `os` one).
     package var isEmpty: Bool { reached == 0 }
 
+    @inline(__always)  // at every schedule point of a race
     package mutating func reach(_ point: SchedulePoint) {
         reached |= 1 << UInt64(point.rawValue)
     }

@@ -12,6 +12,11 @@ struct ScheduleDecider: Sendable {
     private var changePoints: [Int] = []
     private var nextChange = 0
     private var nextChangeStep = Int.max
+    /// PCT: the last choice and the runnable set it was made from (0: none). Until the next change
+    /// point the priorities stand, so the same set picks the same thread: most schedule points
+    /// only compare the set.
+    private var lastRunnable: UInt32 = 0
+    private var lastChoice = 0
     /// Exhaustive: the choices to replay, the choices made and how many options each had.
     var prefix: [UInt8] = []
     private(set) var choices: [UInt8] = []
@@ -33,12 +38,17 @@ struct ScheduleDecider: Sendable {
     mutating func restart(mode: ScheduleMode, seed: UInt64, threads: Int, prefix: [UInt8] = []) {
         self.mode = mode
         random = SplitMix64(seed: seed ^ 0x5343_4845_4455_4C45, index: UInt64(threads))
-        changePoints.removeAll(keepingCapacity: true)
+        // Each array only when there is something to change: a race's start is a few hundred
+        // instructions, and an empty array's `removeAll` or assignment is dozens.
+        if !changePoints.isEmpty { changePoints.removeAll(keepingCapacity: true) }
         nextChange = 0
         nextChangeStep = .max
-        self.prefix = prefix
-        choices.removeAll(keepingCapacity: true)
-        branching.removeAll(keepingCapacity: true)
+        lastRunnable = 0
+        if !prefix.isEmpty || !self.prefix.isEmpty { self.prefix = prefix }
+        if !choices.isEmpty {
+            choices.removeAll(keepingCapacity: true)
+            branching.removeAll(keepingCapacity: true)
+        }
         if case .pct(let depth, let steps) = mode {
             // Initial priorities depth ... depth + n - 1, in a random order.
             for thread in 0..<threads { priorities[thread] = depth + thread }
@@ -106,7 +116,9 @@ struct ScheduleDecider: Sendable {
                 nextChange += 1
             }
             nextChangeStep = nextChange < changePoints.count ? changePoints[nextChange] : .max
+            lastRunnable = 0
         }
+        if runnable == lastRunnable { return lastChoice }
         var best = -1
         var remaining = runnable
         while remaining != 0 {
@@ -114,6 +126,8 @@ struct ScheduleDecider: Sendable {
             remaining &= remaining - 1
             if best < 0 || priorities[thread] > priorities[best] { best = thread }
         }
+        lastRunnable = runnable
+        lastChoice = best
         return best
     }
 

@@ -6,7 +6,8 @@ import DeepLinkCore
 package struct RaceRecord: Sendable {
     /// The mode the race ran under (`nil`: no controlled race in the journey).
     package var mode: ScheduleMode?
-    /// The steps, in order (the first ``RaceTurns/traceCapacity``).
+    /// The steps, in order (the first ``RaceTurns/traceCapacity``); kept only when the strategy's
+    /// context asks (``StrategyContext/recordsRaceTraces``, as `replay` does).
     package var trace: [ScheduleStep] = []
     /// Schedule points passed (all of them, past the trace's capacity too).
     package var steps = 0
@@ -118,7 +119,12 @@ extension CoreStrategy {
     /// This strategy's controlled races: with its peer and core to spare, fibers set up for its
     /// schedule.
     func makeControlledRace() -> ControlledRace {
-        ControlledRace(peering: racePeering, spareCore: raceSpareCore, schedule: schedule)
+        ControlledRace(
+            peering: racePeering,
+            spareCore: raceSpareCore,
+            schedule: schedule,
+            recordsTraces: recordsRaceTraces
+        )
     }
 
     /// The core's concurrency faults this strategy plants, as `ConcurrencyFault` bits.

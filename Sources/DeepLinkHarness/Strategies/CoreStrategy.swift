@@ -62,6 +62,8 @@ package struct CoreStrategy: Strategy {
     let racePeering: RacePeering?
     /// Whether the run leaves a core to spare for a race's own partner thread (it may spin then).
     let raceSpareCore: Bool
+    /// Whether its controlled races keep their steps (``StrategyContext/recordsRaceTraces``).
+    let recordsRaceTraces: Bool
     /// The last controlled race of this strategy (``lastRace``), for `replay` and coverage.
     var lastRace = RaceRecord() {
         didSet { lastRaceWritten = true }
@@ -115,6 +117,7 @@ package struct CoreStrategy: Strategy {
         self.schedule = context.schedule
         self.racePeering = context.racePeering
         self.raceSpareCore = context.workerThreads < ResourceUsage.coreCount()
+        self.recordsRaceTraces = context.recordsRaceTraces
         self.mix = context.mix
         self.observer = AccountObserver(router: router)
         let process = SimulatedProcess()

@@ -22,6 +22,9 @@ package struct StrategyContext: Sendable {
     /// then sets up its race machinery when it is made, before the run is timed, rather than in its
     /// first racing journey.
     var races = false
+    /// Whether `core` keeps each controlled race's steps (``RaceRecord/trace``): `replay` prints
+    /// them; a run has no reader for them.
+    package var recordsRaceTraces = false
 
     package init(mix: ScenarioMix) {
         self.mix = mix
