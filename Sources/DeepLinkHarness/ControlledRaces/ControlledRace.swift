@@ -160,42 +160,45 @@ final class ControlledRace: @unchecked Sendable {
         precondition(second != nil || third == nil, "a race's inputs come in order")
         let request = Request(
             target: target,
-            first: first,
-            second: second,
-            third: third,
+            count: 1 + (second == nil ? 0 : 1) + (third == nil ? 0 : 1),
             schedule: schedule,
             seed: seed,
             prefix: prefix,
             faults: faults
         )
         if schedule.isControlled, RaceFibers.available {
-            runOnFibers(request)
+            runOnFibers(request, first, second, third)
         } else {
-            runOnThreads(request)
+            runOnThreads(request, first, second, third)
         }
     }
 
-    /// One race as ``run(on:_:_:_:schedule:seed:prefix:faults:)`` was given it.
+    /// One race as ``run(on:_:_:_:schedule:seed:prefix:faults:)`` was given it, but its inputs:
+    /// those are borrowed down to ``setUp(_:_:_:_:onFibers:)``, which stores each once (a copy of
+    /// them in here cost a race more than its hand-overs do).
     struct Request {
         let target: any RaceTarget
-        let first: RaceInput
-        let second: RaceInput?
-        let third: RaceInput?
+        /// How many inputs, and so logical threads, the race has.
+        let count: Int
         let schedule: ScheduleMode
         let seed: UInt64
         let prefix: [UInt8]
         let faults: UInt8
-
-        var count: Int { 1 + (second == nil ? 0 : 1) + (third == nil ? 0 : 1) }
     }
 
     /// With the lock held: the race's state for a new race.
-    private func setUp(_ request: Request, onFibers: Bool) {
+    private func setUp(
+        _ request: Request,
+        _ first: RaceInput,
+        _ second: RaceInput?,
+        _ third: RaceInput?,
+        onFibers: Bool
+    ) {
         target = request.target
         inputs.removeAll(keepingCapacity: true)
-        inputs.append(request.first)
-        if let second = request.second { inputs.append(second) }
-        if let third = request.third { inputs.append(third) }
+        inputs.append(first)
+        if let second { inputs.append(second) }
+        if let third { inputs.append(third) }
         for thread in deliveredOn.indices { deliveredOn[thread] = 0 }
         faults = request.faults
         turns.start(
@@ -209,7 +212,7 @@ final class ControlledRace: @unchecked Sendable {
     }
 
     /// A race on OS threads: this one, and the paired worker or partner threads.
-    private func runOnThreads(_ request: Request) {
+    private func runOnThreads(_ request: Request, _ first: RaceInput, _ second: RaceInput?, _ third: RaceInput?) {
         let target = request.target
         let spinning = spinPays()
         // The owner's switches during the race (asking the peer, token hand-offs) are the run's
@@ -226,7 +229,7 @@ final class ControlledRace: @unchecked Sendable {
         let passesPoints = request.schedule.isControlled || request.faults != 0
         if passesPoints { target.passSchedulePoints(true) }
         acquire()
-        setUp(request, onFibers: false)
+        setUp(request, first, second, third, onFibers: false)
         servedByPeer = peer == nil ? -1 : 1
         spinsForTurn = spinning && (peer != nil || spareCore)
         generation += 1
@@ -256,13 +259,13 @@ final class ControlledRace: @unchecked Sendable {
 
     /// A controlled race on fibers: each logical thread a fiber on this thread, resumed in turn
     /// from here whenever the token moves to it; nothing else runs meanwhile.
-    private func runOnFibers(_ request: Request) {
+    private func runOnFibers(_ request: Request, _ first: RaceInput, _ second: RaceInput?, _ third: RaceInput?) {
         let fibers = self.fibers ?? RaceFibers(count: RaceTurns.maximumThreads)
         self.fibers = fibers
         request.target.passSchedulePoints(true)
         // Partner threads of an earlier race on OS threads read the race under its lock.
         acquire()
-        setUp(request, onFibers: true)
+        setUp(request, first, second, third, onFibers: true)
         onFibers = true
         raceLock.release()
         let raw = Unmanaged.passUnretained(self).toOpaque()
@@ -284,13 +287,14 @@ final class ControlledRace: @unchecked Sendable {
     private static let fiberEntry: @convention(c) (UnsafeMutableRawPointer?) -> Void = { raw in
         guard let raw else { return }
         let thread = Int(bitPattern: UInt(bitPattern: raw) & 7)
-        Unmanaged<ControlledRace>.fromOpaque(raw - thread).takeUnretainedValue().runFiber(thread)
+        // The owner holds the race until every fiber returned: no retain for the fiber's run.
+        Unmanaged<ControlledRace>.fromOpaque(raw - thread)._withUnsafeGuaranteedRef { $0.runFiber(thread) }
     }
 
-    /// On fiber `thread`: delivers its input and finishes it; returning ends the fiber.
+    /// On fiber `thread`: delivers its input (in place: a local copy of it cost a copy) and
+    /// finishes it; returning ends the fiber.
     private func runFiber(_ thread: Int) {
-        let input = inputs[thread]
-        target?.deliver(input)
+        target?.deliver(inputs[thread])
         finish(thread)
     }
 
