@@ -20,14 +20,14 @@ package enum CoreBenchmarkSuite {
     package static let zeroAllocationBenchmarks: Set<String> = [
         "referrer-parse", "referrer-parse-strings", "link-validate", "queue-1thread", "queue-1thread-pthread",
         "queue-2threads", "queue-2threads-pthread", "resolver-route", "resolver-route-bare", "referrer-verify",
-        "journey",
+        "journey", "race",
     ]
 
     /// Every comparison, over corpora of `corpusSize` inputs.
     package static func comparisons(corpusSize: Int) -> [Comparison] {
         ReferrerComparisons.all(corpusSize: corpusSize) + ValidationComparisons.all(corpusSize: corpusSize)
             + QueueComparisons.all() + ResolverComparisons.all() + SigningComparisons.all(corpusSize: corpusSize)
-            + JourneyComparisons.all(corpusSize: corpusSize)
+            + JourneyComparisons.all(corpusSize: corpusSize) + RaceComparisons.all(corpusSize: corpusSize)
     }
 
     /// Runs the comparisons whose benchmark name contains `filter` (all when nil), calling

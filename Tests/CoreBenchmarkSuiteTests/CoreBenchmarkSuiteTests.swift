@@ -1,6 +1,7 @@
-import CoreBenchmarkSuite
 import DeepLinkHarness
 import Testing
+
+@testable import CoreBenchmarkSuite
 
 @Suite struct BenchmarkRunnerTests {
     @Test func medianOfOddAndEvenCounts() {
@@ -126,6 +127,11 @@ import Testing
         guard !Sanitizer.isActive else { return }
         #expect(AllocationCounter.isJemallocActive)
         for result in results where CoreBenchmarkSuite.zeroAllocationBenchmarks.contains(result.benchmark) {
+            #if DEBUG
+            // A debug build's race machinery allocates in every race (a release build's does not:
+            // LibcryptoBytesTests.racingJourneysAllocateNothing).
+            if result.benchmark == "race" { continue }
+            #endif
             #expect(result.subjectBytesPerOp == 0, "\(result.benchmark) allocates")
         }
     }
@@ -144,6 +150,27 @@ import Testing
         // The instruction gate keys its rows by name; the run's own journey count has this one.
         #expect(comparison.benchmark != InstructionCount.journeyWorkload)
         // More journeys than the corpus holds: the loop cycles it.
+        _ = comparison.subject.run(50)
+        _ = comparison.peer.run(50)
+    }
+}
+
+@Suite struct RaceComparisonTests {
+    /// `race` holds the work equal: the same journeys, every one racing, through `core` under the
+    /// default schedule and delivered in order, so the ratio is the race's own cost.
+    @Test func raceRowComparesOneCorpusUnderTwoSchedules() throws {
+        let comparison = try #require(
+            CoreBenchmarkSuite.comparisons(corpusSize: 20).first { $0.benchmark == "race" }
+        )
+        #expect(comparison.subject.name == "race-pct")
+        #expect(comparison.peer.name == "race-sequential")
+        #expect(CoreBenchmarkSuite.zeroAllocationBenchmarks.contains("race"))
+        let corpus = JourneyComparisons.corpus(size: 20, raceShare: 1)
+        #expect(corpus.count == 20)
+        let racing = corpus.filter(\.racing).count
+        #expect(racing == corpus.count)
+        let calm = JourneyComparisons.corpus(size: 20, raceShare: 0).filter(\.racing).count
+        #expect(calm == 0)
         _ = comparison.subject.run(50)
         _ = comparison.peer.run(50)
     }

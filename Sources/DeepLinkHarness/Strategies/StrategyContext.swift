@@ -21,7 +21,7 @@ package struct StrategyContext: Sendable {
     /// Whether the run has racing journeys (``RunConfiguration/raceShare`` above 0): a strategy
     /// then sets up its race machinery when it is made, before the run is timed, rather than in its
     /// first racing journey.
-    var races = false
+    package var races = false
     /// Whether `core` keeps each controlled race's steps (``RaceRecord/trace``): `replay` prints
     /// them; a run has no reader for them.
     package var recordsRaceTraces = false
