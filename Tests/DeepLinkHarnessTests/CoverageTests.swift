@@ -24,6 +24,26 @@ import Testing
     /// path 1,000 times over the default 1M-journey run, in release.
     static let timingPaths: Set<String> = ["queue_full"]
 
+    /// A journey's paths are counted by their bits: each named path is one bit of its own, and
+    /// exactly the paths taken are counted, once each, in `named`'s (the report's) order.
+    @Test func eachTakenPathIsCountedOnceInReportOrder() {
+        for (index, entry) in DecisionPaths.named.enumerated() {
+            #expect(entry.path.rawValue.nonzeroBitCount == 1, "\(entry.name)")
+            #expect(Int(DecisionPaths.namedIndexOfBit[entry.path.rawValue.trailingZeroBitCount]) == index)
+        }
+        var counts = CoverageCounts()
+        counts.count(paths: [.overflowSupersede, .duplicateByID, .heldForAccount])
+        counts.count(paths: [.overflowSupersede])
+        counts.count(paths: [])
+        let counted = Dictionary(
+            uniqueKeysWithValues: DecisionPaths.named.indices.map { (DecisionPaths.named[$0].name, counts.paths[$0]) }
+        )
+        #expect(counted["overflow_supersede"] == 2)
+        #expect(counted["duplicate_by_id"] == 1)
+        #expect(counted["held_for_account"] == 1)
+        #expect(counted.values.reduce(0, +) == 4)
+    }
+
     @Test func coverageCountsFeaturesAndCorePaths() throws {
         let report = try Self.report(threads: 2, raceShare: 0.5)
         let core = try #require(report.strategies.first { $0.name == "core" })

@@ -57,4 +57,14 @@ package struct DecisionPaths: OptionSet, Sendable, Hashable {
         (.signatureRejected, "signature_rejected"),
         (.nonceReplayed, "nonce_replayed"),
     ]
+
+    /// Per bit of the raw value, the index in ``named`` of the path that is that bit (-1: none), so
+    /// that a journey's paths are counted by walking its set bits rather than every named path.
+    package static let namedIndexOfBit: InlineArray<16, Int8> = {
+        var indices = InlineArray<16, Int8>(repeating: -1)
+        for (index, entry) in named.enumerated() {
+            indices[entry.path.rawValue.trailingZeroBitCount] = Int8(index)
+        }
+        return indices
+    }()
 }
