@@ -1,6 +1,6 @@
 // The way in: every public call that captures a link validates it, authenticates it
 // (``LinkResolver/Configuration/signing``) and hands it to the resolver, which dedupes it. The raw
-// ``LinkResolver/capture(_:)`` they end in is not public.
+// ``LinkResolver/capture(built:)`` they end in is not public.
 extension LinkResolver {
     /// Validates a decoded payload (an App Clip invocation URL, a universal link, a custom-scheme
     /// link, a path), checks its signature when ``Configuration/signing`` requires one, and captures
@@ -44,7 +44,7 @@ extension LinkResolver {
             captureRejected(rejection, source: source)
             return rejection
         }
-        capture(pending)
+        capture(built: &pending)
         return nil
     }
 
@@ -91,7 +91,7 @@ extension LinkResolver {
         var verdict = parser.read(referrer, validator: validator, accountKey: referrerAccountKey, into: &pending)
         if case .link = verdict, let rejection = authenticate(&pending) { verdict = .rejected(rejection) }
         switch verdict {
-        case .link: capture(pending)
+        case .link: capture(built: &pending)
         case .organic: captureLinkless(.organic, attribution: pending.attribution)
         case .notSet: captureLinkless(.notSet, attribution: pending.attribution)
         case .noPayload: captureLinkless(.noPayload, attribution: pending.attribution)

@@ -36,30 +36,28 @@ extension LinkResolver {
     /// role only if staging left something to carry out); while another thread drains, it does not
     /// wait for the lock: the link goes through the lock-free queue.
     ///
-    /// The record travels by address from here on, the address of the caller's own argument: a
-    /// closure that captured the record would copy it whole into its context first.
+    /// The record travels by address, the address of the capture's own record: a closure that
+    /// captured the record would copy it whole into its context first.
     @inline(__always)  // one copy of the record fewer on every capture
     func admit<Points: _LockingSchedulePoints>(
-        _ link: borrowing PendingLink,
+        _ link: UnsafePointer<PendingLink>,
         consumedBefore: Bool,
         _ points: Points
     ) {
-        withUnsafePointer(to: link) { link in
-            // A stale answer either way is safe: the locked path is always correct, and a queued
-            // link counts itself once it is visible. A capture the store knew as consumed always
-            // takes the locked path: the queue carries no verdict (queued links were saved).
-            if !consumedBefore {
-                points.reach(.workLoad)
-                guard work.load(ordering: .relaxed) == 0 else { return enqueue(link, points) }
-            }
-            var admission = _Core.Admission.staged
-            decide(points) { core, now in
-                admission = core.admit(link, consumedBefore: consumedBefore, orQueueIn: queue, now: now, points)
-            }
-            if admission == .full {
-                fullQueueCaptures.add(1, ordering: .relaxed)
-                report(.queueFull, .queueFull(link.pointee))
-            }
+        // A stale answer either way is safe: the locked path is always correct, and a queued link
+        // counts itself once it is visible. A capture the store knew as consumed always takes the
+        // locked path: the queue carries no verdict (queued links were saved).
+        if !consumedBefore {
+            points.reach(.workLoad)
+            guard work.load(ordering: .relaxed) == 0 else { return enqueue(link, points) }
+        }
+        var admission = _Core.Admission.staged
+        decide(points) { core, now in
+            admission = core.admit(link, consumedBefore: consumedBefore, orQueueIn: queue, now: now, points)
+        }
+        if admission == .full {
+            fullQueueCaptures.add(1, ordering: .relaxed)
+            report(.queueFull, .queueFull(link.pointee))
         }
     }
 

@@ -288,18 +288,26 @@ public final class LinkResolver: Sendable {
     /// at once. Not public: it neither validates nor authenticates. Apps capture through
     /// ``capture(payload:validator:source:capturedAtNanos:id:installBeginTimestamp:account:attribution:)``
     /// and ``captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``,
-    /// which do both and then call this.
+    /// which do both and then call ``capture(built:)``, as this does.
     package func capture(_ link: PendingLink) {
+        var link = link
+        capture(built: &link)
+    }
+
+    /// ``capture(_:)`` of the record its caller built and checked in place (what the public
+    /// captures call): taken `inout`, it travels by address from there, where passed by value the
+    /// record (some 750 bytes) was copied on the way in and again to be admitted by address.
+    func capture(built link: inout PendingLink) {
         switch process.run {
-        case .unscheduled: capture(link, _Unscheduled())
-        case .scheduled: capture(link, _Scheduled())
+        case .unscheduled: capture(&link, _Unscheduled())
+        case .scheduled: capture(&link, _Scheduled())
         case .killed: return
         }
     }
 
-    /// ``capture(_:)`` in a live process, through `points`.
+    /// ``capture(built:)`` in a live process, through `points`.
     @inline(__always)  // into each of the two cases above: as a call it copies the record
-    private func capture<Points: _LockingSchedulePoints>(_ link: borrowing PendingLink, _ points: Points) {
+    private func capture<Points: _LockingSchedulePoints>(_ link: inout PendingLink, _ points: Points) {
         // The save's answer is the capture's duplicate check against the store (one store call);
         // a capture that could not be saved is staged all the same, and the consumed mark before
         // its route still refuses it if it was consumed.
@@ -310,7 +318,7 @@ public final class LinkResolver: Sendable {
         } catch {
             reportStoreFailure(link, operation: .save, error: error)
         }
-        admit(link, consumedBefore: consumedBefore, points)
+        withUnsafePointer(to: &link) { admit($0, consumedBefore: consumedBefore, points) }
     }
 
     /// Reports a store operation on `link` that failed. Out of line: built in place, the decision
