@@ -59,13 +59,17 @@ extension CoreStrategy {
     /// The first capture in the journey that is immediately followed by a gate signal, preferring
     /// a capture of a link (a referrer, a universal link) to a launch's load.
     static func racingPair(in journey: Journey) -> RacingPair? {
-        racingPair(in: journey, launches: false) ?? racingPair(in: journey, launches: true)
+        // The events by span: passed whole, the journey was copied into each call.
+        let events = journey.events.span
+        return racingPair(in: events, count: journey.eventCount, launches: false)
+            ?? racingPair(in: events, count: journey.eventCount, launches: true)
     }
 
-    static func racingPair(in journey: Journey, launches: Bool) -> RacingPair? {
-        guard journey.eventCount >= 2 else { return nil }
-        let events = journey.events.span
-        for step in 0..<(journey.eventCount - 1) {
+    /// ``racingPair(in:)`` among the first `count` of `events`, a launch's load counting as a
+    /// capture when `launches`.
+    static func racingPair(in events: Span<JourneyEvent>, count: Int, launches: Bool) -> RacingPair? {
+        guard count >= 2 else { return nil }
+        for step in 0..<(count - 1) {
             let capture = events[step]
             let isCapture: Bool
             switch capture.kind {
