@@ -164,6 +164,26 @@ import Testing
         #expect(!turns.mayRun(0) && !turns.mayRun(2))
     }
 
+    /// The deepest PCT schedule fits its change points, and a change point moves the token even
+    /// though the runnable threads did not change: with one step to fall on, every change point is
+    /// step 1, where the holder drops below the other thread once and for all.
+    @Test func theDeepestPCTDemotesTheHolderAtItsChangePoints() throws {
+        #expect(ScheduleDecider.changePointCapacity >= ScheduleMode.maximumDepth - 1)
+        var turns = RaceTurns()
+        turns.start(
+            schedule: .pct(depth: ScheduleMode.maximumDepth, steps: 1),
+            seed: 1,
+            threads: 2,
+            prefix: [],
+            onFibers: true
+        )
+        let first = try #require(turns.holder)
+        #expect(turns.reach(.workLoad, by: first) == .passTurn)
+        let second = try #require(turns.holder)
+        #expect(second != first)
+        for _ in 0..<10 { #expect(turns.reach(.workLoad, by: second) == .proceed) }
+    }
+
     @Test func aNewRaceStartsAfresh() {
         var turns = Self.turns(prefix: [0])
         #expect(turns.block(0, on: Self.lockA) == .passTurn)

@@ -6,10 +6,16 @@
 struct ScheduleDecider: Sendable {
     private(set) var mode: ScheduleMode
     private var random: SplitMix64
-    /// PCT: each thread's priority (higher runs); the change points, ascending, and the next
+    /// PCT: each thread's priority (higher runs); the change points, ascending (the first
+    /// `changePointCount`: a depth has at most ``ScheduleMode/maximumDepth`` − 1), and the next
     /// one's step (`Int.max` past the last), so that a step between change points is one compare.
+    /// Inline, not an array: a race's start cleared, filled and sorted one, and those generic calls
+    /// were a fifth of the start's cost.
     private var priorities = InlineArray<3, Int>(repeating: 0)
-    private var changePoints: [Int] = []
+    private var changePoints = InlineArray<15, Int>(repeating: 0)
+    private var changePointCount = 0
+    /// How many change points a race can hold (a test checks the deepest pct fits).
+    static var changePointCapacity: Int { InlineArray<15, Int>.count }
     private var nextChange = 0
     private var nextChangeStep = Int.max
     /// PCT: the last choice and the runnable set it was made from (0: none). Until the next change
@@ -28,8 +34,6 @@ struct ScheduleDecider: Sendable {
     init(mode: ScheduleMode, seed: UInt64, threads: Int) {
         self.mode = mode
         random = SplitMix64(seed: 0, index: 0)
-        // Room for the most change points any pct depth has, so that no race's restart grows it.
-        changePoints.reserveCapacity(ScheduleMode.maximumDepth - 1)
         restart(mode: mode, seed: seed, threads: threads)
     }
 
@@ -40,7 +44,7 @@ struct ScheduleDecider: Sendable {
         random = SplitMix64(seed: seed ^ 0x5343_4845_4455_4C45, index: UInt64(threads))
         // Each array only when there is something to change: a race's start is a few hundred
         // instructions, and an empty array's `removeAll` or assignment is dozens.
-        if !changePoints.isEmpty { changePoints.removeAll(keepingCapacity: true) }
+        changePointCount = 0
         nextChange = 0
         nextChangeStep = .max
         lastRunnable = 0
@@ -55,9 +59,18 @@ struct ScheduleDecider: Sendable {
             for index in stride(from: threads - 1, to: 0, by: -1) {
                 priorities.swapAt(index, Int(random.next() % UInt64(index + 1)))
             }
-            for _ in 0..<max(0, depth - 1) { changePoints.append(1 + Int(random.next() % UInt64(steps))) }
-            changePoints.sort()
-            nextChangeStep = changePoints.first ?? .max
+            // Drawn in order, each put in place (an insertion sort of at most 15).
+            for _ in 0..<min(max(0, depth - 1), changePoints.count) {
+                let point = 1 + Int(random.next() % UInt64(steps))
+                var position = changePointCount
+                while position > 0, changePoints[position - 1] > point {
+                    changePoints[position] = changePoints[position - 1]
+                    position -= 1
+                }
+                changePoints[position] = point
+                changePointCount += 1
+            }
+            nextChangeStep = changePointCount > 0 ? changePoints[0] : .max
         }
     }
 
@@ -111,11 +124,11 @@ struct ScheduleDecider: Sendable {
         // At the i-th change point the running thread drops to priority i (below every
         // initial one), so whatever it was about to do now waits for the others.
         if step >= nextChangeStep {
-            while nextChange < changePoints.count, changePoints[nextChange] <= step {
-                if current >= 0 { priorities[current] = changePoints.count - nextChange }
+            while nextChange < changePointCount, changePoints[nextChange] <= step {
+                if current >= 0 { priorities[current] = changePointCount - nextChange }
                 nextChange += 1
             }
-            nextChangeStep = nextChange < changePoints.count ? changePoints[nextChange] : .max
+            nextChangeStep = nextChange < changePointCount ? changePoints[nextChange] : .max
             lastRunnable = 0
         }
         if runnable == lastRunnable { return lastChoice }
