@@ -42,22 +42,22 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
     func resolverDecided(_ decision: ResolverDecision) {
         // Relaxed: the settings were stored before any thread of this journey started.
         let current = word.load(ordering: .relaxed)
-        // Dispatched on the kind: a `switch` over the decision itself copies it (its record
-        // included) before matching, and only a duplicate's and a linkless referrer's payloads
-        // are read.
-        let kind = decision.kind
+        // One switch over the decision: it copies the decision (its record included) once to
+        // match it, as reading its `kind` does, so a second look at a duplicate's payload after the
+        // kind copied it again.
         let add: UInt32
-        if kind == .superseded {
+        switch decision {
+        case .superseded:
             // With room for one link, a second one can only push the first out; with room for
             // two (and at most two links a journey), a supersede happens when the gate opens.
             add =
                 Self.reasons(.superseded)
                 | Self.paths(current & Self.pendingCapacityOneBit != 0 ? .overflowSupersede : .supersededOlder)
-        } else if kind == .expired {
+        case .expired:
             add =
                 Self.reasons(current & Self.expiryAsSupersededBit != 0 ? .superseded : .expired)
                 | Self.paths(.expiredWhileWaiting)
-        } else if kind == .duplicate, case .duplicate(let link) = decision {
+        case .duplicate(let link):
             // Duplicates are decided by the drainer, which made any earlier router call itself.
             var paths: DecisionPaths = router.count > 0 ? .duplicateOfRouted : []
             if link.source == .installReferrer, link.installBeginTimestamp != 0 {
@@ -67,21 +67,22 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
                 paths.insert(.duplicateByID)
             }
             add = Self.paths(paths)
-        } else if kind == .queueFull {
+        case .queueFull:
             add = Self.paths(.queueFull)
-        } else if kind == .routeDeclined {
+        case .routeDeclined:
             add = Self.paths(.routeDeclined)
-        } else if kind == .heldForAccount {
+        case .heldForAccount:
             add = Self.paths(.heldForAccount)
-        } else if kind == .linklessReferrer, case .linklessReferrer(let linkless, _) = decision {
+        case .linklessReferrer(let linkless, _):
             let misread = current & Self.placeholderMisreadBit != 0
             switch linkless {
             case .organic: add = Self.reasons(misread ? .notSet : .organic)
             case .notSet: add = Self.reasons(misread ? .organic : .notSet)
             case .noPayload: return
             }
-        } else {
-            // Refused referrers, rejections, waits, store failures and unreadable records.
+        case .routed, .rejected, .referrerRefused, .waitingForGate, .storeFailed, .unreadableRecord:
+            // Routes (the router saw them), rejections, refused referrers, waits, store failures
+            // and unreadable records.
             return
         }
         word.bitwiseOr(add, ordering: .relaxed)
