@@ -137,33 +137,33 @@ import Testing
     }
 }
 
+/// The rows that time whole journeys through `core` (no harness around them).
 @Suite struct JourneyComparisonTests {
-    /// `journey` drives whole journeys through `core` with no harness around it: a row the
-    /// instruction gate counts (one thread) under a name of its own.
-    @Test func journeyRowIsCountedUnderItsOwnName() throws {
+    /// The comparison named `benchmark`, after checking its sides' names and running each over
+    /// more journeys than the corpus holds (the loop cycles it).
+    static func comparison(_ benchmark: String, subject: String, peer: String) throws -> Comparison {
         let comparison = try #require(
-            CoreBenchmarkSuite.comparisons(corpusSize: 20).first { $0.benchmark == "journey" }
+            CoreBenchmarkSuite.comparisons(corpusSize: 20).first { $0.benchmark == benchmark }
         )
-        #expect(comparison.subject.name == "journey-core")
-        #expect(comparison.peer.name == "journey-naive")
+        #expect(comparison.subject.name == subject)
+        #expect(comparison.peer.name == peer)
+        _ = comparison.subject.run(50)
+        _ = comparison.peer.run(50)
+        return comparison
+    }
+
+    /// `journey`: a row the instruction gate counts (one thread) under a name of its own.
+    @Test func journeyRowIsCountedUnderItsOwnName() throws {
+        let comparison = try Self.comparison("journey", subject: "journey-core", peer: "journey-naive")
         #expect(InstructionProbe.isCounted(comparison.benchmark))
         // The instruction gate keys its rows by name; the run's own journey count has this one.
         #expect(comparison.benchmark != InstructionCount.journeyWorkload)
-        // More journeys than the corpus holds: the loop cycles it.
-        _ = comparison.subject.run(50)
-        _ = comparison.peer.run(50)
     }
-}
 
-@Suite struct RaceComparisonTests {
     /// `race` holds the work equal: the same journeys, every one racing, through `core` under the
     /// default schedule and delivered in order, so the ratio is the race's own cost.
     @Test func raceRowComparesOneCorpusUnderTwoSchedules() throws {
-        let comparison = try #require(
-            CoreBenchmarkSuite.comparisons(corpusSize: 20).first { $0.benchmark == "race" }
-        )
-        #expect(comparison.subject.name == "race-pct")
-        #expect(comparison.peer.name == "race-sequential")
+        _ = try Self.comparison("race", subject: "race-pct", peer: "race-sequential")
         #expect(CoreBenchmarkSuite.zeroAllocationBenchmarks.contains("race"))
         let corpus = JourneyComparisons.corpus(size: 20, raceShare: 1)
         #expect(corpus.count == 20)
@@ -171,8 +171,6 @@ import Testing
         #expect(racing == corpus.count)
         let calm = JourneyComparisons.corpus(size: 20, raceShare: 0).filter(\.racing).count
         #expect(calm == 0)
-        _ = comparison.subject.run(50)
-        _ = comparison.peer.run(50)
     }
 }
 
