@@ -76,7 +76,7 @@ struct RaceTurns {
     private(set) var decider = ScheduleDecider(mode: .os, seed: 0, threads: 1)
     private(set) var steps = 0
     /// Whether ``trace`` records this race's steps: `replay` prints them; a run has no reader for
-    /// them, and appending one at every schedule point was a quarter of a point's cost.
+    /// them, and would pay an append at every schedule point.
     private(set) var recordsTrace = true
     private(set) var trace: [ScheduleStep] = []
     private(set) var hang: ScheduleHang?
@@ -134,8 +134,7 @@ struct RaceTurns {
         decider.restart(mode: schedule, seed: seed, threads: count, prefix: prefix)
         steps = 0
         recordsTrace = recordingTrace
-        // Only when there is something to remove: on an empty array, even that call is dear next to
-        // a race.
+        // Only when there is something to remove: a race's start is short, and the call is not.
         if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
         hang = nil
         coverage = ScheduleCoverage()

@@ -9,8 +9,8 @@ struct ScheduleDecider: Sendable {
     /// PCT: each thread's priority (higher runs); the change points, ascending (the first
     /// `changePointCount`: a depth has at most ``ScheduleMode/maximumDepth`` − 1), and the next
     /// one's step (`Int.max` past the last), so that a step between change points is one compare.
-    /// Inline, not an array: a race's start cleared, filled and sorted one, and those generic calls
-    /// were a fifth of the start's cost.
+    /// Inline, not an array: every race's start cleared, filled and sorted one, through generic
+    /// calls out of the hot code.
     private var priorities = InlineArray<3, Int>(repeating: 0)
     private var changePoints = InlineArray<15, Int>(repeating: 0)
     private var changePointCount = 0
@@ -42,8 +42,8 @@ struct ScheduleDecider: Sendable {
     mutating func restart(mode: ScheduleMode, seed: UInt64, threads: Int, prefix: [UInt8] = []) {
         self.mode = mode
         random = SplitMix64(seed: seed ^ 0x5343_4845_4455_4C45, index: UInt64(threads))
-        // Each array only when there is something to change: a race's start is a few hundred
-        // instructions, and an empty array's `removeAll` or assignment is dozens.
+        // Each array only when there is something to change: a race's start is short, and an
+        // array's `removeAll` or assignment is not, even on an empty one.
         changePointCount = 0
         nextChange = 0
         nextChangeStep = .max

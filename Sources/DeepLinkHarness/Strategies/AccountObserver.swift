@@ -42,9 +42,8 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
     func resolverDecided(_ decision: ResolverDecision) {
         // Relaxed: the settings were stored before any thread of this journey started.
         let current = word.load(ordering: .relaxed)
-        // One switch over the decision: it copies the decision (its record included) once to
-        // match it, as reading its `kind` does, so a second look at a duplicate's payload after the
-        // kind copied it again.
+        // One switch over the decision: matching it copies it (its record included), as reading
+        // its `kind` does, so the kind and then a duplicate's payload copied a duplicate twice.
         let add: UInt32
         switch decision {
         case .superseded:
