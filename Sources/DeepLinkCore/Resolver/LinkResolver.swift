@@ -288,10 +288,14 @@ public final class LinkResolver: Sendable {
     /// at once. Not public: it neither validates nor authenticates. Apps capture through
     /// ``capture(payload:validator:source:capturedAtNanos:id:installBeginTimestamp:account:attribution:)``
     /// and ``captureReferrer(_:parser:validator:capturedAtNanos:id:installBeginTimestamp:clickTimestampSeconds:)``,
-    /// which do both and then call ``capture(built:)``, as this does.
+    /// which do both and then call ``capture(built:)``; this one takes a record held by value
+    /// (the tests', the benchmarks'), borrowed all the way.
     package func capture(_ link: PendingLink) {
-        var link = link
-        capture(built: &link)
+        switch process.run {
+        case .unscheduled: capture(borrowed: link, _Unscheduled())
+        case .scheduled: capture(borrowed: link, _Scheduled())
+        case .killed: return
+        }
     }
 
     /// ``capture(_:)`` of the record its caller built and checked in place (what the public
@@ -299,26 +303,42 @@ public final class LinkResolver: Sendable {
     /// record (some 750 bytes) was copied on the way in and again to be admitted by address.
     func capture(built link: inout PendingLink) {
         switch process.run {
-        case .unscheduled: capture(&link, _Unscheduled())
-        case .scheduled: capture(&link, _Scheduled())
+        case .unscheduled: capture(built: &link, _Unscheduled())
+        case .scheduled: capture(built: &link, _Scheduled())
         case .killed: return
         }
     }
 
-    /// ``capture(built:)`` in a live process, through `points`.
+    /// ``capture(_:)`` in a live process, through `points`: the save borrows the record, and the
+    /// admission copies it once, to take its address.
     @inline(__always)  // into each of the two cases above: as a call it copies the record
-    private func capture<Points: _LockingSchedulePoints>(_ link: inout PendingLink, _ points: Points) {
-        // The save's answer is the capture's duplicate check against the store (one store call);
-        // a capture that could not be saved is staged all the same, and the consumed mark before
-        // its route still refuses it if it was consumed.
-        var consumedBefore = false
+    private func capture<Points: _LockingSchedulePoints>(borrowed link: borrowing PendingLink, _ points: Points) {
+        let consumedBefore = save(capturing: link, points)
+        withUnsafePointer(to: link) { admit($0, consumedBefore: consumedBefore, points) }
+    }
+
+    /// ``capture(built:)`` in a live process, through `points`: the save copies the record once
+    /// (the store is an existential, and an `inout` argument is not borrowed into it), and the
+    /// admission takes its address.
+    @inline(__always)
+    private func capture<Points: _LockingSchedulePoints>(built link: inout PendingLink, _ points: Points) {
+        let consumedBefore = save(capturing: link, points)
+        withUnsafePointer(to: &link) { admit($0, consumedBefore: consumedBefore, points) }
+    }
+
+    /// A capture's save. Its answer is the capture's duplicate check against the store (one store
+    /// call): true when the store knew `link` as consumed. A capture that could not be saved is
+    /// staged all the same, and the consumed mark before its route still refuses it if it was
+    /// consumed.
+    @inline(__always)
+    private func save<Points: _LockingSchedulePoints>(capturing link: borrowing PendingLink, _ points: Points) -> Bool {
         do throws(HandoffStoreError) {
             points.reach(.storeSave)
-            consumedBefore = try !store.saveUnlessConsumed(link)
+            return try !store.saveUnlessConsumed(link)
         } catch {
             reportStoreFailure(link, operation: .save, error: error)
+            return false
         }
-        withUnsafePointer(to: &link) { admit($0, consumedBefore: consumedBefore, points) }
     }
 
     /// Reports a store operation on `link` that failed. Out of line: built in place, the decision
