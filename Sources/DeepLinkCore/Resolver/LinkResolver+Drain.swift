@@ -38,7 +38,7 @@ extension LinkResolver {
     ///
     /// The record travels by address, the address of the capture's own record: a closure that
     /// captured the record would copy it whole into its context first.
-    @inline(__always)  // one copy of the record fewer on every capture
+    @inline(__always)  // into both ways in, each specialised for its points
     func admit<Points: _LockingSchedulePoints>(
         _ link: UnsafePointer<PendingLink>,
         consumedBefore: Bool,

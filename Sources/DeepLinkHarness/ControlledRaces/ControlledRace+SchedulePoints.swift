@@ -22,14 +22,8 @@ extension ControlledRace {
         case .runUnscheduled, .proceed, .runFree:
             return
         case .passTurn, .abandon:
-            yieldTurn(thread)
+            awaitTurn(thread)
         }
-    }
-
-    /// ``awaitTurn(_:)`` out of line: most points proceed, and do not pay for its frame.
-    @inline(never)
-    private func yieldTurn(_ thread: Int) {
-        awaitTurn(thread)
     }
 
     /// ``reach(_:thread:)`` on an OS thread, under the race's lock.
@@ -98,6 +92,7 @@ extension ControlledRace {
 
     /// With the lock held: waits until the token is `thread`'s (on fibers: yields to the owner's
     /// stack, which resumes this fiber when it is; an abandoned race's fibers are never resumed).
+    @inline(never)  // most points proceed, and do not pay for its frame
     private func awaitTurn(_ thread: Int) {
         guard onFibers, let fibers else {
             waitForTurn(thread)

@@ -12,10 +12,12 @@ struct ScheduleDecider: Sendable {
     /// Inline, not an array: every race's start cleared, filled and sorted one, through generic
     /// calls out of the hot code.
     private var priorities = InlineArray<3, Int>(repeating: 0)
-    private var changePoints = InlineArray<15, Int>(repeating: 0)
+    private var changePoints = ChangePoints(repeating: 0)
     private var changePointCount = 0
-    /// How many change points a race can hold (a test checks the deepest pct fits).
-    static var changePointCapacity: Int { InlineArray<15, Int>.count }
+    /// The change points' storage; its count is how many a race can hold (a test checks the
+    /// deepest pct fits).
+    typealias ChangePoints = InlineArray<15, Int>
+    static var changePointCapacity: Int { ChangePoints.count }
     private var nextChange = 0
     private var nextChangeStep = Int.max
     /// PCT: the last choice and the runnable set it was made from (0: none). Until the next change

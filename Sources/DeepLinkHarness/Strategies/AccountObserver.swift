@@ -42,8 +42,8 @@ final class AccountObserver: ResolverObserver, CrashWindowObserver {
     func resolverDecided(_ decision: ResolverDecision) {
         // Relaxed: the settings were stored before any thread of this journey started.
         let current = word.load(ordering: .relaxed)
-        // One switch over the decision: matching it copies it (its record included), as reading
-        // its `kind` does, so the kind and then a duplicate's payload copied a duplicate twice.
+        // One switch over the decision, not its `kind` and then a payload: each copies the whole
+        // decision (its record included) to find its case.
         let add: UInt32
         switch decision {
         case .superseded:
