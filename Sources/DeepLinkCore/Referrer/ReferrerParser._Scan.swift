@@ -1,6 +1,6 @@
 /// The parser's single pass over a referrer: counts the fields, notes whether a raw `=` or `&`
 /// occurs (which rules out double encoding), finds the first field whose decoded name is the
-/// payload key and counts the fields so named, reading sixteen bytes at a time where it can.
+/// payload key and counts the fields so named, reading thirty-two bytes a turn where it can.
 ///
 /// It finds exactly what ``ReferrerFields`` iteration, ``ReferrerFields/count`` and
 /// ``ReferrerFields/first(named:)-(String)`` would find, in one pass instead of three.
@@ -56,7 +56,7 @@ internal struct _ReferrerScan {
     /// `keyIsPlain` says that `key` holds no `%`, `+` or `=`: then a name spelled exactly like it
     /// is it.
     ///
-    /// Only `&` bounds a field, so the pass looks for `&` alone, sixteen bytes at a time, and
+    /// Only `&` bounds a field, so the pass looks for `&` alone, thirty-two bytes a turn, and
     /// tallies each piece as its `&` turns up (``_PieceTally``). Only the names of fields whose
     /// first byte could start the key are compared with it, after the pass: in a referrer, the
     /// payload field alone.
@@ -75,7 +75,15 @@ internal struct _ReferrerScan {
         var tally = _PieceTally(keyFirst: key.isEmpty ? UInt8(ascii: "=") : key[0])
         var index = 0
         let ampersands = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
-        while index &+ 16 <= count {
+        // Two blocks a turn, their masks joined: half the loop's own tests and branches.
+        while index &+ 32 <= count {
+            let low = _laneMask((base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
+            let high = _laneMask((base + (index &+ 16)).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
+            let marks = low | high &<< 16
+            if marks != 0 { tally.add(marks, at: index, base) }
+            index &+= 32
+        }
+        if index &+ 16 <= count {
             // On x86-64 the mask is the comparison's one `pmovmskb`, tested as it is.
             let marks = _laneMask((base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
             if marks != 0 { tally.add(marks, at: index, base) }
