@@ -74,18 +74,14 @@ internal struct _ReferrerScan {
         // An empty name starts with the `=` that ends it, so `=` is the first byte of the empty key.
         var tally = _PieceTally(keyFirst: key.isEmpty ? UInt8(ascii: "=") : key[0])
         var index = 0
-        let ampersands = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
         // Two blocks a turn, their masks joined: half the loop's own tests and branches.
         while index &+ 32 <= count {
-            let low = _laneMask((base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
-            let high = _laneMask((base + (index &+ 16)).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
-            let marks = low | high &<< 16
+            let marks = _ampersandMask(base + index) | _ampersandMask(base + (index &+ 16)) &<< 16
             if marks != 0 { tally.add(marks, at: index, base) }
             index &+= 32
         }
         if index &+ 16 <= count {
-            // On x86-64 the mask is the comparison's one `pmovmskb`, tested as it is.
-            let marks = _laneMask((base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== ampersands)
+            let marks = _ampersandMask(base + index)
             if marks != 0 { tally.add(marks, at: index, base) }
             index &+= 16
         }
