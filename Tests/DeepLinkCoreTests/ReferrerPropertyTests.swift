@@ -262,7 +262,9 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
     }
 
     /// The block decoder on values of every length up to 300 bytes, escapes dense or sparse: what
-    /// the reference decodes, into a buffer of any size that fits, and nothing written past it.
+    /// the reference decodes, into a buffer of any size that fits (with the decoder's slack, one
+    /// byte short of it, exactly the raw bytes, exactly the decoded ones), and nothing written
+    /// outside it.
     @Test func decodeAgreesWithReferenceOnLongValues() {
         var generator = SeededGenerator(seed: 0xB10C_2026)
         let sentinel: UInt8 = 0xA5
@@ -284,7 +286,8 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                 }
                 raw = Array(raw.prefix(length))  // may cut an escape short at the very end
                 let expected = ReferenceFormParser.decode(raw[...])
-                for room in [raw.count + 16, raw.count, expected.count, expected.count - 1] where room >= 0 {
+                let slack = raw.count + FormDecoding.blockSlack
+                for room in [slack, slack - 1, raw.count, expected.count, expected.count - 1] where room >= 0 {
                     var destination = [UInt8](repeating: sentinel, count: room + 8)
                     let written = raw.withUnsafeBytes { source in
                         destination.withUnsafeMutableBytes { all in
@@ -296,7 +299,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                         fits
                         ? written == expected.count && Array(destination.prefix(room)).starts(with: expected)
                         : written == nil
-                    let untouched = destination.dropFirst(fits ? expected.count : room).allSatisfy { $0 == sentinel }
+                    let untouched = destination.dropFirst(room).allSatisfy { $0 == sentinel }
                     let agrees = decoded && untouched
                     if !agrees {
                         mismatches += 1
@@ -308,12 +311,13 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         #expect(mismatches == 0)
     }
 
-    /// The decoder reads only the value's bytes and writes only its decoded bytes, whatever the
-    /// length (every one up to 130, so every way a value ends against the 16-byte blocks, the
-    /// value's last sixteen bytes and the 64-byte tail) and wherever an escape sits (straddling a
-    /// block boundary, cut short at the end): the bytes after the value spell `1+%41...`, which
-    /// would change the result if any of them were read (a `%4` at the end would become `A`), and
-    /// the destination ends in sentinels.
+    /// The decoder reads only the value's bytes and writes only inside its destination, whatever
+    /// the length (every one up to 130, so every way a value ends against the 16-byte blocks, the
+    /// value's last sixteen bytes, the 34-byte and the 64-byte tails) and wherever an escape sits
+    /// (straddling a block boundary, cut short at the end): the bytes after the value spell
+    /// `1+%41...`, which would change the result if any of them were read (a `%4` at the end
+    /// would become `A`), and the destination (exactly the decoded bytes, the raw bytes, or those
+    /// and the decoder's slack) is followed by sentinels.
     @Test func decodeReadsOnlyTheValueWhereverItsEscapesSit() {
         let sentinel: UInt8 = 0xA5
         let poison = Array("1+%41+%42%4+%43+%44%45+%46".utf8)
@@ -331,7 +335,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                     raw = Array(raw.prefix(length))
                     let expected = ReferenceFormParser.decode(raw[...])
                     let input = raw + poison
-                    for room in [expected.count, raw.count] {
+                    for room in [expected.count, raw.count, raw.count + FormDecoding.blockSlack] {
                         let agrees = Self.decodes(
                             raw.count,
                             bytesOf: input,
@@ -356,8 +360,8 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
     }
 
     /// Whether decoding the first `count` bytes of `input` (with `bytesAfter` more of it readable,
-    /// or without saying so) into `room` bytes of a buffer filled with `sentinel` writes exactly
-    /// `expected` and nothing after it.
+    /// or without saying so) into `room` bytes of a buffer filled with `sentinel` writes `expected`
+    /// at its start and nothing past the `room` bytes.
     private static func decodes(
         _ count: Int,
         bytesOf input: [UInt8],
@@ -379,13 +383,14 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
             }
         }
         return written == expected.count && Array(destination.prefix(expected.count)) == expected
-            && destination.dropFirst(expected.count).allSatisfy { $0 == sentinel }
+            && destination.dropFirst(room).allSatisfy { $0 == sentinel }
     }
 
     /// A value followed by readable bytes of its buffer (an `&`, then bytes that would change the
     /// result if they were decoded: `%41`, `+`, a `%` that the value's last bytes could complete)
     /// is decoded straight from the buffer when 18 or more follow: every length up to 100, an
-    /// escape at every position, and exactly what the reference decodes, nothing written past it.
+    /// escape at every position, and exactly what the reference decodes, into exactly the raw
+    /// bytes' room or with the decoder's slack, nothing written outside it.
     @Test func decodeOfAValueFollowedByItsFieldsReadsOnlyTheValue() {
         let sentinel: UInt8 = 0xA5
         let after = Array("&%41+%42%4+%43+%44%45+%46%47%48".utf8)
@@ -399,22 +404,24 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                     raw = Array(raw.prefix(length))
                     let expected = ReferenceFormParser.decode(raw[...])
                     for following in [17, 18, 19, 33] {
-                        let input = raw + after.prefix(following)
-                        let agrees = Self.decodes(
-                            raw.count,
-                            bytesOf: input,
-                            into: raw.count,
-                            bytesAfter: following,
-                            exactly: expected,
-                            sentinel: sentinel
-                        )
-                        if !agrees {
-                            mismatches += 1
-                            if mismatches <= 5 {
-                                Issue.record("mismatch for \(String(decoding: input, as: UTF8.self))")
+                        for room in [raw.count, raw.count + FormDecoding.blockSlack] {
+                            let input = raw + after.prefix(following)
+                            let agrees = Self.decodes(
+                                raw.count,
+                                bytesOf: input,
+                                into: room,
+                                bytesAfter: following,
+                                exactly: expected,
+                                sentinel: sentinel
+                            )
+                            if !agrees {
+                                mismatches += 1
+                                if mismatches <= 5 {
+                                    Issue.record("mismatch for \(String(decoding: input, as: UTF8.self))")
+                                }
                             }
+                            checked += 1
                         }
-                        checked += 1
                     }
                 }
             }

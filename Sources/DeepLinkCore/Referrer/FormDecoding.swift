@@ -4,7 +4,8 @@
 /// Every function works on borrowed bytes and either streams the decoded bytes (``DecodedBytes``),
 /// compares them with expected bytes, or writes them into a buffer the caller owns; none of them
 /// allocates. Decoding never makes bytes longer, so a destination as large as the raw bytes is
-/// always enough.
+/// always enough; one with ``blockSlack`` bytes more is decoded fastest (whole blocks stored in
+/// place, no scratch copy), and its bytes past the decoded ones are then left unspecified.
 ///
 /// The decoded bytes are not necessarily UTF-8 (`%FF` decodes to the byte 0xFF): display code reads
 /// them with U+FFFD for invalid sequences (as WHATWG does), validation sees them as they are.
@@ -23,17 +24,27 @@ package enum FormDecoding {
         return count
     }
 
+    /// How many bytes of room beyond `raw.count` let ``decode(_:into:)`` store whole sixteen-byte
+    /// blocks into the destination to the end, instead of finishing in scratch space and copying
+    /// exactly the decoded bytes out: a block's stores end at most sixteen bytes past the raw
+    /// position it reached, and that position never passes `raw.count`.
+    ///
+    /// The copy out is what this saves. It loads bytes that stores of mixed widths have just
+    /// written, and such a load waits until they reach the cache.
+    @inlinable package static var blockSlack: Int { 16 }
+
     /// Decodes `raw` into `destination` and returns the number of bytes written, or `nil` (with
     /// `destination` partly written) when it does not fit. A destination of `raw.count` bytes always
     /// suffices.
     ///
+    /// Bytes of `destination` past the returned count are unspecified afterwards: with
+    /// ``blockSlack`` bytes of room to spare, whole blocks are stored there. Nothing outside
+    /// `destination` is ever written.
+    ///
     /// - Complexity: O(n).
     @inlinable
     package static func decode(_ raw: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int? {
-        // The usual case: it fits whatever the escapes are, so no per-byte room check.
-        guard destination.count >= raw.count, let source = raw.baseAddress, let target = destination.baseAddress
-        else { return _decodeCheckingRoom(raw, into: destination) }
-        return _decode(source, count: raw.count, into: target)
+        decode(raw, into: destination, bytesAfter: 0)
     }
 
     /// ``decode(_:into:)`` for a value inside a larger buffer, followed by `bytesAfter` readable
@@ -45,10 +56,18 @@ package enum FormDecoding {
         into destination: UnsafeMutableRawBufferPointer,
         bytesAfter: Int
     ) -> Int? {
+        // The usual case: it fits whatever the escapes are, so no per-byte room check.
         guard destination.count >= raw.count, let source = raw.baseAddress, let target = destination.baseAddress
         else { return _decodeCheckingRoom(raw, into: destination) }
-        guard bytesAfter >= 18 else { return _decode(source, count: raw.count, into: target) }
-        return _decodeFollowed(source, count: raw.count, into: target)
+        let followed = bytesAfter >= 18
+        guard destination.count &- raw.count >= blockSlack else {
+            return followed
+                ? _decodeFollowed(source, count: raw.count, into: target)
+                : _decode(source, count: raw.count, into: target)
+        }
+        return followed
+            ? _decodeFollowedWithSlack(source, count: raw.count, into: target)
+            : _decodeWithSlack(source, count: raw.count, into: target)
     }
 
     /// ``decode(_:into:)`` byte by byte, checking the room for each: a destination smaller than
@@ -107,6 +126,66 @@ package enum FormDecoding {
             _decodeFollowedRest(source, from: index, to: count, scratch: scratch, into: restTarget)
         }
         return written &+ restWritten
+    }
+
+    /// ``_decode(_:count:into:)`` into a target with ``blockSlack`` bytes of room past `count`:
+    /// blocks go straight to `target` while 34 raw bytes are left (what a block may read), the
+    /// rest is copied into stack scratch space with zeros after it and decoded from there, straight
+    /// to `target` as well. Bytes past the decoded ones are left unspecified.
+    @usableFromInline
+    internal static func _decodeWithSlack(
+        _ source: UnsafeRawPointer,
+        count: Int,
+        into target: UnsafeMutableRawPointer
+    ) -> Int {
+        // Blocks that start before `count - 33` read and store before `count`.
+        let (index, written) = _decodeBlocks(source, from: 0, before: count &- 33, into: target, at: 0)
+        guard index < count else { return written }
+        let rest = source + index
+        let restCount = count &- index
+        let restTarget = target + written
+        // The closure captures constants only (one that captures state allocates in debug builds).
+        let restWritten = withUnsafeTemporaryAllocation(byteCount: 96, alignment: 16) { scratch in
+            _decodeRestWithSlack(rest, count: restCount, scratch: scratch, into: restTarget)
+        }
+        return written &+ restWritten
+    }
+
+    /// The fewer than 34 raw bytes at `source` copied into `scratch` (96 bytes) with zeros after
+    /// them (plain bytes, so a block may run past the end: each zero stands for itself) and decoded
+    /// into `target`, which has room for sixteen bytes past `count`; returns the decoded count.
+    @inline(__always)
+    internal static func _decodeRestWithSlack(
+        _ source: UnsafeRawPointer,
+        count: Int,
+        scratch: UnsafeMutableRawBufferPointer,
+        into target: UnsafeMutableRawPointer
+    ) -> Int {
+        guard let raw = scratch.baseAddress else { return 0 }
+        _copy(source, count: count, to: raw)
+        // A block that starts before `count` reads up to 34 bytes from its start: zeros as far as that.
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count, as: SIMD16<UInt8>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 16, as: SIMD16<UInt8>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 32, as: SIMD16<UInt8>.self)
+        var (index, written) = _decodeBlocks(UnsafeRawPointer(raw), from: 0, before: count, into: target, at: 0)
+        // The last block may have run past `count` over zeros, one decoded byte each.
+        written &-= index &- count
+        return written
+    }
+
+    /// ``_decodeFollowed(_:count:into:)`` into a target with ``blockSlack`` bytes of room past
+    /// `count`: every block straight from `source` to `target`, marks past `count` left out. Bytes
+    /// past the decoded ones are left unspecified.
+    @usableFromInline
+    internal static func _decodeFollowedWithSlack(
+        _ source: UnsafeRawPointer,
+        count: Int,
+        into target: UnsafeMutableRawPointer
+    ) -> Int {
+        var (index, written) = _decodeBlocks(source, from: 0, before: count, into: target, at: 0, marksBefore: count)
+        // The last block ran past `count` over plain bytes, one decoded byte each.
+        written &-= index &- count
+        return written
     }
 
     /// The bytes `start..<end` at `source` (fewer than 64, at least 18 readable bytes after them,

@@ -104,13 +104,15 @@ package struct ReferrerField {
     /// The decoded value as a `String`, invalid UTF-8 replaced by U+FFFD (allocates; for display).
     package var decodedValue: String { withDecodedValue { String(decoding: $0, as: UTF8.self) } }
 
-    /// Lends `body` the decoded bytes of `raw`, decoded into stack scratch space.
+    /// Lends `body` the decoded bytes of `raw`, decoded into stack scratch space (with the
+    /// decoder's ``FormDecoding/blockSlack``, so that it stores whole blocks in place).
     internal static func _withDecoded<R, E: Error>(
         _ raw: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {
-        try _withScratchBytes(capacity: raw.count) { (scratch: UnsafeMutableRawBufferPointer) throws(E) -> R in
-            // The scratch holds raw.count bytes and decoding never grows the bytes.
+        try _withScratchBytes(capacity: raw.count &+ FormDecoding.blockSlack) {
+            (scratch: UnsafeMutableRawBufferPointer) throws(E) -> R in
+            // The scratch holds more than raw.count bytes and decoding never grows the bytes.
             let count = FormDecoding.decode(raw, into: scratch) ?? 0
             return try body(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
         }

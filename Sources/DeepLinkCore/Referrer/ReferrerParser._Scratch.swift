@@ -3,10 +3,16 @@
 /// Up to ``_smallScratchCapacity`` bytes come from `withUnsafeTemporaryAllocation`, which the
 /// compiler places on the stack for sizes this small without initialising them (the common case: a
 /// payload or a name). Larger requests, up to ``ReferrerParser/Configuration/inputBytesCeiling``,
-/// use a fixed-size `InlineArray` (also on the stack, zero-filled first). Only a request above the
-/// ceiling, which the parser's limits rule out, would fall back to the heap rather than trap.
+/// use a fixed-size `InlineArray` (also on the stack, zero-filled first), with room for
+/// ``FormDecoding/blockSlack`` bytes more so that a decode of the largest input stays fast. Only a
+/// request above that, which the parser's limits rule out, would fall back to the heap rather than
+/// trap.
 @usableFromInline
 internal let _smallScratchCapacity = 1024
+
+/// The `InlineArray`'s size below: the input ceiling and the decoder's slack.
+@usableFromInline
+internal let _largeScratchCapacity = ReferrerParser.Configuration.inputBytesCeiling + FormDecoding.blockSlack
 
 @usableFromInline
 internal func _withScratchBytes<R, E: Error>(
@@ -19,8 +25,9 @@ internal func _withScratchBytes<R, E: Error>(
             try body(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<capacity]))
         }
     }
-    if capacity <= ReferrerParser.Configuration.inputBytesCeiling {
-        var storage = InlineArray<8192, UInt8>(repeating: 0)
+    if capacity <= _largeScratchCapacity {
+        var storage = InlineArray<8208, UInt8>(repeating: 0)
+        assert(storage.count == _largeScratchCapacity, "the scratch's size is the ceiling and the slack")
         var span = storage.mutableSpan
         return try span.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) throws(E) -> R in
             try body(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<capacity]))

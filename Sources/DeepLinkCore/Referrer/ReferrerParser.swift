@@ -156,9 +156,9 @@ public struct ReferrerParser: Sendable {
         in input: UnsafeRawBufferPointer,
         _ body: (ParsedReferrer) throws(E) -> R
     ) throws(E) -> Result<R, ReferrerError> {
-        try _withScratchBytes(capacity: input.count) {
+        try _withScratchBytes(capacity: input.count &+ FormDecoding.blockSlack) {
             (scratch: UnsafeMutableRawBufferPointer) throws(E) -> Result<R, ReferrerError> in
-            // The scratch holds input.count bytes and decoding never grows the bytes.
+            // The scratch holds more than input.count bytes and decoding never grows the bytes.
             let decodedCount = FormDecoding.decode(input, into: scratch) ?? 0
             let decoded = UnsafeRawBufferPointer(rebasing: scratch[0..<decodedCount])
             let inner = _scan(decoded)
