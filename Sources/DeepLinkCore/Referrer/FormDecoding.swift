@@ -61,9 +61,7 @@ package enum FormDecoding {
         else { return _decodeCheckingRoom(raw, into: destination) }
         let followed = bytesAfter >= 18
         guard destination.count &- raw.count >= blockSlack else {
-            return followed
-                ? _decodeFollowed(source, count: raw.count, into: target)
-                : _decode(source, count: raw.count, into: target)
+            return _decode(source, count: raw.count, into: target, followed: followed)
         }
         return followed
             ? _decodeFollowedWithSlack(source, count: raw.count, into: target)
@@ -89,46 +87,31 @@ package enum FormDecoding {
 
     /// Decodes the `count` bytes at `source` into `target`, which has room for at least `count`
     /// bytes; returns the number of bytes written. Nothing past the decoded bytes is ever written.
+    /// `followed`: 18 readable bytes or more follow the `count`, the first of which is no hex digit.
     ///
     /// While 64 or more raw bytes are left, at least 16 decoded bytes follow any position a block
     /// reaches (an escape takes 3), so blocks go straight to `target`
-    /// (``_decodeBlocks(_:from:before:into:at:marksBefore:)``); the rest is decoded the same way in stack
-    /// scratch space, and exactly the decoded bytes are copied out.
+    /// (``_decodeBlocks(_:from:before:into:at:marksBefore:)``); the rest (fewer than 64) is decoded
+    /// the same way in stack scratch space, and exactly the decoded bytes are copied out. A
+    /// followed rest is decoded straight from `source`; any other from a copy with zeros after it.
     @usableFromInline
-    internal static func _decode(_ source: UnsafeRawPointer, count: Int, into target: UnsafeMutableRawPointer) -> Int {
-        let (index, written) = _decodeBlocks(source, from: 0, before: count &- 63, into: target, at: 0)
-        guard index < count else { return written }
-        let rest = source + index
-        let restCount = count &- index
-        let restTarget = target + written
-        // The closure captures constants only (one that captures state allocates in debug builds).
-        let restWritten = withUnsafeTemporaryAllocation(byteCount: 256, alignment: 16) { scratch in
-            _decodeRest(rest, count: restCount, scratch: scratch, into: restTarget)
-        }
-        return written &+ restWritten
-    }
-
-    /// ``_decode(_:count:into:)`` for `count` bytes followed by 18 readable bytes or more, the
-    /// first of which is no hex digit: the last (fewer than 64) are decoded straight from `source`
-    /// into stack scratch space, marks past `count` left out, and exactly the decoded bytes
-    /// copied out. A load from a copy freshly stored would straddle two stores and wait for both.
-    @usableFromInline
-    internal static func _decodeFollowed(
+    internal static func _decode(
         _ source: UnsafeRawPointer,
         count: Int,
-        into target: UnsafeMutableRawPointer
+        into target: UnsafeMutableRawPointer,
+        followed: Bool
     ) -> Int {
         let (index, written) = _decodeBlocks(source, from: 0, before: count &- 63, into: target, at: 0)
         guard index < count else { return written }
         let restTarget = target + written
         // The closure captures constants only (one that captures state allocates in debug builds).
-        let restWritten = withUnsafeTemporaryAllocation(byteCount: 128, alignment: 16) { scratch in
-            _decodeFollowedRest(source, from: index, to: count, scratch: scratch, into: restTarget)
+        let restWritten = withUnsafeTemporaryAllocation(byteCount: 256, alignment: 16) { scratch in
+            _decodeRest(source, from: index, to: count, followed: followed, scratch: scratch, into: restTarget)
         }
         return written &+ restWritten
     }
 
-    /// ``_decode(_:count:into:)`` into a target with ``blockSlack`` bytes of room past `count`:
+    /// ``_decode(_:count:into:followed:)`` into a target with ``blockSlack`` bytes of room past `count`:
     /// blocks go straight to `target` while 34 raw bytes are left (what a block may read), the
     /// rest is copied into stack scratch space with zeros after it and decoded from there, straight
     /// to `target` as well. Bytes past the decoded ones are left unspecified.
@@ -145,35 +128,15 @@ package enum FormDecoding {
         let restCount = count &- index
         let restTarget = target + written
         // The closure captures constants only (one that captures state allocates in debug builds).
+        // The rest is fewer than 34 bytes: its copy and the zeros after it fit in 96.
         let restWritten = withUnsafeTemporaryAllocation(byteCount: 96, alignment: 16) { scratch in
-            _decodeRestWithSlack(rest, count: restCount, scratch: scratch, into: restTarget)
+            guard let raw = scratch.baseAddress else { return 0 }
+            return _decodePadded(rest, count: restCount, copyingInto: raw, into: restTarget)
         }
         return written &+ restWritten
     }
 
-    /// The fewer than 34 raw bytes at `source` copied into `scratch` (96 bytes) with zeros after
-    /// them (plain bytes, so a block may run past the end: each zero stands for itself) and decoded
-    /// into `target`, which has room for sixteen bytes past `count`; returns the decoded count.
-    @inline(__always)
-    internal static func _decodeRestWithSlack(
-        _ source: UnsafeRawPointer,
-        count: Int,
-        scratch: UnsafeMutableRawBufferPointer,
-        into target: UnsafeMutableRawPointer
-    ) -> Int {
-        guard let raw = scratch.baseAddress else { return 0 }
-        _copy(source, count: count, to: raw)
-        // A block that starts before `count` reads up to 34 bytes from its start: zeros as far as that.
-        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count, as: SIMD16<UInt8>.self)
-        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 16, as: SIMD16<UInt8>.self)
-        raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 32, as: SIMD16<UInt8>.self)
-        var (index, written) = _decodeBlocks(UnsafeRawPointer(raw), from: 0, before: count, into: target, at: 0)
-        // The last block may have run past `count` over zeros, one decoded byte each.
-        written &-= index &- count
-        return written
-    }
-
-    /// ``_decodeFollowed(_:count:into:)`` into a target with ``blockSlack`` bytes of room past
+    /// ``_decode(_:count:into:followed:)`` of a followed value into a target with ``blockSlack`` bytes of room past
     /// `count`: every block straight from `source` to `target`, marks past `count` left out. Bytes
     /// past the decoded ones are left unspecified.
     @usableFromInline
@@ -182,61 +145,73 @@ package enum FormDecoding {
         count: Int,
         into target: UnsafeMutableRawPointer
     ) -> Int {
-        var (index, written) = _decodeBlocks(source, from: 0, before: count, into: target, at: 0, marksBefore: count)
-        // The last block ran past `count` over plain bytes, one decoded byte each.
-        written &-= index &- count
-        return written
+        _decodeValue(source, from: 0, to: count, into: target)
     }
 
-    /// The bytes `start..<end` at `source` (fewer than 64, at least 18 readable bytes after them,
-    /// the first no hex digit) decoded into `scratch` (128 bytes), then copied exactly to `target`;
-    /// returns their count.
+    /// Decodes the bytes `start..<end` at `source` (at least 18 readable bytes after them, the
+    /// first no hex digit) into `target` from its start, marks at `end` or later left out; returns
+    /// the decoded count. Stores reach sixteen bytes past the decoded bytes.
+    ///
+    /// Marks at `end` or later are plain bytes: a block that starts before `end` reads at most 34
+    /// bytes from its start, 18 past `end`; a `%` just before `end` reads the byte after the value,
+    /// no hex digit, and stays literal.
     @inline(__always)
-    internal static func _decodeFollowedRest(
+    internal static func _decodeValue(
         _ source: UnsafeRawPointer,
         from start: Int,
         to end: Int,
-        scratch: UnsafeMutableRawBufferPointer,
         into target: UnsafeMutableRawPointer
     ) -> Int {
-        guard let decoded = scratch.baseAddress else { return 0 }
-        // Marks at `end` or later are plain bytes: a block that starts before `end` reads at most
-        // 34 bytes from its start, 18 past `end`; a `%` just before `end` reads the byte after the
-        // value, no hex digit, and stays literal. Stores reach 32 bytes past the decoded bytes
-        // before a block: inside the 128.
-        var (index, written) = _decodeBlocks(source, from: start, before: end, into: decoded, at: 0, marksBefore: end)
+        var (index, written) = _decodeBlocks(source, from: start, before: end, into: target, at: 0, marksBefore: end)
         // The last block ran past `end` over plain bytes, one decoded byte each.
         written &-= index &- end
-        _copy(UnsafeRawPointer(decoded), count: written, to: target)
         return written
     }
 
-    /// Decodes the fewer than 64 raw bytes at `source` into `target` through `scratch` (256 bytes):
-    /// the raw bytes are copied into its first 128, zeros after them (plain bytes, so a block may
-    /// run past the end: each zero stands for itself), decoded into its last 128, and exactly the
-    /// decoded bytes copied to `target`; returns their count.
+    /// The fewer than 64 bytes `start..<end` at `source` decoded into the last 128 bytes of
+    /// `scratch` (256), then exactly the decoded bytes copied to `target`; returns their count.
+    /// Followed (see ``_decode(_:count:into:followed:)``), they are read where they are; else
+    /// copied into the first 128 bytes, zeros after them. Stores reach sixteen bytes past the
+    /// decoded bytes: inside the 128.
     @inline(__always)
     internal static func _decodeRest(
         _ source: UnsafeRawPointer,
-        count: Int,
+        from start: Int,
+        to end: Int,
+        followed: Bool,
         scratch: UnsafeMutableRawBufferPointer,
         into target: UnsafeMutableRawPointer
     ) -> Int {
         guard let raw = scratch.baseAddress else { return 0 }
+        let decoded = raw + 128
+        let written =
+            followed
+            ? _decodeValue(source, from: start, to: end, into: decoded)
+            : _decodePadded(source + start, count: end &- start, copyingInto: raw, into: decoded)
+        _copy(UnsafeRawPointer(decoded), count: written, to: target)
+        return written
+    }
+
+    /// Copies the `count` raw bytes at `source` into `raw` (room for `count + 48`) with zeros
+    /// after them, as far as a block that starts before `count` reads (33 bytes past its start),
+    /// and decodes the copy into `target` from its start; returns the decoded count. The zeros are
+    /// plain bytes, so a block may run past the end (each stands for itself), and a `%` near the
+    /// end reads zeros after it, no hex digits, as if it read nothing. Stores reach sixteen bytes
+    /// past the decoded bytes.
+    @inline(__always)
+    internal static func _decodePadded(
+        _ source: UnsafeRawPointer,
+        count: Int,
+        copyingInto raw: UnsafeMutableRawPointer,
+        into target: UnsafeMutableRawPointer
+    ) -> Int {
         _copy(source, count: count, to: raw)
-        // Zeros after them, as far as a block that starts before `count` reads (33 bytes past its
-        // start): the bytes past those are never read.
         raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count, as: SIMD16<UInt8>.self)
         raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 16, as: SIMD16<UInt8>.self)
         raw.storeBytes(of: SIMD16<UInt8>(), toByteOffset: count &+ 32, as: SIMD16<UInt8>.self)
-        // Blocks start before `count` (below 64), so every load ends inside the 128 raw bytes and
-        // every store (at most where its load started) inside the 128 decoded ones; a `%` near the
-        // end reads zeros after it, which are no hex digits, as if it read nothing.
-        let decoded = raw + 128
-        var (index, written) = _decodeBlocks(UnsafeRawPointer(raw), from: 0, before: count, into: decoded, at: 0)
+        var (index, written) = _decodeBlocks(UnsafeRawPointer(raw), from: 0, before: count, into: target, at: 0)
         // The last block may have run past `count` over zeros, one decoded byte each.
         written &-= index &- count
-        _copy(UnsafeRawPointer(decoded), count: written, to: target)
         return written
     }
 
