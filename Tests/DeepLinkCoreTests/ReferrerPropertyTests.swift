@@ -404,8 +404,8 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                     raw = Array(raw.prefix(length))
                     let expected = ReferenceFormParser.decode(raw[...])
                     for following in [17, 18, 19, 33] {
+                        let input = raw + after.prefix(following)
                         for room in [raw.count, raw.count + FormDecoding.blockSlack] {
-                            let input = raw + after.prefix(following)
                             let agrees = Self.decodes(
                                 raw.count,
                                 bytesOf: input,

@@ -111,10 +111,10 @@ package enum FormDecoding {
         return written &+ restWritten
     }
 
-    /// ``_decode(_:count:into:followed:)`` into a target with ``blockSlack`` bytes of room past `count`:
-    /// blocks go straight to `target` while 34 raw bytes are left (what a block may read), the
-    /// rest is copied into stack scratch space with zeros after it and decoded from there, straight
-    /// to `target` as well. Bytes past the decoded ones are left unspecified.
+    /// ``_decode(_:count:into:followed:)`` into a target with ``blockSlack`` bytes of room past
+    /// `count`: blocks go straight to `target` while 34 raw bytes are left (what a block may read),
+    /// the rest is copied into stack scratch space with zeros after it and decoded from there,
+    /// straight to `target` as well. Bytes past the decoded ones are left unspecified.
     @usableFromInline
     internal static func _decodeWithSlack(
         _ source: UnsafeRawPointer,
@@ -136,9 +136,10 @@ package enum FormDecoding {
         return written &+ restWritten
     }
 
-    /// ``_decode(_:count:into:followed:)`` of a followed value into a target with ``blockSlack`` bytes of room past
-    /// `count`: every block straight from `source` to `target`, marks past `count` left out. Bytes
-    /// past the decoded ones are left unspecified.
+    /// ``_decode(_:count:into:followed:)`` of a followed value into a target with ``blockSlack``
+    /// bytes of room past `count`: every block straight from `source` to `target`, marks past
+    /// `count` left out (the out-of-line entry to ``_decodeValue(_:from:to:into:)``). Bytes past
+    /// the decoded ones are left unspecified.
     @usableFromInline
     internal static func _decodeFollowedWithSlack(
         _ source: UnsafeRawPointer,
