@@ -1,7 +1,6 @@
 import DeepLinkCore
 import DeepLinkHarness
 import Foundation
-import Synchronization
 import Testing
 
 /// Under a controlled schedule a run's outcomes are a function of its seed alone (issue 38): the
@@ -12,30 +11,6 @@ import Testing
     /// (it loses about one racing journey in a thousand: a consumer must read a slot between its
     /// claim and its publish), few enough for the sanitizer runs.
     static var journeys: UInt64 { Sanitizer.isActive ? 300 : 8_000 }
-
-    /// Burns `count` cores until `body` returns (at most `limitSeconds`, so a hung body cannot
-    /// leave them spinning).
-    static func besideBurners<T>(count: Int, limitSeconds: Double = 120, _ body: () -> T) -> T {
-        let stop = Atomic<Bool>(false)
-        let done = Atomic<Int>(0)
-        let deadline = Date().addingTimeInterval(limitSeconds)
-        for _ in 0..<count {
-            let thread = Thread {
-                var value: UInt64 = 1
-                while !stop.load(ordering: .relaxed), Date() < deadline {
-                    for _ in 0..<100_000 { value = value &* 6_364_136_223_846_793_005 &+ 1 }
-                }
-                if value == 0 { print("") }
-                done.add(1, ordering: .releasing)
-            }
-            thread.start()
-        }
-        defer {
-            stop.store(true, ordering: .relaxed)
-            while done.load(ordering: .acquiring) < count { usleep(1_000) }
-        }
-        return body()
-    }
 
     static func run(faults: CoreStrategy.Faults, schedule: ScheduleMode) -> [StrategyTally] {
         var configuration = RunConfiguration(
@@ -56,7 +31,7 @@ import Testing
     ])
     func aControlledRunJudgesAlikeUnderLoad(faults: CoreStrategy.Faults, schedule: ScheduleMode) {
         let quiet = Self.run(faults: faults, schedule: schedule)
-        let loaded = Self.besideBurners(count: 2) { Self.run(faults: faults, schedule: schedule) }
+        let loaded = CPUBurners.beside(count: 2) { Self.run(faults: faults, schedule: schedule) }
         #expect(quiet.map(\.kind) == loaded.map(\.kind))
         for (alone, beside) in zip(quiet, loaded) {
             #expect(alone.racingJourneys > 0)

@@ -45,6 +45,12 @@ package enum InstructionCount {
     /// miss per operation), and such a count may double when a rarely run path moves.
     package static let i1MissAllowancePerOp = 1.0
 
+    /// Set in a counted child's environment: its run wakes only at the watchdog's limit
+    /// (``RunConfiguration/pollNanos``). callgrind simulates one cache for all threads, and the
+    /// waiting thread's wakes, as many as the wall time allowed, evicted the journeys' code: the
+    /// misses grew with the machine's load.
+    package static let countedVariable = "DEEPLINK_COUNTED"
+
     /// The journey workload's name.
     package static let journeyWorkload = "journey-core"
 
@@ -406,6 +412,7 @@ package enum InstructionCount {
         var environment = [
             "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
             TrapSupervisor.supervisedVariable: "1",
+            countedVariable: "1",
             // Swift seeds its hashing per process: a dictionary or set lookup then probes a different
             // number of slots from run to run (0.17% drift over 500 debug-build journeys). Fixed
             // seeds make two counts of one binary agree.

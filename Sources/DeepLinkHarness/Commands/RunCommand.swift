@@ -103,6 +103,9 @@ package struct RunCommand: BenchCommand {
 
     package mutating func run(io: CommandIO) throws -> Int32 {
         configurationToRun.trappedJourneys = try TrapSupervisor.childSetUp()
+        if ProcessInfo.processInfo.environment[InstructionCount.countedVariable] != nil {
+            configurationToRun.pollNanos = configurationToRun.journeyTimeoutNanos
+        }
         try OutputDirectory.check(outputDirectory, replacingReport: true)
         let configuration = configurationToRun
         var manifest = RunManifest.current(commandLine: commandLine)

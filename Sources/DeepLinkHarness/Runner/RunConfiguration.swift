@@ -21,6 +21,11 @@ package struct RunConfiguration: Sendable {
     /// The watchdog's limit: a journey still running after this long is reported as `hung` and
     /// the run stops with a report of what finished (closed loop).
     package var journeyTimeoutNanos: UInt64 = 10_000_000_000
+    /// How often the thread that waits for the workers shows progress, samples the disturbance
+    /// readings and checks the watchdog. A counted run (``InstructionCount``) waits a whole
+    /// ``journeyTimeoutNanos`` instead: each wake runs code that evicts the journeys' code from the
+    /// simulated cache, and wakes every 100 ms made its misses follow the machine's load.
+    package var pollNanos: UInt64 = 100_000_000
     /// Deliberate miswirings of `core`, for tests of the harness itself.
     package var coreFaults: CoreStrategy.Faults = []
     /// How `core`'s racing journeys are interleaved (`--schedule`).

@@ -42,7 +42,7 @@ struct WorkerPool {
         var done = 0
         var hung: HungJourney?
         while done < configuration.threads {
-            if finished.wait(timeout: .now() + .milliseconds(100)) == .success {
+            if finished.wait(timeout: .now() + .nanoseconds(Int(clamping: configuration.pollNanos))) == .success {
                 done += 1
                 continue
             }
