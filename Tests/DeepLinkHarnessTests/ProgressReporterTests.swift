@@ -54,39 +54,3 @@ import Testing
         #expect(second >= first && first > 0)
     }
 }
-
-@Suite struct ProgressWatchTests {
-    @Test func watchWritesUntilFinishedThenAFinalLine() {
-        var err = ""
-        let io = CommandIO(stdout: { _ in }, stderr: { err += $0 }, stderrIsTerminal: true)
-        var polls: UInt64 = 0
-        ProgressReporter.watch(
-            total: 10,
-            io: io,
-            quiet: false,
-            pollNanos: 1_000_000,
-            completed: {
-                polls += 1
-                return Swift.min(polls, 10)
-            },
-            finished: { polls >= 10 }
-        )
-        #expect(err.hasSuffix("\n") && err.contains("10/10 journeys") && err.contains("100.0%"))
-
-        var quietErr = ""
-        let quietIO = CommandIO(stdout: { _ in }, stderr: { quietErr += $0 })
-        var done = false
-        ProgressReporter.watch(
-            total: 1,
-            io: quietIO,
-            quiet: true,
-            pollNanos: 1_000_000,
-            completed: { 1 },
-            finished: {
-                defer { done = true }
-                return done
-            }
-        )
-        #expect(quietErr.isEmpty)
-    }
-}

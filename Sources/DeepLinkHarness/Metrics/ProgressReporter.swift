@@ -133,29 +133,3 @@ package struct ProgressReporter: Sendable {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
-
-extension ProgressReporter {
-    /// Shows progress on `io`'s stderr until `finished()` is true, polling `completed()` every
-    /// `pollNanos` on the calling thread (the one that waits for the workers), then writes the
-    /// final bar or line. `completed` typically loads an `Atomic<UInt64>` the workers increment.
-    ///
-    /// - Parameters:
-    ///   - quiet: `--quiet`: nothing is written (the loop still waits for `finished`).
-    package static func watch(
-        total: UInt64,
-        io: CommandIO,
-        quiet: Bool,
-        pollNanos: UInt64 = 50_000_000,
-        completed: () -> UInt64,
-        finished: () -> Bool
-    ) {
-        let style = Style.choose(stderrIsTerminal: io.stderrIsTerminal, quiet: quiet)
-        var reporter = ProgressReporter(total: total, style: style, startNanos: monotonicNanos())
-        while !finished() {
-            if let text = reporter.update(completed: completed(), nowNanos: monotonicNanos()) { io.err(text) }
-            var pause = timespec(tv_sec: Int(pollNanos / 1_000_000_000), tv_nsec: Int(pollNanos % 1_000_000_000))
-            nanosleep(&pause, nil)
-        }
-        if let text = reporter.finish(completed: completed(), nowNanos: monotonicNanos()) { io.err(text) }
-    }
-}
