@@ -142,7 +142,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         var generator = SeededGenerator(seed: 0x5EED_2026)
         let tight = ReferrerParser(configuration: .init(maxInputBytes: 32, maxFields: 4))
         let roomy = ReferrerParser()
-        var mismatches = 0
+        var check = PropertyCheck()
         var doubleEncodedSeen = 0
         var errorsSeen = 0
         for index in 0..<iterations {
@@ -155,16 +155,11 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                 maxBytes: parser.configuration.maxInputBytes,
                 maxFields: parser.configuration.maxFields
             )
-            if actual != expected {
-                mismatches += 1
-                if mismatches <= 5 {
-                    Issue.record("mismatch for \(input): \(actual) vs reference \(expected)")
-                }
-            }
+            check.record(actual == expected, "mismatch for \(input): \(actual) vs reference \(expected)")
             if case .success(let summary) = expected, summary.isDoubleEncoded { doubleEncodedSeen += 1 }
             if case .failure = expected { errorsSeen += 1 }
         }
-        #expect(mismatches == 0)
+        #expect(check.mismatches == 0)
         // The generator must actually reach the interesting paths.
         #expect(doubleEncodedSeen > iterations / 200)
         #expect(errorsSeen > iterations / 100)
@@ -181,7 +176,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         let values = ["", "a", "x%20y", "%FF", "+", "(not%20set)", "google-play", "organic", "%3D", "caf%C3%A9"]
         var generator = SeededGenerator(seed: 0xA77_2026)
         let parser = ReferrerParser()
-        var mismatches = 0
+        var check = PropertyCheck()
         var present = 0
         // Fewer under a sanitizer, where every parse runs many times slower.
         let iterations = Sanitizer.isActive ? 4_000 : 20_000
@@ -218,12 +213,9 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                 }
                 return (try? result.get()) ?? false
             }
-            if !agrees {
-                mismatches += 1
-                if mismatches <= 5 { Issue.record("mismatch for \(referrer)") }
-            }
+            check.record(agrees, "mismatch for \(referrer)")
         }
-        #expect(mismatches == 0)
+        #expect(check.mismatches == 0)
         #expect(present > iterations / 2, "the generator must name the attribution fields often")
     }
 
@@ -233,17 +225,14 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         let iterations = Sanitizer.isActive ? 3_000 : 30_000
         var generator = SeededGenerator(seed: 0x5CA7_2026)
         let parser = ReferrerParser()
-        var mismatches = 0
+        var check = PropertyCheck()
         var longPayloads = 0
         var manyCandidates = 0
         var duplicates = 0
         for _ in 0..<iterations {
             let input = randomLongReferrer(using: &generator)
             let expected = ReferenceFormParser.summarize(input, maxBytes: 4096, maxFields: 64)
-            if summarize(input, parser: parser) != expected {
-                mismatches += 1
-                if mismatches <= 5 { Issue.record("mismatch for \(input)") }
-            }
+            check.record(summarize(input, parser: parser) == expected, "mismatch for \(input)")
             let starts = input.split(separator: 0x26).filter { piece in
                 piece.first.map { [0x64, 0x25, 0x2B].contains($0) } ?? false
             }
@@ -254,7 +243,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
             case .failure: break
             }
         }
-        #expect(mismatches == 0)
+        #expect(check.mismatches == 0)
         // The generator must reach the paths it was written for.
         #expect(longPayloads > iterations / 50)
         #expect(manyCandidates > iterations / 20)
@@ -269,7 +258,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
         var generator = SeededGenerator(seed: 0xB10C_2026)
         let sentinel: UInt8 = 0xA5
         let hex = Array("0123456789abcdefABCDEF".utf8)
-        var mismatches = 0
+        var check = PropertyCheck()
         for length in 0...300 {
             for _ in 0..<(Sanitizer.isActive ? 4 : 40) {
                 let density = Int.random(in: 0...3, using: &generator)
@@ -300,15 +289,11 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                         ? written == expected.count && Array(destination.prefix(room)).starts(with: expected)
                         : written == nil
                     let untouched = destination.dropFirst(room).allSatisfy { $0 == sentinel }
-                    let agrees = decoded && untouched
-                    if !agrees {
-                        mismatches += 1
-                        if mismatches <= 5 { Issue.record("mismatch for \(raw) into \(room) bytes") }
-                    }
+                    check.record(decoded && untouched, "mismatch for \(raw) into \(room) bytes")
                 }
             }
         }
-        #expect(mismatches == 0)
+        #expect(check.mismatches == 0)
     }
 
     /// The decoder reads only the value's bytes and writes only inside its destination, whatever
@@ -325,8 +310,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
             Array("%2F".utf8), Array("+".utf8), Array("%4".utf8), Array("%".utf8), Array("%%41".utf8),
             Array("%zz".utf8), Array("%2F%3D".utf8),
         ]
-        var mismatches = 0
-        var checked = 0
+        var check = PropertyCheck()
         for length in stride(from: 0, through: 130, by: Sanitizer.isActive ? 7 : 1) {
             for position in 0..<max(length, 1) {
                 for escape in escapes {
@@ -344,19 +328,13 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                             exactly: expected,
                             sentinel: sentinel
                         )
-                        if !agrees {
-                            mismatches += 1
-                            if mismatches <= 5 {
-                                Issue.record("mismatch for \(String(decoding: raw, as: UTF8.self)) into \(room) bytes")
-                            }
-                        }
-                        checked += 1
+                        check.record(agrees, "mismatch for \(String(decoding: raw, as: UTF8.self)) into \(room) bytes")
                     }
                 }
             }
         }
-        #expect(mismatches == 0)
-        #expect(checked > 1_000)
+        #expect(check.mismatches == 0)
+        #expect(check.cases > 1_000)
     }
 
     /// Whether decoding the first `count` bytes of `input` (with `bytesAfter` more of it readable,
@@ -394,8 +372,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
     @Test func decodeOfAValueFollowedByItsFieldsReadsOnlyTheValue() {
         let sentinel: UInt8 = 0xA5
         let after = Array("&%41+%42%4+%43+%44%45+%46%47%48".utf8)
-        var mismatches = 0
-        var checked = 0
+        var check = PropertyCheck()
         for length in stride(from: 0, through: 100, by: Sanitizer.isActive ? 7 : 1) {
             for position in 0..<max(length, 1) {
                 for escape in [Array("%2F".utf8), Array("+".utf8), Array("%4".utf8), Array("%".utf8)] {
@@ -414,20 +391,14 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                                 exactly: expected,
                                 sentinel: sentinel
                             )
-                            if !agrees {
-                                mismatches += 1
-                                if mismatches <= 5 {
-                                    Issue.record("mismatch for \(String(decoding: input, as: UTF8.self))")
-                                }
-                            }
-                            checked += 1
+                            check.record(agrees, "mismatch for \(String(decoding: input, as: UTF8.self))")
                         }
                     }
                 }
             }
         }
-        #expect(mismatches == 0)
-        #expect(checked > 1_000)
+        #expect(check.mismatches == 0)
+        #expect(check.cases > 1_000)
     }
 
     /// A payload decoded through the parser, as the last field or followed by 1 to 40 bytes of
@@ -435,7 +406,7 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
     /// what the reference decodes from the value alone.
     @Test func payloadDecodesAlikeWhateverFollowsIt() {
         let parser = ReferrerParser()
-        var mismatches = 0
+        var check = PropertyCheck()
         for length in stride(from: 1, through: 70, by: Sanitizer.isActive ? 5 : 1) {
             for position in 0..<length {
                 var value = (0..<length).map { UInt8(ascii: "0") &+ UInt8($0 % 10) }
@@ -455,14 +426,14 @@ func randomLongReferrer(using generator: inout SeededGenerator) -> [UInt8] {
                             }
                         }
                     }
-                    if decoded != .success(expected) {
-                        mismatches += 1
-                        if mismatches <= 5 { Issue.record("mismatch for \(String(decoding: input, as: UTF8.self))") }
-                    }
+                    check.record(
+                        decoded == .success(expected),
+                        "mismatch for \(String(decoding: input, as: UTF8.self))"
+                    )
                 }
             }
         }
-        #expect(mismatches == 0)
+        #expect(check.mismatches == 0)
     }
 }
 
