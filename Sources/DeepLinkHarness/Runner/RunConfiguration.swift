@@ -22,9 +22,8 @@ package struct RunConfiguration: Sendable {
     /// the run stops with a report of what finished (closed loop).
     package var journeyTimeoutNanos: UInt64 = 10_000_000_000
     /// How often the thread that waits for the workers shows progress, samples the disturbance
-    /// readings and checks the watchdog. A counted run (``InstructionCount``) waits a whole
-    /// ``journeyTimeoutNanos`` instead: each wake runs code that evicts the journeys' code from the
-    /// simulated cache, and wakes every 100 ms made its misses follow the machine's load.
+    /// readings and checks the watchdog. A counted run waits a whole ``journeyTimeoutNanos``
+    /// (``InstructionCount/countedVariable`` says why).
     package var pollNanos: UInt64 = 100_000_000
     /// Deliberate miswirings of `core`, for tests of the harness itself.
     package var coreFaults: CoreStrategy.Faults = []
